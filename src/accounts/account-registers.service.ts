@@ -1,0 +1,64 @@
+// Account registers: read by correlationID, delete while PENDING. Messages are the seed's.
+// The read answers its validation issues as an array in `error` (the seed's issue shape).
+import type { Kysely } from 'kysely';
+import type { AccountRegisterRow, Database } from '../db/schema';
+import { ApiError, errors } from '../http/errors';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { findCompany } from '../identity/identity.repository';
+import * as repo from './account-registers.repository';
+
+const MAX_CORRELATION_ID = 255;
+
+export function accountRegisterView(r: AccountRegisterRow) {
+  return {
+    officialName: r.official_name,
+    tradeName: r.trade_name,
+    type: r.type,
+    taxID: { taxID: r.tax_id, type: r.tax_id_type },
+    status: r.status,
+    correlationID: r.correlation_id,
+  };
+}
+
+function issues(list: Array<Record<string, unknown>>): ApiError {
+  return new ApiError('VALIDATION', 400, 'Validation error', { errorBody: list });
+}
+
+export class AccountRegistersService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(principal: Principal, correlationID: string) {
+    const id = correlationID.trim();
+    if (id.length === 0) {
+      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Account register correlationID is required', path: ['correlationID'] }]);
+    }
+    if (id.length > MAX_CORRELATION_ID) {
+      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`, path: ['correlationID'] }]);
+    }
+    await this.requireCompany(this.db, principal);
+    const register = await repo.findAccountRegister(this.db, principal.companyId, id);
+    if (!register) throw errors.notFound('Account register not found');
+    return accountRegisterView(register);
+  }
+
+  async remove(principal: Principal, rawId: string) {
+    const id = rawId.trim();
+    if (id.length === 0) throw errors.badRequest('Account register ID is required');
+    return this.db.transaction().execute(async (trx) => {
+      await this.requireCompany(trx, principal);
+      const register = await repo.findAccountRegister(trx, principal.companyId, id);
+      if (!register) throw errors.notFound('Account register not found');
+      if (register.status !== 'PENDING') throw errors.badRequest('Only account registers in PENDING status can be deleted');
+      if (!(await repo.deletePendingRegister(trx, register.id, await this.clock.now(trx)))) throw errors.notFound('Failed to delete account register');
+      return { message: 'Account register successfully deleted', accountRegisterId: register.correlation_id };
+    });
+  }
+
+  private async requireCompany(db: Kysely<Database>, principal: Principal): Promise<void> {
+    if (!(await findCompany(db, principal.companyId))) throw errors.badRequest('Company not found');
+  }
+}

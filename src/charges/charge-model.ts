@@ -1,0 +1,144 @@
+// Rules of the one charge model that both APIs read: expiry and validity, the platform status
+// derived from the standard's status, what is due on a payment date, the payload location
+// URL and the BR Code. Pure functions over a charge row (no SQL here).
+import type { Charge, Company, Location } from '../db/schema';
+import { buildDynamicBrCode } from '../lib/brcode';
+import { addCalendarDays, todayUtc } from '../lib/business-days';
+import { dueChargeAmount, platformDiscountFor, type DueChargeAmounts, type DueChargeInput, type PlatformDiscount } from '../lib/due-charge';
+import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
+
+// The sandbox keeps no postal address of companies: their codes and due-date charges use this
+// city and address of the receiver.
+export const MERCHANT_CITY = 'SAO PAULO';
+export const RECEIVER_ADDRESS = { logradouro: 'Avenida Paulista, 1000', cidade: 'Sao Paulo', uf: 'SP', cep: '01310100' };
+export const DEFAULT_COB_EXPIRATION = 86400;
+export const DEFAULT_VALIDITY_AFTER_DUE = 30;
+
+export type PlatformStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+
+export interface CobvValor {
+  original: string;
+  multa?: { modalidade: 1 | 2; valorPerc: string };
+  juros?: { modalidade: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; valorPerc: string };
+  abatimento?: { modalidade: 1 | 2; valorPerc: string };
+  desconto?: DueChargeInput['desconto'];
+}
+
+// The instant after which a cobv can no longer be paid: the end (UTC) of dueDate + validity.
+export function cobvValidityEnd(charge: Pick<Charge, 'due_date' | 'validity_after_due'>): Date {
+  const last = addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0);
+  return new Date(Date.parse(`${addCalendarDays(last, 1)}T00:00:00.000Z`));
+}
+
+// The last day a cobv can be paid (dueDate + validadeAposVencimento).
+export function cobvLastDay(charge: Pick<Charge, 'due_date' | 'validity_after_due'>): string {
+  return addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0);
+}
+
+// When the charge stops being payable (cob: creation + expiracao; cobv: end of validity).
+export function expiryOf(charge: Charge): Date {
+  return charge.kind === 'cob' ? charge.expires_at! : cobvValidityEnd(charge);
+}
+
+export function isPastExpiry(charge: Charge, now: Date): boolean {
+  return expiryOf(charge).getTime() <= now.getTime();
+}
+
+// The platform API's status: COMPLETED when paid; EXPIRED when removed or active past its
+// expiry; ACTIVE otherwise.
+export function platformStatusOf(charge: Charge, now: Date): PlatformStatus {
+  if (charge.status === 'CONCLUIDA') return 'COMPLETED';
+  if (charge.status !== 'ATIVA') return 'EXPIRED';
+  return isPastExpiry(charge, now) ? 'EXPIRED' : 'ACTIVE';
+}
+
+export function cobvValorOf(charge: Charge): CobvValor {
+  return (charge.body as { valor: CobvValor }).valor;
+}
+
+// What a cobv costs when paid on `paymentDate` (YYYY-MM-DD). Platform OVERDUE charges use
+// their own discount rule (the largest live discount wins); everything else is the standard's.
+export function cobvAmountsOn(charge: Charge, paymentDate: string): Result<DueChargeAmounts> {
+  const valor = cobvValorOf(charge);
+  const original = cents(charge.value);
+  const platformDiscount = (charge.platform as { discount?: PlatformDiscount }).discount;
+  const input: DueChargeInput = {
+    original,
+    dueDate: charge.due_date!,
+    paymentDate,
+    validadeAposVencimento: charge.validity_after_due ?? 0,
+    ...(valor.multa ? { multa: valor.multa } : {}),
+    ...(valor.juros ? { juros: valor.juros } : {}),
+    ...(valor.abatimento ? { abatimento: valor.abatimento } : {}),
+    ...(valor.desconto && !platformDiscount ? { desconto: valor.desconto } : {}),
+  };
+  const computed = dueChargeAmount(input);
+  if (!computed.ok || !platformDiscount) return computed;
+  const a = computed.value;
+  const room = a.original - a.abatimento;
+  const discount = Math.min(platformDiscountFor(original, charge.due_date!, paymentDate, platformDiscount), room);
+  return ok({ ...a, desconto: cents(discount), final: cents(a.final - discount) });
+}
+
+// How much a payer must pay at `at` (cob: the original value; cobv: final for that day).
+export function amountDueAt(charge: Charge, at: Date): Result<Cents> {
+  if (charge.kind === 'cob') return ok(cents(charge.value));
+  const amounts = cobvAmountsOn(charge, todayUtc(at));
+  return amounts.ok ? ok(amounts.value.final) : fail(amounts.reason);
+}
+
+export function valueOfBody(body: { valor?: { original?: string } }): Cents | undefined {
+  const parsed = body.valor?.original === undefined ? undefined : parseDecimalAmount(body.valor.original);
+  return parsed?.ok ? parsed.value : undefined;
+}
+
+// Locations and BR Codes ------------------------------------------------------------------
+
+// The location of a payload as the standard shows it and the BR Code carries it: no scheme.
+export function locationUrlOf(publicUrl: string, location: Pick<Location, 'kind' | 'token'>): string {
+  const host = publicUrl.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+  return location.kind === 'cobv' ? `${host}/qr/v2/cobv/${location.token}` : `${host}/qr/v2/${location.token}`;
+}
+
+// The token at the end of a location URL (with or without scheme, query or trailing slash).
+export function tokenOfLocationUrl(locationUrl: string): string | undefined {
+  const path = locationUrl.split(/[?#]/)[0]!.replace(/\/+$/, '');
+  const token = path.slice(path.lastIndexOf('/') + 1);
+  return token || undefined;
+}
+
+export function merchantNameOf(company: Pick<Company, 'trade_name' | 'name'>): string {
+  return company.trade_name || company.name;
+}
+
+// The dynamic BR Code of a charge served at `location`. A cob's code carries its amount
+// unless the payer may change it (modalidadeAlteracao 1); a cobv's amount depends on the
+// payment date, so its code carries none.
+export function brCodeOf(publicUrl: string, charge: Charge, location: Pick<Location, 'kind' | 'token'>, company: Pick<Company, 'trade_name' | 'name'>): string {
+  const fixed = charge.kind === 'cob' && (charge.body as { valor?: { modalidadeAlteracao?: number } }).valor?.modalidadeAlteracao !== 1;
+  return buildDynamicBrCode({
+    locationUrl: locationUrlOf(publicUrl, location),
+    merchantName: merchantNameOf(company),
+    merchantCity: MERCHANT_CITY,
+    ...(fixed ? { amount: cents(charge.value) } : {}),
+  });
+}
+
+export function paymentLinkUrlOf(publicUrl: string, paymentLinkId: string): string {
+  return `${publicUrl}/pay/${encodeURIComponent(paymentLinkId)}`;
+}
+
+export function qrCodeImageUrlOf(publicUrl: string, paymentLinkId: string): string {
+  return `${publicUrl}/openpix/charge/brcode/image/${encodeURIComponent(paymentLinkId)}.png`;
+}
+
+export function globalIdOf(chargeId: string): string {
+  return Buffer.from(`Charge:${chargeId}`).toString('base64');
+}
+
+// The charge id inside a globalID, or undefined when the string is not one.
+export function chargeIdOfGlobalId(globalId: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(globalId)) return undefined;
+  const decoded = Buffer.from(globalId, 'base64').toString('utf8');
+  return decoded.startsWith('Charge:') ? decoded.slice('Charge:'.length) : undefined;
+}

@@ -1,0 +1,42 @@
+// The services of the charges area (both APIs over one charge model) and its expiry job.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import { ImagesService } from '../images/images.service';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Clock } from '../lib/clock';
+import type { PayloadKeyService } from '../signing/payload-keys.service';
+import { CHARGE_EXPIRY_INTERVAL_MS, CHARGE_EXPIRY_JOB, ChargeExpiry } from './expiry.job';
+import { LocService } from './loc/loc.service';
+import { LoteCobvService } from './lotecobv/lotecobv.service';
+import { PayloadService } from './payload/payload.service';
+import { PlatformChargesService } from './platform/platform-charges.service';
+import { StandardChargesService } from './standard/standard-charges.service';
+
+export interface ChargesServices {
+  standard: StandardChargesService;
+  locs: LocService;
+  lotes: LoteCobvService;
+  payloads: PayloadService;
+  platform: PlatformChargesService;
+  images: ImagesService;
+  expiry: ChargeExpiry;
+}
+
+export function buildChargesServices(config: Config, db: Kysely<Database>, clock: Clock, payloadKeys: PayloadKeyService, jobs: Scheduler): ChargesServices {
+  const standard = new StandardChargesService(db, clock, config.publicUrl);
+  const expiry = new ChargeExpiry(db, clock, config.publicUrl);
+  // Tests: jobs.runNow('charges.expiry'); the sandbox runs it right after moving the clock.
+  jobs.register(CHARGE_EXPIRY_JOB, CHARGE_EXPIRY_INTERVAL_MS, async () => {
+    await expiry.run();
+  });
+  return {
+    standard,
+    locs: new LocService(db, clock, config.publicUrl),
+    lotes: new LoteCobvService(db, clock, standard),
+    payloads: new PayloadService(db, clock, payloadKeys),
+    platform: new PlatformChargesService(db, clock, config.publicUrl),
+    images: new ImagesService(db, config.publicUrl),
+    expiry,
+  };
+}

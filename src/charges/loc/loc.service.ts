@@ -1,0 +1,90 @@
+// Payload locations of the standard (loc): create, list, read, unlink from their charge. A
+// location serves one charge at a time and keeps its URL (and token) for life.
+import type { Kysely } from 'kysely';
+import type { ChargeKind, Database } from '../../db/schema';
+import { errors } from '../../http/errors';
+import { pixListQuery, parametros, type PixListQuery } from '../../http/paging';
+import type { Principal } from '../../http/principal';
+import type { Clock } from '../../lib/clock';
+import { newLocation, relocateCharge } from '../charge-records';
+import * as repo from '../charges.repository';
+import { locCompletaView, locView } from '../standard/standard-view';
+
+const NOT_FOUND = 'Payload location not found';
+
+export interface LocListQuery extends PixListQuery {
+  txIdPresente?: boolean;
+  tipoCob?: ChargeKind;
+}
+
+// The id of a location as the path carries it (digits), or undefined.
+function locationIdOf(s: string): number | undefined {
+  if (!/^[0-9]{1,15}$/.test(s)) return undefined;
+  return Number(s);
+}
+
+export class LocService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(principal: Principal, tipoCob: string) {
+    if (tipoCob !== 'cob' && tipoCob !== 'cobv') {
+      throw errors.validation([{ field: 'tipoCob', message: 'tipoCob must be cob or cobv', value: tipoCob }], 'tipoCob must be cob or cobv');
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const location = await newLocation(trx, principal.companyId, tipoCob, await this.clock.now(trx));
+      return locView(location, this.publicUrl);
+    });
+  }
+
+  async get(principal: Principal, id: string) {
+    const locationId = locationIdOf(id);
+    const location = locationId === undefined ? undefined : await repo.findLocation(this.db, principal.companyId, locationId);
+    if (!location) throw errors.notFound(NOT_FOUND);
+    const txids = await repo.txidsOfCharges(this.db, location.charge_id ? [location.charge_id] : []);
+    return locCompletaView(location, this.publicUrl, location.charge_id ? txids.get(location.charge_id) : undefined);
+  }
+
+  async list(principal: Principal, query: LocListQuery) {
+    const page = pixListQuery(query);
+    const { rows, total } = await repo.listLocations(
+      this.db,
+      {
+        companyId: principal.companyId,
+        ...(page.inicio ? { from: page.inicio } : {}),
+        ...(page.fim ? { to: page.fim } : {}),
+        ...(query.txIdPresente !== undefined ? { txidPresent: query.txIdPresente } : {}),
+        ...(query.tipoCob ? { kind: query.tipoCob } : {}),
+      },
+      page.offset,
+      page.itensPorPagina,
+    );
+    const txids = await repo.txidsOfCharges(this.db, rows.flatMap((r) => (r.charge_id ? [r.charge_id] : [])));
+    const extra = {
+      ...(query.txIdPresente !== undefined ? { txIdPresente: query.txIdPresente } : {}),
+      ...(query.tipoCob ? { tipoCob: query.tipoCob } : {}),
+    };
+    return {
+      parametros: parametros(query, page, total, extra),
+      loc: rows.map((r) => locCompletaView(r, this.publicUrl, r.charge_id ? txids.get(r.charge_id) : undefined)),
+    };
+  }
+
+  // DELETE /loc/{id}/txid: the location stops serving its charge; the charge keeps its status.
+  async unlink(principal: Principal, id: string) {
+    const locationId = locationIdOf(id);
+    return this.db.transaction().execute(async (trx) => {
+      const location = locationId === undefined ? undefined : await repo.findLocation(trx, principal.companyId, locationId, true);
+      if (!location) throw errors.notFound(NOT_FOUND);
+      if (location.charge_id) {
+        const charge = await repo.findChargeById(trx, location.charge_id, true);
+        if (charge) await relocateCharge(trx, charge, null, await this.clock.now(trx));
+        else await repo.setLocationCharge(trx, location.id, null);
+      }
+      return locView({ ...location, charge_id: null }, this.publicUrl);
+    });
+  }
+}

@@ -1,0 +1,15 @@
+// HTTP in/out of the open payload locations: compact JWS as application/jose.
+import type { PixHandlers } from '../../../generated/pix.operations';
+
+const JOSE = 'application/jose';
+
+export const payloadHandlers = {
+  async getCobPayload(req, ctx) {
+    const jws = await ctx.services.charges.payloads.cobPayload(req.params.pixUrlAccessToken);
+    return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
+  },
+  async getCobvPayload(req, ctx) {
+    const jws = await ctx.services.charges.payloads.cobvPayload(req.params.pixUrlAccessToken, req.query.codMun, req.query.DPP);
+    return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
+  },
+} satisfies Partial<PixHandlers>;

@@ -1,0 +1,236 @@
+// The platform API's charges (/api/v1/charge): create, read, list, delete, change expiry.
+// A DYNAMIC charge is a cob and an OVERDUE/BOLETO charge a cobv of the standard: the same
+// record the Pix API reads and revises.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Charge, Database, Location } from '../../db/schema';
+import { upsertChargeCustomer } from '../../customers/customers.service';
+import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
+import { errors } from '../../http/errors';
+import type { Page } from '../../http/paging';
+import type { Principal } from '../../http/principal';
+import { findCompanyKey, findDefaultKey } from '../../keys/keys.repository';
+import { daysBetween } from '../../lib/business-days';
+import type { Clock } from '../../lib/clock';
+import { newTxid } from '../../lib/ids';
+import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.repository';
+import { platformStatusOf } from '../charge-model';
+import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord } from '../charge-records';
+import * as repo from '../charges.repository';
+import { findCompanyCharge } from '../payable';
+import { recebedorOf } from '../standard/standard-bodies';
+import { devedorOfCustomer, planCharge, type ChargeCreatePayload } from './platform-rules';
+import { buildPlatformChargeView, chargeViewContexts, platformChargeView, type PlatformOptions } from './platform-view';
+
+const NOT_FOUND = 'Charge not found';
+const DUPLICATE = 'Charge with this correlationID already exists';
+
+export interface ChargeListQuery {
+  start?: string;
+  end?: string;
+  status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+  customer?: string;
+  subscription?: string;
+}
+
+export class PlatformChargesService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(principal: Principal, payload: ChargeCreatePayload, returnExisting: boolean) {
+    const attempt = () =>
+      this.db.transaction().execute(async (trx) => {
+        const now = await this.clock.now(trx);
+        const existing = await repo.findChargeByCorrelationId(trx, principal.companyId, payload.correlationID);
+        if (existing) {
+          if (!returnExisting) throw errors.badRequest(DUPLICATE, [{ field: 'body.correlationID', message: 'is already used by another charge' }]);
+          return this.createdView(trx, existing, now);
+        }
+        const charge = await this.createIn(trx, principal, payload, now);
+        return this.createdView(trx, charge, now);
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // A concurrent create with the same correlationID won the unique index: answer as if
+      // this one had come second.
+      if ((error as { code?: string }).code !== '23505') throw error;
+      const existing = await repo.findChargeByCorrelationId(this.db, principal.companyId, payload.correlationID);
+      if (!existing) throw error;
+      if (!returnExisting) throw errors.badRequest(DUPLICATE, [{ field: 'body.correlationID', message: 'is already used by another charge' }]);
+      return this.createdView(this.db, existing, await this.clock.now());
+    }
+  }
+
+  private async createdView(db: Kysely<Database>, charge: Charge, now: Date) {
+    const view = await platformChargeView(db, charge, this.publicUrl, now);
+    return { charge: view, correlationID: view.correlationID as string, brCode: view.brCode as string };
+  }
+
+  private async createIn(trx: Kysely<Database>, principal: Principal, payload: ChargeCreatePayload, now: Date): Promise<Charge> {
+    const { companyId } = principal;
+    const plan = planCharge(principal, payload, now);
+    // The receiving key: the subaccount's key when sent, else the company's default key.
+    const key = payload.subaccount !== undefined ? await findCompanyKey(trx, companyId, plan.platform.subaccount!) : await findDefaultKey(trx, companyId);
+    if (!key) {
+      throw payload.subaccount !== undefined
+        ? errors.validation([{ field: 'body.subaccount', message: 'is not a Pix key of your company' }], 'subaccount is not a Pix key of your company')
+        : errors.badRequest('Your company has no default Pix key to receive charges');
+    }
+    const customer = payload.customer ? await upsertChargeCustomer(trx, companyId, payload.customer) : undefined;
+    const devedor = customer ? devedorOfCustomer(customer.view as Parameters<typeof devedorOfCustomer>[0], plan.kind) : undefined;
+    const { paymentLinkId, location } = await this.paymentLink(trx, companyId, plan.kind, payload, now);
+    const criacao = now.toISOString();
+    const texts = {
+      ...(payload.comment !== undefined ? { solicitacaoPagador: payload.comment } : {}),
+      ...(payload.additionalInfo?.length ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) } : {}),
+    };
+    const company = (await repo.findCompanyRow(trx, companyId))!;
+    const body =
+      plan.kind === 'cob'
+        ? { calendario: { criacao, expiracao: plan.expiracao! }, ...(devedor ? { devedor } : {}), valor: plan.valor, chave: key.key, ...texts }
+        : {
+            calendario: { criacao, dataDeVencimento: plan.dueDate!, validadeAposVencimento: plan.validity! },
+            ...(devedor ? { devedor } : {}),
+            recebedor: recebedorOf(company),
+            valor: plan.valor,
+            chave: key.key,
+            ...texts,
+          };
+    const platform: PlatformOptions = { ...plan.platform, ...(customer ? { customer: customer.view as Record<string, unknown> } : {}) };
+    return createChargeRecord(
+      trx,
+      {
+        companyId,
+        accountId: key.account_id,
+        kind: plan.kind,
+        platformType: payload.type ?? 'DYNAMIC',
+        txid: newTxid(),
+        correlationId: payload.correlationID,
+        body,
+        platform: platform as Record<string, unknown>,
+        value: payload.value,
+        pixKey: key.key,
+        customerId: customer?.id ?? null,
+        expiresAt: plan.kind === 'cob' ? new Date(now.getTime() + plan.expiracao! * 1000) : null,
+        dueDate: plan.dueDate ?? null,
+        validityAfterDue: plan.validity ?? null,
+        paymentLinkId,
+        ...(location ? { location } : {}),
+        now,
+      },
+      this.publicUrl,
+    );
+  }
+
+  // The payment link (and, with fixedLocation, the QR location) of a new charge. A
+  // paymentLinkID already used by an earlier charge of the company moves to the new charge
+  // (the earlier one gets a new id) unless that charge is still payable.
+  private async paymentLink(trx: Kysely<Database>, companyId: string, kind: 'cob' | 'cobv', payload: ChargeCreatePayload, now: Date) {
+    const requested = payload.paymentLinkID;
+    if (requested === undefined) return { paymentLinkId: randomUUID(), location: undefined as Location | undefined };
+    const refuse = (message: string) => errors.validation([{ field: 'body.paymentLinkID', message }], message);
+    if (await findStaticQrByPaymentLinkId(trx, requested)) throw refuse('paymentLinkID is in use by a static QR code');
+    const holder = await repo.findChargeByPaymentLinkId(trx, requested);
+    if (!holder) return { paymentLinkId: requested, location: undefined };
+    if (holder.company_id !== companyId) throw refuse('paymentLinkID is in use');
+    const previous = (await repo.findChargeById(trx, holder.id, true))!;
+    if (platformStatusOf(previous, now) === 'ACTIVE') throw refuse('paymentLinkID is in use by an active charge');
+    let location: Location | undefined;
+    if (payload.fixedLocation && previous.location_id !== null) {
+      const claimed = await claimLocation(trx, companyId, Number(previous.location_id), kind, previous.id);
+      if (claimed.ok) {
+        await relocateCharge(trx, previous, null, now);
+        location = { ...claimed.location, charge_id: null };
+      }
+    }
+    await repo.updateCharge(trx, previous.id, { payment_link_id: randomUUID(), updated_at: now });
+    return { paymentLinkId: requested, location };
+  }
+
+  async get(principal: Principal, id: string) {
+    const charge = await findCompanyCharge(this.db, principal.companyId, id);
+    if (!charge) throw errors.notFound(NOT_FOUND);
+    return platformChargeView(this.db, charge, this.publicUrl, await this.clock.now());
+  }
+
+  async list(principal: Principal, query: ChargeListQuery, page: Page) {
+    const now = await this.clock.now();
+    let customerId: string | null | undefined;
+    if (query.customer !== undefined) customerId = (await findCustomerByCorrelationId(this.db, principal.companyId, query.customer))?.id ?? null;
+    const { rows, total } = await repo.listCharges(
+      this.db,
+      {
+        companyId: principal.companyId,
+        ...(query.start ? { from: new Date(query.start) } : {}),
+        ...(query.end ? { to: new Date(query.end) } : {}),
+        ...(query.status ? { platformStatus: query.status, now } : {}),
+        ...(customerId !== undefined ? { customerId } : {}),
+        ...(query.subscription !== undefined ? { subscription: query.subscription } : {}),
+      },
+      page.skip,
+      page.limit,
+    );
+    const contextOf = await chargeViewContexts(this.db, rows);
+    return { charges: rows.map((charge) => buildPlatformChargeView(charge, contextOf(charge), this.publicUrl, now)), total };
+  }
+
+  // DELETE: an ATIVA charge is removed by the receiver (as the standard's removal); a paid one
+  // cannot be deleted; deleting a removed one again is answered the same.
+  async delete(principal: Principal, id: string) {
+    await this.db.transaction().execute(async (trx) => {
+      const found = await findCompanyCharge(trx, principal.companyId, id);
+      if (!found) throw errors.notFound(NOT_FOUND);
+      const charge = (await repo.findChargeById(trx, found.id, true))!;
+      if (charge.status === 'CONCLUIDA') throw errors.badRequest('Cannot delete a completed charge');
+      if (charge.status !== 'ATIVA') return;
+      await reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, await this.clock.now(trx));
+    });
+    return { status: 'OK', id };
+  }
+
+  // PATCH: a new expiry (cob: expiracao from creation; cobv: the last payable day).
+  async updateExpiry(principal: Principal, id: string, expiresDate: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const found = await findCompanyCharge(trx, principal.companyId, id);
+      if (!found) throw errors.notFound(NOT_FOUND);
+      const charge = (await repo.findChargeById(trx, found.id, true))!;
+      if (platformStatusOf(charge, now) !== 'ACTIVE') throw errors.badRequest('Only active charges can be changed');
+      const at = new Date(expiresDate);
+      if (at.getTime() <= now.getTime()) {
+        throw errors.validation([{ field: 'body.expiresDate', message: 'must be in the future' }], 'expiresDate must be in the future');
+      }
+      let revised: Charge;
+      if (charge.kind === 'cob') {
+        const expiracao = Math.round((at.getTime() - charge.created_at.getTime()) / 1000);
+        const body = charge.body as { calendario: Record<string, unknown> };
+        revised = await reviseChargeRecord(
+          trx,
+          charge,
+          { body: { ...body, calendario: { ...body.calendario, expiracao } }, expiresAt: new Date(charge.created_at.getTime() + expiracao * 1000) },
+          now,
+        );
+      } else {
+        const lastDay = at.toISOString().slice(0, 10);
+        if (lastDay < charge.due_date!) {
+          throw errors.validation([{ field: 'body.expiresDate', message: 'cannot be before the due date' }], 'expiresDate cannot be before the due date');
+        }
+        const validity = daysBetween(charge.due_date!, lastDay);
+        const body = charge.body as { calendario: Record<string, unknown> };
+        const platform = { ...(charge.platform as PlatformOptions), daysAfterDueDate: validity };
+        revised = await reviseChargeRecord(
+          trx,
+          charge,
+          { body: { ...body, calendario: { ...body.calendario, validadeAposVencimento: validity } }, validityAfterDue: validity, platform },
+          now,
+        );
+      }
+      return platformChargeView(trx, revised, this.publicUrl, now);
+    });
+  }
+}
+

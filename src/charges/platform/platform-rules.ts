@@ -1,0 +1,171 @@
+// The platform API's charge create payload: its rules (what the schema cannot check) and its
+// mapping onto the standard's cob / cobv object. Pure: no database.
+import type { components } from '../../../generated/platform.types';
+import { errors, type FieldIssue } from '../../http/errors';
+import { FEATURES, hasFeature } from '../../identity/identity.service';
+import type { Principal } from '../../http/principal';
+import { addCalendarDays, todayUtc } from '../../lib/business-days';
+import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
+import { validatePixKey } from '../../lib/pix-key';
+import type { CobvValor } from '../charge-model';
+import { DEFAULT_EXPIRACAO, DEFAULT_VALIDADE } from '../standard/standard-bodies';
+import type { PlatformOptions } from './platform-view';
+
+export type ChargeCreatePayload = components['schemas']['ChargeCreatePayload'];
+
+export const MIN_EXPIRES_IN = 300;
+const BASIS_POINTS_100_PERCENT = 10000;
+
+// Decimal string with 2 decimals of a non-negative integer of hundredths (150 -> "1.50").
+export function hundredths(n: number): string {
+  return `${Math.floor(n / 100)}.${String(n % 100).padStart(2, '0')}`;
+}
+
+export interface PlatformPlan {
+  kind: 'cob' | 'cobv';
+  // cob: seconds from creation; cobv: due date and validity.
+  expiracao?: number;
+  dueDate?: string;
+  validity?: number;
+  valor: Record<string, unknown>;
+  platform: PlatformOptions;
+}
+
+// Checks the payload and decides the standard's fields that follow from it (not the debtor:
+// that needs the customer). Throws 400 (403 for a missing feature).
+export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Date): PlatformPlan {
+  const issues: FieldIssue[] = [];
+  const refuse = (field: string, message: string) => issues.push({ field: `body.${field}`, message });
+  const type = p.type ?? 'DYNAMIC';
+  const dueCharge = type !== 'DYNAMIC';
+
+  if (p.splits !== undefined && !hasFeature(principal, FEATURES.split)) throw errors.featureRequired('You need feature SPLIT to access this endpoint');
+  if (p.subaccount !== undefined && !hasFeature(principal, FEATURES.subaccount)) {
+    throw errors.featureRequired('You need feature SUBACCOUNT to access this endpoint');
+  }
+
+  // Customer: name with taxID, email or phone.
+  if (p.customer) {
+    const c = p.customer;
+    if (!c.name?.trim()) refuse('customer.name', 'customer.name is missing: a customer needs a name and a taxID, email or phone');
+    else if (c.taxID === undefined && c.email === undefined && c.phone === undefined) {
+      refuse('customer.taxID', 'customer.taxID, customer.email or customer.phone is missing: a customer needs a name and a taxID, email or phone');
+    }
+  }
+  if (p.ensureSameTaxID === true && p.customer?.taxID === undefined) refuse('ensureSameTaxID', 'ensureSameTaxID needs a customer with taxID');
+
+  // Splits: valid Pix keys adding up to no more than the value.
+  if (p.splits) {
+    p.splits.forEach((s, i) => {
+      if (!validatePixKey(s.pixKey).ok) refuse(`splits[${i}].pixKey`, 'pixKey is not a valid Pix key');
+    });
+    const total = p.splits.reduce((sum, s) => sum + s.value, 0);
+    if (total > p.value) refuse('splits', `the splits add up to ${total}, more than the charge value ${p.value}`);
+  }
+  if (p.subaccount !== undefined && !validatePixKey(p.subaccount).ok) refuse('subaccount', 'subaccount is not a valid Pix key');
+
+  let plan: Omit<PlatformPlan, 'platform'>;
+  if (!dueCharge) {
+    for (const f of ['dueDate', 'daysForDueDate', 'daysAfterDueDate', 'interests', 'fines', 'discount'] as const) {
+      if (p[f] !== undefined) refuse(f, `${f} applies to OVERDUE and BOLETO charges only`);
+    }
+    let expiracao = p.expiresIn ?? DEFAULT_EXPIRACAO;
+    if (p.expiresIn !== undefined && p.expiresDate !== undefined) refuse('expiresDate', 'send expiresIn or expiresDate, not both');
+    if (p.expiresIn !== undefined && p.expiresIn < MIN_EXPIRES_IN) refuse('expiresIn', `expiresIn must be >= ${MIN_EXPIRES_IN}`);
+    if (p.expiresDate !== undefined) {
+      expiracao = Math.floor((Date.parse(p.expiresDate) - now.getTime()) / 1000);
+      if (expiracao < MIN_EXPIRES_IN) refuse('expiresDate', 'expiresDate must be at least 5 minutes in the future');
+    }
+    plan = { kind: 'cob', expiracao, valor: { original: hundredths(p.value), modalidadeAlteracao: 0 } };
+  } else {
+    if (p.expiresIn !== undefined || p.expiresDate !== undefined) {
+      refuse(p.expiresIn !== undefined ? 'expiresIn' : 'expiresDate', `${type} charges expire after their due date: use dueDate or daysForDueDate and daysAfterDueDate`);
+    }
+    const today = todayUtc(now);
+    let dueDate = today;
+    if (p.dueDate !== undefined && p.daysForDueDate !== undefined) refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
+    else if (p.dueDate !== undefined) dueDate = new Date(p.dueDate).toISOString().slice(0, 10);
+    else if (p.daysForDueDate !== undefined) dueDate = addCalendarDays(today, p.daysForDueDate);
+    else refuse('dueDate', `dueDate or daysForDueDate is required for ${type} charges`);
+    if (dueDate < today) refuse('dueDate', 'dueDate cannot be in the past');
+    const validity = p.daysAfterDueDate ?? DEFAULT_VALIDADE;
+    const valor: CobvValor = { original: hundredths(p.value) };
+    if (p.fines) {
+      if (p.fines.value >= BASIS_POINTS_100_PERCENT) refuse('fines.value', 'the fine must be below 100% (10000 basis points)');
+      else if (p.fines.value > 0) valor.multa = { modalidade: 2, valorPerc: hundredths(p.fines.value) };
+    }
+    if (p.interests && p.interests.value > 0) valor.juros = { modalidade: 2, valorPerc: hundredths(p.interests.value) };
+    if (p.discount) {
+      const d = p.discount as PlatformDiscount;
+      const fixed = d.modality === 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' || d.modality === 'PERCENTAGE_UNTIL_SPECIFIED_DATE';
+      const percent = d.modality.startsWith('PERCENTAGE');
+      const limit = percent ? BASIS_POINTS_100_PERCENT : p.value;
+      if (fixed) {
+        if (!d.discountFixedDate?.length) refuse('discount.discountFixedDate', `discountFixedDate is required for ${d.modality}`);
+        if (d.value !== undefined) refuse('discount.value', `${d.modality} takes discountFixedDate, not value`);
+        const items = d.discountFixedDate ?? [];
+        if (items.length > 3) refuse('discount.discountFixedDate', 'at most 3 discount dates');
+        if (new Set(items.map((i) => i.daysActive)).size !== items.length) refuse('discount.discountFixedDate', 'each daysActive may appear once');
+        items.forEach((item, i) => {
+          if (item.value >= limit) refuse(`discount.discountFixedDate[${i}].value`, `the discount must be below ${percent ? '100%' : 'the charge value'}`);
+        });
+      } else {
+        if (d.value === undefined) refuse('discount.value', `value is required for ${d.modality}`);
+        else if (d.value >= limit) refuse('discount.value', `the discount must be below ${percent ? '100%' : 'the charge value'}`);
+        if (d.discountFixedDate !== undefined) refuse('discount.discountFixedDate', `${d.modality} takes value, not discountFixedDate`);
+      }
+      if (!issues.length) {
+        const mapped = platformDiscountToCobv(d, dueDate);
+        if (!mapped.ok) refuse('discount', mapped.reason);
+        else valor.desconto = mapped.value;
+      }
+    }
+    plan = { kind: 'cobv', dueDate, validity, valor: valor as unknown as Record<string, unknown> };
+  }
+  if (issues.length) throw errors.validation(issues, issues.length === 1 ? issues[0]!.message : 'Validation error');
+
+  const platform: PlatformOptions = {
+    ...(p.comment !== undefined ? { comment: p.comment } : {}),
+    ...(p.ensureSameTaxID !== undefined ? { ensureSameTaxID: p.ensureSameTaxID } : {}),
+    ...(p.fixedLocation !== undefined ? { fixedLocation: p.fixedLocation } : {}),
+    ...(p.paymentLinkID !== undefined ? { paymentLinkID: p.paymentLinkID } : {}),
+    ...(dueCharge && p.daysForDueDate !== undefined ? { daysForDueDate: p.daysForDueDate } : {}),
+    ...(dueCharge ? { daysAfterDueDate: plan.validity! } : {}),
+    ...(p.interests ? { interests: { value: p.interests.value } } : {}),
+    ...(p.fines ? { fines: { value: p.fines.value } } : {}),
+    ...(p.discount ? { discount: p.discount as PlatformOptions['discount'] } : {}),
+    ...(p.enableCashbackPercentage !== undefined ? { enableCashbackPercentage: p.enableCashbackPercentage } : {}),
+    ...(p.enableCashbackExclusivePercentage !== undefined ? { enableCashbackExclusivePercentage: p.enableCashbackExclusivePercentage } : {}),
+    ...(p.subaccount !== undefined ? { subaccount: dictKey(p.subaccount) } : {}),
+    ...(p.splits ? { splits: p.splits.map((s) => ({ pixKey: dictKey(s.pixKey), value: s.value, splitType: s.splitType ?? 'SPLIT_INTERNAL_TRANSFER' })) } : {}),
+  };
+  return { ...plan, platform };
+}
+
+// A valid Pix key in its DICT form (lowercase e-mail or EVP).
+function dictKey(key: string): string {
+  const checked = validatePixKey(key);
+  return checked.ok ? checked.value.key : key;
+}
+
+// The standard's debtor of a customer with a tax id (cob: cpf/cnpj and nome; cobv adds the
+// contact and address the standard carries).
+export function devedorOfCustomer(
+  customer: { name?: string; email?: string; taxID?: { taxID: string } | undefined; address?: { street?: string; number?: string; city?: string; state?: string; zipcode?: string } },
+  kind: 'cob' | 'cobv',
+): Record<string, string> | undefined {
+  const taxId = customer.taxID?.taxID;
+  if (!taxId || !customer.name) return undefined;
+  const devedor: Record<string, string> = taxId.length === 11 ? { cpf: taxId } : { cnpj: taxId };
+  devedor.nome = customer.name.slice(0, 200);
+  if (kind === 'cobv') {
+    const a = customer.address;
+    const street = [a?.street, a?.number].filter(Boolean).join(', ');
+    if (street) devedor.logradouro = street.slice(0, 200);
+    if (a?.city) devedor.cidade = a.city.slice(0, 200);
+    if (a?.state) devedor.uf = a.state.slice(0, 2);
+    if (a?.zipcode) devedor.cep = a.zipcode.slice(0, 8);
+    if (customer.email) devedor.email = customer.email;
+  }
+  return devedor;
+}

@@ -1,0 +1,28 @@
+// HTTP in/out of the platform API's charges (/api/v1/charge).
+import type { PlatformHandlers } from '../../../generated/platform.operations';
+import { pageInfo, pageOf } from '../../http/paging';
+import { callerOf } from '../../http/principal-guard';
+
+const out = <T>(view: unknown) => view as T;
+
+export const platformChargeHandlers = {
+  async createCharge(req, ctx) {
+    const created = await ctx.services.charges.platform.create(callerOf(ctx), req.body, req.query.return_existing === true);
+    return { status: 200, body: out(created) };
+  },
+  async listCharges(req, ctx) {
+    const page = pageOf(req.query);
+    const { charges, total } = await ctx.services.charges.platform.list(callerOf(ctx), req.query, page);
+    return { status: 200, body: out({ charges, pageInfo: pageInfo(page, total) }) };
+  },
+  async getCharge(req, ctx) {
+    return { status: 200, body: out({ charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) }) };
+  },
+  async deleteCharge(req, ctx) {
+    return { status: 200, body: await ctx.services.charges.platform.delete(callerOf(ctx), req.params.id) };
+  },
+  async updateChargeExpiry(req, ctx) {
+    const charge = await ctx.services.charges.platform.updateExpiry(callerOf(ctx), req.params.id, req.body.expiresDate);
+    return { status: 200, body: out({ charge }) };
+  },
+} satisfies Partial<PlatformHandlers>;

@@ -1,0 +1,54 @@
+// Configuration, read once from the environment (documented in the README).
+import { resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string;
+  sandbox: boolean;
+  logLevel: LogLevel;
+  // Tests turn this on: every response is checked against the spec and a mismatch is a 500.
+  validateResponses: boolean;
+  // Webhook deliveries: delays before each retry (PIXGATE_WEBHOOK_RETRY_SCHEDULE) and the
+  // time a receiver has to answer 2xx (PIXGATE_WEBHOOK_TIMEOUT_MS). See docs/webhooks.md.
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number };
+  // Withdrawals below minFreeWithdrawValue pay withdrawFee (cents; PIXGATE_WITHDRAW_FEE,
+  // PIXGATE_WITHDRAW_FREE_FROM); an account's own limits row overrides both. See docs/money-out.md.
+  withdrawals: { fee: number; minFreeValue: number };
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['false', '0', 'no', 'off'].includes(value.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${env.PORT}`);
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
+    publicUrl: (env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    sandbox: flag(env.PIXGATE_SANDBOX, true),
+    logLevel: (env.LOG_LEVEL as LogLevel) || 'info',
+    validateResponses: flag(env.PIXGATE_VALIDATE_RESPONSES, false),
+    webhooks: {
+      retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
+      timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
+    },
+    withdrawals: { fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'), minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM') },
+  };
+}
+
+// A non-negative integer number of cents from the environment.
+function cents(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
+  return n;
+}

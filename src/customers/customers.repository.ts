@@ -1,0 +1,60 @@
+// All SQL of customers. Every query is scoped to one company.
+import { type Kysely, sql } from 'kysely';
+import type { CustomerRow, CustomerRowUpdate, Database, NewCustomerRow } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+function ofCompany(db: Db, companyId: string) {
+  return db.selectFrom('customers').selectAll().where('company_id', '=', companyId);
+}
+
+// Inserts unless the correlationID or tax id is taken (then undefined: nothing written, and the
+// surrounding transaction stays usable, which an error would not allow on Postgres).
+export async function insertCustomerIfFree(db: Db, row: NewCustomerRow): Promise<CustomerRow | undefined> {
+  return db.insertInto('customers').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+}
+
+export async function findByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
+}
+
+export async function findByTaxId(db: Db, companyId: string, taxId: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId).where('tax_id', '=', taxId).executeTakeFirst();
+}
+
+// The oldest customer with this e-mail (compared without case) or phone.
+export async function findFirstByEmail(db: Db, companyId: string, email: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId)
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export async function findFirstByPhone(db: Db, companyId: string, phone: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId).where('phone', '=', phone).orderBy('created_at').orderBy('id').executeTakeFirst();
+}
+
+export async function findById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId).where('id', '=', id).executeTakeFirst();
+}
+
+// Locks the row for the rest of the transaction (an update reads, merges, then writes).
+export async function lockById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  return ofCompany(db, companyId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateCustomer(db: Db, companyId: string, id: string, changes: CustomerRowUpdate): Promise<CustomerRow> {
+  return db.updateTable('customers').set(changes).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+// Newest first.
+export async function listCustomers(db: Db, companyId: string, skip: number, limit: number): Promise<{ rows: CustomerRow[]; total: number }> {
+  const rows = await ofCompany(db, companyId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
+  const count = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}

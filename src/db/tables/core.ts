@@ -1,0 +1,77 @@
+// Companies, bank accounts, applications, the sandbox clock and signing keys.
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  tax_id: string;
+  official_name: string;
+  trade_name: string;
+  features: Json<string[]>;
+  created_at: Date;
+}
+
+export interface BankAccountsTable {
+  id: string;
+  company_id: string;
+  is_default: boolean;
+  branch: string;
+  account_number: string;
+  account_name: string;
+  status: 'OPEN' | 'CLOSED';
+  created_at: Date;
+  closed_at: Date | null;
+  // E-mail of the account holder user (money-out migration); filters GET /account.
+  holder_email: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ApplicationsTable {
+  id: string;
+  company_id: string;
+  account_id: string;
+  name: string;
+  type: 'API' | 'MASTER';
+  is_active: boolean;
+  client_id: string;
+  client_secret_hash: string;
+  scopes: NullableJson<string[]>;
+  allowed_ips: NullableJson<string[]>;
+  created_at: Date;
+  removed_at: Date | null;
+}
+
+export interface SandboxClockTable {
+  id: number;
+  offset_ms: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  purpose: string;
+  algorithm: string;
+  private_key: string;
+  public_jwk: NullableJson<Record<string, unknown>>;
+  certificate: string | null;
+  created_at: Date;
+  retired_at: Date | null;
+}
+
+export interface CoreTables {
+  companies: CompaniesTable;
+  bank_accounts: BankAccountsTable;
+  applications: ApplicationsTable;
+  sandbox_clock: SandboxClockTable;
+  signing_keys: SigningKeysTable;
+}
+
+export type Company = Selectable<CompaniesTable>;
+export type NewCompany = Insertable<CompaniesTable>;
+export type BankAccount = Selectable<BankAccountsTable>;
+export type NewBankAccount = Insertable<BankAccountsTable>;
+export type Application = Selectable<ApplicationsTable>;
+export type NewApplication = Insertable<ApplicationsTable>;
+export type ApplicationUpdate = Updateable<ApplicationsTable>;
+export type SigningKey = Selectable<SigningKeysTable>;

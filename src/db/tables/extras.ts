@@ -1,0 +1,122 @@
+// Tables of disputes, funds recoveries (MED), exclusive cashbacks and subscriptions.
+// Owned by the disputes / MED / cashback / subscriptions area.
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export type DisputeStatus = 'CREATED' | 'IN_REVIEW' | 'ACCEPTED' | 'REJECTED' | 'CANCELED';
+
+export interface StoredEvidence {
+  url: string;
+  correlationID?: string;
+  description?: string;
+}
+
+export interface DisputesTable {
+  id: string;
+  company_id: string;
+  account_id: string;
+  transaction_id: string;
+  end_to_end_id: string;
+  status: DisputeStatus;
+  type: string;
+  name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  value: number;
+  held: number;
+  reason: string;
+  evidences: Json<StoredEvidence[]>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type FundsRecoveryStatus = 'CREATED' | 'AWAITING_ANALYSIS' | 'COMPLETED' | 'CANCELLED';
+
+export interface StoredRecoveryEvent {
+  type: string;
+  status: FundsRecoveryStatus;
+  description: string;
+  createdAt: string;
+}
+
+export interface FundsRecoveriesTable {
+  id: string;
+  company_id: string;
+  account_id: string;
+  transaction_id: string;
+  end_to_end_id: string;
+  situation_type: string;
+  details: string;
+  status: FundsRecoveryStatus;
+  direction: string;
+  reporter_participant: string;
+  events: Json<StoredRecoveryEvent[]>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type CashbackStatus = 'PENDING' | 'USED';
+
+export interface CashbacksTable {
+  id: string;
+  company_id: string;
+  tax_id: string;
+  value: number;
+  status: CashbackStatus;
+  used_transaction_id: string | null;
+  used_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type SubscriptionStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED' | 'CANCELED';
+
+export interface SubscriptionsTable {
+  id: string;
+  global_id: string;
+  company_id: string;
+  correlation_id: string;
+  name: string | null;
+  comment: string | null;
+  value: number;
+  customer_id: string | null;
+  customer: Json<Record<string, unknown>>;
+  type: 'PIX_RECURRING' | 'RECURRENT';
+  frequency: 'WEEKLY' | 'MONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+  day_generate_charge: number;
+  day_due: number;
+  installment_count: number | null;
+  charges_generated: ColumnType<number, number | undefined, number>;
+  interests: NullableJson<{ value: number }>;
+  fines: NullableJson<{ value: number }>;
+  additional_info: NullableJson<Array<{ key: string; value: string }>>;
+  status: SubscriptionStatus;
+  next_charge_at: Date | null;
+  payment_link_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SubscriptionChargesTable {
+  subscription_id: string;
+  installment: number;
+  charge_correlation_id: string;
+  created_at: Date;
+}
+
+export interface ExtrasTables {
+  disputes: DisputesTable;
+  funds_recoveries: FundsRecoveriesTable;
+  cashbacks: CashbacksTable;
+  subscriptions: SubscriptionsTable;
+  subscription_charges: SubscriptionChargesTable;
+}
+
+export type Dispute = Selectable<DisputesTable>;
+export type FundsRecovery = Selectable<FundsRecoveriesTable>;
+export type NewFundsRecovery = Insertable<FundsRecoveriesTable>;
+export type Cashback = Selectable<CashbacksTable>;
+export type Subscription = Selectable<SubscriptionsTable>;
+export type NewSubscription = Insertable<SubscriptionsTable>;

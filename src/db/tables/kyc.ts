@@ -1,0 +1,106 @@
+// KYC onboardings, representatives and their one-time codes; partners' pre-registrations.
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+type Json<T> = ColumnType<T, string, string>;
+
+export type KycStatus = 'PENDING' | 'SUBMITTED' | 'APPROVED' | 'REJECTED';
+export type KycChannel = 'EMAIL' | 'PHONE';
+
+export interface KycOnboardingsTable {
+  id: string;
+  company_id: string;
+  correlation_id: string;
+  tax_id: string;
+  official_name: string;
+  trade_name: string;
+  status: KycStatus;
+  link_token: string;
+  redirect_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface KycRepresentativesTable {
+  id: string;
+  onboarding_id: string;
+  company_id: string;
+  tax_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  target_administrator: boolean;
+  seq: Generated<number>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface KycCodeChannelsTable {
+  representative_id: string;
+  channel: KycChannel;
+  verified_address: string | null;
+  wrong_count: ColumnType<number, number | undefined, number>;
+  last_wrong_at: Date | null;
+  blocked_until: Date | null;
+}
+
+export interface KycCodesTable {
+  id: string;
+  representative_id: string;
+  onboarding_id: string;
+  channel: KycChannel;
+  address: string;
+  code_salt: string;
+  code_hash: string;
+  sandbox_code: string | null;
+  sent_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface PreRegistrationUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  taxID: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' };
+}
+
+export interface PartnerPreRegistrationsTable {
+  id: string;
+  partner_company_id: string;
+  tax_id: string;
+  tax_id_type: 'BR:CPF' | 'BR:CNPJ';
+  name: string;
+  website: string | null;
+  user: Json<PreRegistrationUser>;
+  company_id: string | null;
+  affiliated_at: Date | null;
+  created_at: Date;
+}
+
+export interface PartnerApplicationsTable {
+  application_id: string;
+  pre_registration_id: string;
+  name: string;
+  type: 'API' | 'PLUGIN' | 'ORACLE';
+  created_at: Date;
+}
+
+export interface KycTables {
+  kyc_onboardings: KycOnboardingsTable;
+  kyc_representatives: KycRepresentativesTable;
+  kyc_code_channels: KycCodeChannelsTable;
+  kyc_codes: KycCodesTable;
+  partner_pre_registrations: PartnerPreRegistrationsTable;
+  partner_applications: PartnerApplicationsTable;
+}
+
+export type KycOnboardingRow = Selectable<KycOnboardingsTable>;
+export type NewKycOnboarding = Insertable<KycOnboardingsTable>;
+export type KycRepresentativeRow = Selectable<KycRepresentativesTable>;
+export type NewKycRepresentative = Insertable<KycRepresentativesTable>;
+export type KycCodeChannelRow = Selectable<KycCodeChannelsTable>;
+export type KycCodeRow = Selectable<KycCodesTable>;
+export type NewKycCode = Insertable<KycCodesTable>;
+export type PreRegistrationRow = Selectable<PartnerPreRegistrationsTable>;
+export type NewPreRegistration = Insertable<PartnerPreRegistrationsTable>;

@@ -1,0 +1,76 @@
+// Balances, ledger entries, transactions, Pix keys and the events outbox.
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+type Json<T> = ColumnType<T, string, string>;
+
+export interface AccountBalancesTable {
+  account_id: string;
+  total: ColumnType<number, number | undefined, number>;
+  blocked: ColumnType<number, number | undefined, number>;
+  blocked_security: ColumnType<number, number | undefined, number>;
+  blocked_withdraw_safety: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+}
+
+export type LedgerEntryKind = 'CREDIT' | 'DEBIT' | 'HOLD' | 'RELEASE';
+export type LedgerBucket = 'available' | 'blocked' | 'security' | 'withdraw_safety';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  account_id: string;
+  move_id: string;
+  kind: LedgerEntryKind;
+  bucket: LedgerBucket;
+  amount: number;
+  transaction_id: string | null;
+  description: string | null;
+  created_at: Date;
+}
+
+export interface TransactionsTable {
+  id: string;
+  company_id: string;
+  account_id: string;
+  type: string;
+  value: number;
+  end_to_end_id: string | null;
+  charge_id: string | null;
+  payment_id: string | null;
+  details: Json<Record<string, unknown>>;
+  created_at: Date;
+}
+
+export interface PixKeysTable {
+  key: string;
+  company_id: string;
+  account_id: string;
+  type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  is_default: boolean;
+  created_at: Date;
+}
+
+export interface EventsTable {
+  id: string;
+  company_id: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  created_at: Date;
+  // Set when the webhooks area fanned the event out to deliveries (migration 1300_webhooks).
+  dispatched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface MoneyTables {
+  account_balances: AccountBalancesTable;
+  ledger_entries: LedgerEntriesTable;
+  transactions: TransactionsTable;
+  pix_keys: PixKeysTable;
+  events: EventsTable;
+}
+
+export type AccountBalance = Selectable<AccountBalancesTable>;
+export type LedgerEntry = Selectable<LedgerEntriesTable>;
+export type Transaction = Selectable<TransactionsTable>;
+export type NewTransaction = Insertable<TransactionsTable>;
+export type PixKey = Selectable<PixKeysTable>;
+export type NewPixKey = Insertable<PixKeysTable>;
+export type EventRow = Selectable<EventsTable>;

@@ -1,0 +1,179 @@
+// Disputes: the payer of a Pix the company received contests it (MED, dispute, chargeback).
+// A dispute is addressed by that Pix's endToEndId (one dispute per Pix).
+//
+// Money: while the dispute is open (CREATED, IN_REVIEW) the disputed value is held in the
+// `security` bucket of the receiving account (blockedBySecurity), as much of it as the
+// available balance allows at opening (never below zero; `held` keeps the amount). Accepted:
+// the held amount leaves the account (DEBIT security: the payer gets it back). Rejected or
+// cancelled by the payer: the held amount is released to the available balance.
+//
+// States: CREATED -> IN_REVIEW (first evidence uploaded) -> ACCEPTED | REJECTED | CANCELED.
+// The payer's bank is not reachable: the sandbox opens and resolves disputes
+// (POST /api/v1/sandbox/disputes, POST /api/v1/sandbox/disputes/{id}/resolve). Each change
+// records its event (DISPUTE_CREATE, DISPUTE_ACCEPTED, DISPUTE_REJECTED, DISPUTE_CANCELED)
+// with payload {dispute, pix} in the same transaction.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
+import { recordEvent } from '../events/events.repository';
+import { errors } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import { applyMove, lockAccounts } from '../ledger/ledger.service';
+import type { Clock } from '../lib/clock';
+import type { Cents } from '../lib/money';
+import * as repo from './disputes.repository';
+
+const NOT_FOUND = 'Dispute not found';
+const ALREADY_EXISTS = 'A dispute already exists for this Pix';
+const OPEN: DisputeStatus[] = ['CREATED', 'IN_REVIEW'];
+export type DisputeOutcome = 'ACCEPTED' | 'REJECTED' | 'CANCELED';
+const EVENT_OF: Record<DisputeOutcome, string> = { ACCEPTED: 'DISPUTE_ACCEPTED', REJECTED: 'DISPUTE_REJECTED', CANCELED: 'DISPUTE_CANCELED' };
+
+export interface SandboxDisputeInput {
+  endToEndId: string;
+  reason: string;
+  value?: number;
+  type?: 'MED' | 'DISPUTE' | 'CHARGEBACK';
+  name?: string;
+  email?: string;
+  phoneNumber?: string;
+}
+
+export interface EvidenceInput {
+  url: string;
+  correlationID?: string;
+  description?: string;
+}
+
+export function disputeView(d: Dispute) {
+  return {
+    status: d.status,
+    type: d.type as 'MED' | 'DISPUTE' | 'CHARGEBACK',
+    ...(d.name !== null ? { name: d.name } : {}),
+    ...(d.email !== null ? { email: d.email } : {}),
+    ...(d.phone_number !== null ? { phoneNumber: d.phone_number } : {}),
+    value: Number(d.value),
+    disputeReason: d.reason,
+    endToEndId: d.end_to_end_id,
+    evidences: d.evidences,
+    createdAt: d.created_at.toISOString(),
+    updatedAt: d.updated_at.toISOString(),
+  };
+}
+
+function pixOf(tx: { end_to_end_id: string | null; value: number; created_at: Date }) {
+  return { endToEndId: tx.end_to_end_id, value: Number(tx.value), time: tx.created_at.toISOString() };
+}
+
+export class DisputesService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(principal: Principal, endToEndId: string) {
+    const row = await repo.findDispute(this.db, endToEndId, principal.companyId);
+    if (!row) throw errors.notFound(NOT_FOUND);
+    return disputeView(row);
+  }
+
+  async list(principal: Principal, query: { start?: string; end?: string }, page: Page) {
+    const start = query.start ? new Date(query.start) : undefined;
+    const end = query.end ? new Date(query.end) : undefined;
+    if (start && end && end < start) throw errors.validation([{ field: 'query.end', message: 'is earlier than start', value: query.end! }], 'Invalid end');
+    const { rows, total } = await repo.listDisputes(this.db, principal.companyId, { ...(start ? { start } : {}), ...(end ? { end } : {}) }, page.skip, page.limit);
+    return { disputes: rows.map(disputeView), total };
+  }
+
+  // Attaches documents (a document with the correlationID of an earlier one replaces it); the
+  // first upload puts a CREATED dispute IN_REVIEW. Answers the documents of this upload.
+  async addEvidence(principal: Principal, endToEndId: string, documents: EvidenceInput[]) {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await repo.findDispute(trx, endToEndId, principal.companyId, true);
+      if (!row) throw errors.notFound(NOT_FOUND);
+      if (!OPEN.includes(row.status)) throw errors.badRequest(`You cannot send a evidence for a ${row.status.toLowerCase()} dispute`);
+      const added: StoredEvidence[] = documents.map((d) => ({ url: d.url, ...(d.correlationID !== undefined ? { correlationID: d.correlationID } : {}), ...(d.description !== undefined ? { description: d.description } : {}) }));
+      const replaced = new Set(added.map((d) => d.correlationID).filter((c) => c !== undefined));
+      const evidences = [...row.evidences.filter((e) => e.correlationID === undefined || !replaced.has(e.correlationID)), ...added];
+      await repo.updateDispute(trx, row.id, { status: 'IN_REVIEW', evidences, updated_at: await this.clock.now(trx) });
+      return added;
+    });
+  }
+
+  // Sandbox: the payer of a received Pix opens a dispute about it.
+  async open(input: SandboxDisputeInput) {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const now = await this.clock.now(trx);
+        const pix = await repo.findReceivedPix(trx, input.endToEndId);
+        if (!pix) throw errors.notFound('Pix not found');
+        if (await repo.findDispute(trx, input.endToEndId, undefined)) throw errors.conflict(ALREADY_EXISTS);
+        const value = input.value ?? Number(pix.value);
+        if (value > Number(pix.value)) {
+          throw errors.validation([{ field: 'body.value', message: 'is more than the Pix value', value: String(value) }], 'The disputed value cannot be more than the Pix value');
+        }
+        const id = randomUUID();
+        const balance = (await lockAccounts(trx, [pix.account_id], now)).get(pix.account_id)!;
+        const held = Math.max(0, Math.min(value, balance.available));
+        if (held > 0) {
+          const hold = await applyMove(trx, { moveId: `dispute:${id}:hold`, legs: [{ accountId: pix.account_id, kind: 'HOLD', bucket: 'security', amount: held as Cents }], at: now, transactionId: pix.id, description: `Dispute of ${input.endToEndId} held` });
+          if (!hold.ok) throw new Error(`holding dispute ${id} failed: ${hold.code}`);
+        }
+        const payer = ((pix.details as { payer?: { name?: unknown } }).payer ?? {}) as { name?: unknown };
+        const name = input.name ?? (typeof payer.name === 'string' ? payer.name : null);
+        const row = await repo.insertDispute(trx, {
+          id,
+          company_id: pix.company_id,
+          account_id: pix.account_id,
+          transaction_id: pix.id,
+          end_to_end_id: input.endToEndId,
+          status: 'CREATED',
+          type: input.type ?? 'DISPUTE',
+          name,
+          email: input.email ?? null,
+          phone_number: input.phoneNumber ?? null,
+          value,
+          held,
+          reason: input.reason,
+          evidences: [],
+          created_at: now,
+          updated_at: now,
+        });
+        const dispute = disputeView(row);
+        await recordEvent(trx, { companyId: row.company_id, type: 'DISPUTE_CREATE', payload: { dispute, pix: pixOf(pix) }, at: now });
+        return dispute;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict(ALREADY_EXISTS);
+      throw error;
+    }
+  }
+
+  // Sandbox: the dispute ends (see the money rules above).
+  async resolve(endToEndId: string, outcome: DisputeOutcome) {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const row = await repo.findDispute(trx, endToEndId, undefined, true);
+      if (!row) throw errors.notFound(NOT_FOUND);
+      if (!OPEN.includes(row.status)) throw errors.conflict(`Dispute is already ${row.status}`);
+      const held = Number(row.held);
+      if (held > 0) {
+        const accepted = outcome === 'ACCEPTED';
+        const move = await applyMove(trx, {
+          moveId: `dispute:${row.id}:${accepted ? 'debit' : 'release'}`,
+          legs: [{ accountId: row.account_id, kind: accepted ? 'DEBIT' : 'RELEASE', bucket: 'security', amount: held as Cents }],
+          at: now,
+          transactionId: row.transaction_id,
+          description: `Dispute of ${row.end_to_end_id} ${outcome.toLowerCase()}`,
+        });
+        if (!move.ok) throw new Error(`settling dispute ${row.id} failed: ${move.code}`);
+      }
+      const dispute = disputeView(await repo.updateDispute(trx, row.id, { status: outcome, updated_at: now }));
+      const pix = await repo.findTransaction(trx, row.transaction_id);
+      await recordEvent(trx, { companyId: row.company_id, type: EVENT_OF[outcome], payload: { dispute, pix: pixOf(pix) }, at: now });
+      return dispute;
+    });
+  }
+}

@@ -1,0 +1,54 @@
+// The events outbox: a state change records its event in the same transaction, so nothing
+// is notified that did not happen and nothing that happened is left unnotified.
+//
+// Types and payloads:
+// - platform webhooks: type = the event name ('OPENPIX:CHARGE_COMPLETED', ...), payload =
+//   the objects the webhook body carries ({charge, pix, company, account} for charges;
+//   {payment, transaction, error?} for movements). The delivery adds `event` and the id.
+// - Pix API callbacks: type 'PIX_API:PIX' with payload {chave, pix: <one Pix in the
+//   standard's format>}, 'PIX_API:REC' with {rec}, 'PIX_API:COBR' with {cobr}.
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Database, EventRow } from '../db/schema';
+
+export interface NewEvent {
+  companyId: string;
+  type: string;
+  payload: Record<string, unknown>;
+  at: Date;
+}
+
+export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('events')
+    .values({ id, company_id: event.companyId, type: event.type, payload: JSON.stringify(event.payload), created_at: event.at })
+    .execute();
+  return id;
+}
+
+export async function listEventsOfCompany(db: Kysely<Database>, companyId: string, type?: string): Promise<EventRow[]> {
+  let q = db.selectFrom('events').selectAll().where('company_id', '=', companyId);
+  if (type) q = q.where('type', '=', type);
+  return q.orderBy('created_at').orderBy('id').execute();
+}
+
+// The outbox side (webhooks area): events not yet fanned out to deliveries, oldest first,
+// locked for the caller's transaction; others skip them (several processes share the work).
+export async function claimUndispatchedEvents(trx: Kysely<Database>, limit: number): Promise<EventRow[]> {
+  return trx
+    .selectFrom('events')
+    .selectAll()
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function markEventsDispatched(trx: Kysely<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('events').set({ dispatched_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,107 @@
+// The handler of every operation of the platform spec. Operations whose feature issue is still
+// open are `pending` (501); as an area lands, its handlers replace those lines.
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { accountHandlers } from '../accounts/accounts.handler';
+import { pixKeyHandlers } from '../keys/keys.handler';
+import { limitsHandlers } from '../limits/limits.handler';
+import { paymentHandlers } from '../payments/payments.handler';
+import { platformChargeHandlers } from '../charges/platform/platform.handler';
+import { imageHandlers } from '../images/images.handler';
+import { customerHandlers } from '../customers/customers.handler';
+import { qrCodeHandlers } from '../qrcodes/qrcodes.handler';
+import { transactionHandlers } from '../transactions/transactions.handler';
+import { applicationHandlers } from '../identity/identity.handler';
+import { sandboxHandlers } from '../sandbox/sandbox.handler';
+import { webhookHandlers } from '../webhooks/webhooks.handler';
+import { pixInPlatformHandlers } from '../pixin/platform.handler';
+import { medHandlers } from '../med/med.handler';
+import { disputeHandlers } from '../disputes/disputes.handler';
+import { cashbackHandlers } from '../cashback/cashback.handler';
+import { subscriptionHandlers } from '../subscriptions/subscriptions.handler';
+import { kycHandlers } from '../kyc/kyc.handler';
+import { partnerHandlers } from '../partners/partners.handler';
+import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
+
+export const platformHandlers: PlatformHandlers = {
+  ...applicationHandlers,
+  ...sandboxHandlers,
+  getAccount: accountHandlers.getAccount,
+  deleteAccount: accountHandlers.deleteAccount,
+  listAccounts: accountHandlers.listAccounts,
+  createAccount: accountHandlers.createAccount,
+  withdrawFromAccount: accountHandlers.withdrawFromAccount,
+  getAccountRegister: accountHandlers.getAccountRegister,
+  deleteAccountRegister: accountHandlers.deleteAccountRegister,
+  validateBoleto: paymentHandlers.validateBoleto,
+  getCashbackBalance: cashbackHandlers.getCashbackBalance,
+  getOrCreateCashback: cashbackHandlers.getOrCreateCashback,
+  getChargeQrImage: imageHandlers.getChargeQrImage,
+  listCharges: platformChargeHandlers.listCharges,
+  createCharge: platformChargeHandlers.createCharge,
+  getCharge: platformChargeHandlers.getCharge,
+  deleteCharge: platformChargeHandlers.deleteCharge,
+  updateChargeExpiry: platformChargeHandlers.updateChargeExpiry,
+  listChargeRefunds: pixInPlatformHandlers.listChargeRefunds,
+  createChargeRefund: pixInPlatformHandlers.createChargeRefund,
+  getCompany: accountHandlers.getCompany,
+  getCustomer: customerHandlers.getCustomer,
+  updateCustomer: customerHandlers.updateCustomer,
+  listCustomers: customerHandlers.listCustomers,
+  createCustomer: customerHandlers.createCustomer,
+  getDispute: disputeHandlers.getDispute,
+  listDisputes: disputeHandlers.listDisputes,
+  addDisputeEvidence: disputeHandlers.addDisputeEvidence,
+  createFundsRecovery: medHandlers.createFundsRecovery,
+  getFundsRecovery: medHandlers.getFundsRecovery,
+  cancelFundsRecovery: medHandlers.cancelFundsRecovery,
+  createKycOnboarding: kycHandlers.createKycOnboarding,
+  getSandboxKycCode: kycHandlers.getSandboxKycCode,
+  reviewSandboxKycOnboarding: kycHandlers.reviewSandboxKycOnboarding,
+  submitKycOnboarding: kycHandlers.submitKycOnboarding,
+  listKycRepresentatives: kycHandlers.listKycRepresentatives,
+  createKycRepresentative: kycHandlers.createKycRepresentative,
+  sendKycRepresentativeEmailCode: kycHandlers.sendKycRepresentativeEmailCode,
+  verifyKycRepresentativeEmailCode: kycHandlers.verifyKycRepresentativeEmailCode,
+  sendKycRepresentativePhoneCode: kycHandlers.sendKycRepresentativePhoneCode,
+  verifyKycRepresentativePhoneCode: kycHandlers.verifyKycRepresentativePhoneCode,
+  getAccountLimits: limitsHandlers.getAccountLimits,
+  listPartnerAffiliates: partnerHandlers.listPartnerAffiliates,
+  listPartnerPreRegistrations: partnerHandlers.listPartnerPreRegistrations,
+  createPartnerPreRegistration: partnerHandlers.createPartnerPreRegistration,
+  getPartnerPreRegistration: partnerHandlers.getPartnerPreRegistration,
+  createPartnerApplication: partnerHandlers.createPartnerApplication,
+  listPayments: paymentHandlers.listPayments,
+  createPayment: paymentHandlers.createPayment,
+  getPayment: paymentHandlers.getPayment,
+  approvePayment: paymentHandlers.approvePayment,
+  listPixKeys: pixKeyHandlers.listPixKeys,
+  createPixKey: pixKeyHandlers.createPixKey,
+  deletePixKey: pixKeyHandlers.deletePixKey,
+  setDefaultPixKey: pixKeyHandlers.setDefaultPixKey,
+  checkPixKey: pixKeyHandlers.checkPixKey,
+  checkPixKeyByBody: pixKeyHandlers.checkPixKeyByBody,
+  getPixKeyTokens: pixKeyHandlers.getPixKeyTokens,
+  listPixKeyTokenLogs: pixKeyHandlers.listPixKeyTokenLogs,
+  listStaticQrCodes: qrCodeHandlers.listStaticQrCodes,
+  createStaticQrCode: qrCodeHandlers.createStaticQrCode,
+  getStaticQrCode: qrCodeHandlers.getStaticQrCode,
+  deleteStaticQrCode: qrCodeHandlers.deleteStaticQrCode,
+  getSubscription: subscriptionHandlers.getSubscription,
+  createSubscription: subscriptionHandlers.createSubscription,
+  listTransactions: transactionHandlers.listTransactions,
+  getTransaction: transactionHandlers.getTransaction,
+  listWebhooks: webhookHandlers.listWebhooks,
+  createWebhook: webhookHandlers.createWebhook,
+  deleteWebhook: webhookHandlers.deleteWebhook,
+  getWebhookPublicKeys: webhookHandlers.getWebhookPublicKeys,
+  listWebhookDeliveries: webhookHandlers.listWebhookDeliveries,
+  redeliverWebhookDelivery: webhookHandlers.redeliverWebhookDelivery,
+  sandboxPay: pixInPlatformHandlers.sandboxPay,
+  sandboxPixIn: pixInPlatformHandlers.sandboxPixIn,
+  sandboxAcceptRec: sandboxRecHandlers.sandboxAcceptRec,
+  sandboxRejectRec: sandboxRecHandlers.sandboxRejectRec,
+  getQrCodeBase64: imageHandlers.getQrCodeBase64,
+  sandboxAdvanceFundsRecovery: medHandlers.sandboxAdvanceFundsRecovery,
+  sandboxOpenDispute: disputeHandlers.sandboxOpenDispute,
+  sandboxResolveDispute: disputeHandlers.sandboxResolveDispute,
+};

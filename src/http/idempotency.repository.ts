@@ -1,0 +1,66 @@
+// All SQL of idempotency records: one per (company, Idempotency-Key).
+import type { Kysely } from 'kysely';
+import type { Database, IdempotencyRecordRow } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface Fresh {
+  companyId: string;
+  key: string;
+  operationId: string;
+  fingerprint: string;
+  now: Date;
+  lockedUntil: Date;
+  expiresAt: Date;
+}
+
+// Inserts a RUNNING record; false when the key already has one.
+export async function insertRunning(db: Db, r: Fresh): Promise<boolean> {
+  const inserted = await db
+    .insertInto('idempotency_records')
+    .values({ company_id: r.companyId, idempotency_key: r.key, operation_id: r.operationId, fingerprint: r.fingerprint, state: 'RUNNING', created_at: r.now, locked_until: r.lockedUntil, expires_at: r.expiresAt })
+    .onConflict((oc) => oc.columns(['company_id', 'idempotency_key']).doNothing())
+    .returning('idempotency_key')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function lockRecord(db: Db, companyId: string, key: string): Promise<IdempotencyRecordRow | undefined> {
+  return db.selectFrom('idempotency_records').selectAll().where('company_id', '=', companyId).where('idempotency_key', '=', key).forUpdate().executeTakeFirst();
+}
+
+// Makes an expired or abandoned record this request's RUNNING record.
+export async function takeOver(db: Db, r: Fresh): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({ operation_id: r.operationId, fingerprint: r.fingerprint, state: 'RUNNING', response_status: null, response_type: null, response_headers: null, response_body: null, created_at: r.now, locked_until: r.lockedUntil, expires_at: r.expiresAt })
+    .where('company_id', '=', r.companyId)
+    .where('idempotency_key', '=', r.key)
+    .execute();
+}
+
+export async function complete(db: Db, companyId: string, key: string, fingerprint: string, response: { status: number; type: string | null; headers: Record<string, string>; body: string | null }): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({ state: 'DONE', response_status: response.status, response_type: response.type, response_headers: JSON.stringify(response.headers), response_body: response.body })
+    .where('company_id', '=', companyId)
+    .where('idempotency_key', '=', key)
+    .where('fingerprint', '=', fingerprint)
+    .where('state', '=', 'RUNNING')
+    .execute();
+}
+
+export async function release(db: Db, companyId: string, key: string, fingerprint: string): Promise<void> {
+  await db
+    .deleteFrom('idempotency_records')
+    .where('company_id', '=', companyId)
+    .where('idempotency_key', '=', key)
+    .where('fingerprint', '=', fingerprint)
+    .where('state', '=', 'RUNNING')
+    .execute();
+}
+
+export async function deleteExpired(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('idempotency_records').where('expires_at', '<', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,69 @@
+// Paging of both APIs: the platform's skip/limit with pageInfo, the standard's paginacao
+// with parametros, and the standard's rules for list queries (ConsultaInvalida).
+import { errors, type FieldIssue } from './errors';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export interface Page {
+  skip: number;
+  limit: number;
+}
+
+export function pageOf(query: { skip?: number; limit?: number }): Page {
+  return { skip: query.skip ?? 0, limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT) };
+}
+
+export function pageInfo(page: Page, totalCount: number) {
+  return {
+    skip: page.skip,
+    limit: page.limit,
+    totalCount,
+    hasPreviousPage: page.skip > 0,
+    hasNextPage: page.skip + page.limit < totalCount,
+  };
+}
+
+export interface PixListQuery {
+  inicio?: string;
+  fim?: string;
+  cpf?: string;
+  cnpj?: string;
+  'paginacao.paginaAtual'?: number;
+  'paginacao.itensPorPagina'?: number;
+}
+
+export interface PixPage {
+  paginaAtual: number;
+  itensPorPagina: number;
+  offset: number;
+}
+
+// Checks what the schema cannot (fim before inicio, cpf with cnpj) and reads the page.
+export function pixListQuery(query: PixListQuery): PixPage & { inicio?: Date; fim?: Date } {
+  const issues: FieldIssue[] = [];
+  const inicio = query.inicio ? new Date(query.inicio) : undefined;
+  const fim = query.fim ? new Date(query.fim) : undefined;
+  if (inicio && fim && fim < inicio) issues.push({ field: 'fim', message: 'fim is earlier than inicio', value: query.fim! });
+  if (query.cpf && query.cnpj) issues.push({ field: 'cpf', message: 'cpf and cnpj cannot be used together', value: query.cpf });
+  const paginaAtual = query['paginacao.paginaAtual'] ?? 0;
+  const itensPorPagina = query['paginacao.itensPorPagina'] ?? 100;
+  if (paginaAtual < 0) issues.push({ field: 'paginacao.paginaAtual', message: 'must be zero or more', value: String(paginaAtual) });
+  if (itensPorPagina < 1 || itensPorPagina > 1000) issues.push({ field: 'paginacao.itensPorPagina', message: 'must be from 1 to 1000', value: String(itensPorPagina) });
+  if (issues.length) throw errors.validation(issues, 'The list parameters are not valid');
+  return { ...(inicio ? { inicio } : {}), ...(fim ? { fim } : {}), paginaAtual, itensPorPagina, offset: paginaAtual * itensPorPagina };
+}
+
+export function parametros(query: { inicio?: string; fim?: string }, page: PixPage, total: number, extra: Record<string, unknown> = {}) {
+  return {
+    ...(query.inicio ? { inicio: query.inicio } : {}),
+    ...(query.fim ? { fim: query.fim } : {}),
+    ...extra,
+    paginacao: {
+      paginaAtual: page.paginaAtual,
+      itensPorPagina: page.itensPorPagina,
+      quantidadeDePaginas: Math.max(1, Math.ceil(total / page.itensPorPagina)),
+      quantidadeTotalDeItens: total,
+    },
+  };
+}

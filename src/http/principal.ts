@@ -1,0 +1,10 @@
+// Who is calling: the application behind the credential, and its company.
+export interface Principal {
+  applicationId: string;
+  companyId: string;
+  accountId: string;
+  applicationType: 'API' | 'MASTER';
+  // null: a legacy application without scopes, allowed everything its company may do.
+  scopes: string[] | null;
+  features: string[];
+}

@@ -1,0 +1,24 @@
+// Security schemes of both specs: resolve the caller, then check the operation's scope.
+import type { SecurityResolver } from './dispatch';
+import { errors } from './errors';
+import { requireScope } from '../identity/identity.service';
+
+export const platformSecurity: Record<string, SecurityResolver> = {
+  AppID: async (koa, operation) => {
+    const { services, ip } = koa.state.requestContext;
+    const principal = await services.identity.authenticateAppId(koa.get('authorization') || undefined, ip);
+    requireScope(principal, operation.scope);
+    return principal;
+  },
+};
+
+export const pixSecurity: Record<string, SecurityResolver> = {
+  OAuth2: async (koa, operation) => {
+    const principal = await koa.state.requestContext.services.oauth.authenticateBearer(koa.get('authorization') || undefined);
+    if (operation.scope && !principal.scopes?.includes(operation.scope)) {
+      throw errors.forbidden(`The token does not carry the scope ${operation.scope}`);
+    }
+    return principal;
+  },
+  BasicClient: async (koa) => koa.state.requestContext.services.oauth.authenticateClient(koa.get('authorization') || undefined),
+};

@@ -1,0 +1,66 @@
+// Types shared by the generated handler maps and the handwritten handlers. A handler takes
+// the validated request of one operation (types from openapi-typescript) and returns one of
+// that operation's success responses; errors are thrown as ApiError.
+import type { Logger } from 'pino';
+import type { Principal } from './principal';
+import type { Services } from '../services';
+
+type ValueOf<T> = T[keyof T];
+
+type Params<O, K extends string> = O extends { parameters: infer P }
+  ? P extends Record<K, infer X>
+    ? [X] extends [never] ? Record<string, never> : [X] extends [undefined] ? Record<string, never> : NonNullable<X>
+    : Record<string, never>
+  : Record<string, never>;
+
+type Body<O> = O extends { requestBody: { content: infer C } }
+  ? ValueOf<C>
+  : O extends { requestBody?: { content: infer C } }
+    ? ValueOf<C> | undefined
+    : undefined;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type ContentOf<R> = R extends { content: infer C } ? ([C] extends [never] ? undefined : ValueOf<C>) : undefined;
+
+export type HandlerRequest<O> = {
+  params: Params<O, 'path'>;
+  query: Params<O, 'query'>;
+  body: Body<O>;
+  headers: Record<string, string | undefined>;
+};
+
+export type HandlerReply<O> = O extends { responses: infer R }
+  ? ValueOf<{
+      [S in keyof R & SuccessStatus]: {
+        status: S;
+        body: ContentOf<R[S]> | Buffer;
+        contentType?: string;
+        headers?: Record<string, string>;
+      };
+    }>
+  : never;
+
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  services: Services;
+  // Set on authenticated operations; open operations get undefined.
+  principal: Principal | undefined;
+  // The caller's IP address as seen by the server.
+  ip: string;
+}
+
+export type Handler<O> = (req: HandlerRequest<O>, ctx: RequestContext) => Promise<HandlerReply<O>>;
+
+// Metadata of one operation, emitted by codegen from the spec.
+export interface OperationMeta {
+  operationId: string;
+  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  path: string;
+  tag: string;
+  security: string[];
+  scope: string | null;
+  requestContentTypes: string[];
+  // Pix problem types this operation answers, by status: type name and title.
+  problemTypes: Record<string, { type: string; title: string }>;
+}

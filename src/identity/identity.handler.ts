@@ -1,0 +1,22 @@
+// HTTP in/out of applications (platform API) and OAuth tokens (Pix API).
+import type { PixHandlers } from '../../generated/pix.operations';
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { callerOf } from '../http/principal-guard';
+
+export const applicationHandlers = {
+  async createApplication(req, ctx) {
+    const application = await ctx.services.identity.createApplication(callerOf(ctx), req.body);
+    return { status: 201, body: { application } };
+  },
+  async deleteApplication(req, ctx) {
+    await ctx.services.identity.deleteApplication(callerOf(ctx), req.body.clientId);
+    return { status: 200, body: { success: true } };
+  },
+} satisfies Partial<PlatformHandlers>;
+
+export const oauthHandlers = {
+  async issueToken(req, ctx) {
+    const token = await ctx.services.oauth.issueToken(callerOf(ctx), req.body.grant_type, req.body.scope);
+    return { status: 200, body: token, headers: { 'Cache-Control': 'no-store' } };
+  },
+} satisfies Partial<PixHandlers>;

@@ -1,0 +1,219 @@
+// Identity rules: who a credential is, what it may do, and the application lifecycle.
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { errors } from '../http/errors';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { decodeAppId, newCredentials, secretMatches } from './credentials';
+import * as repo from './identity.repository';
+import type { ApplicationWithCompany } from './identity.repository';
+
+export const FEATURES = {
+  applicationScopesRequired: 'APPLICATION_SCOPES_REQUIRED',
+  baas: 'BAAS',
+  bankAccount: 'BANK_ACCOUNT',
+  medApi: 'MED_API',
+  subaccount: 'SUBACCOUNT',
+  split: 'SPLIT',
+} as const;
+
+// What a new sandbox company may do unless the request says otherwise.
+export const DEFAULT_SANDBOX_FEATURES = [FEATURES.baas, FEATURES.bankAccount, FEATURES.medApi, FEATURES.subaccount, FEATURES.split];
+
+export interface ApplicationView {
+  name: string;
+  type: 'API' | 'MASTER';
+  isActive: boolean;
+  clientId: string;
+  clientSecret?: string;
+  appID?: string;
+  scopes?: string[];
+  removedAt?: string;
+  createdAt: string;
+  companyBankAccount: string;
+}
+
+export interface CreateApplicationInput {
+  accountId: string;
+  application: { name: string; type?: string; scopes?: string[]; allowedIps?: string[] };
+}
+
+export interface CreateCompanyInput {
+  name: string;
+  taxID: string;
+  features: string[];
+}
+
+export function principalOf(app: ApplicationWithCompany): Principal {
+  return {
+    applicationId: app.id,
+    companyId: app.company_id,
+    accountId: app.account_id,
+    applicationType: app.type,
+    scopes: app.scopes,
+    features: app.features,
+  };
+}
+
+// MASTER applications and legacy ones (no scopes) may call every operation.
+export function requireScope(principal: Principal, scope: string | null): void {
+  if (!scope || principal.applicationType === 'MASTER' || principal.scopes === null) return;
+  if (!principal.scopes.includes(scope)) throw errors.missingScope(scope);
+}
+
+export function hasFeature(principal: Principal, feature: string): boolean {
+  return principal.features.includes(feature);
+}
+
+export class IdentityService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly knownScopes: ReadonlySet<string>,
+  ) {}
+
+  // Resolves the platform API's Authorization header to its application; 401 otherwise.
+  async authenticateAppId(header: string | undefined, ip: string): Promise<Principal> {
+    const credentials = decodeAppId(header);
+    if (!credentials) throw errors.unauthorized();
+    const app = await repo.findActiveApplicationByClientId(this.db, credentials.clientId);
+    if (!app || !secretMatches(credentials.clientSecret, app.client_secret_hash)) throw errors.unauthorized();
+    if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
+      throw errors.forbidden('Your IP address is not allowed to use this application');
+    }
+    return principalOf(app);
+  }
+
+  // Checks client credentials (OAuth2 client_credentials); undefined when they do not match.
+  async verifyClient(clientId: string, clientSecret: string): Promise<ApplicationWithCompany | undefined> {
+    const app = await repo.findActiveApplicationByClientId(this.db, clientId);
+    return app && secretMatches(clientSecret, app.client_secret_hash) ? app : undefined;
+  }
+
+  async findActiveApplication(id: string): Promise<ApplicationWithCompany | undefined> {
+    return repo.findActiveApplicationById(this.db, id);
+  }
+
+  async createApplication(principal: Principal, input: CreateApplicationInput): Promise<ApplicationView> {
+    if (!hasFeature(principal, FEATURES.baas)) throw errors.featureRequired('You need feature BAAS to access this endpoint');
+    const type = (input.application.type ?? 'API').toUpperCase();
+    if (type !== 'API' && principal.applicationType !== 'MASTER') {
+      throw errors.badRequest('Only MASTER application can create other application types');
+    }
+    if (type !== 'API' && type !== 'MASTER') throw errors.badRequest(`Invalid application type: ${input.application.type}`);
+    const scopes = input.application.scopes;
+    if (hasFeature(principal, FEATURES.applicationScopesRequired) && (!scopes || scopes.length === 0)) {
+      throw errors.badRequest('Scopes are required');
+    }
+    const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
+    if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
+    const credentials = newCredentials();
+    return this.db.transaction().execute(async (trx) => {
+      const account = await repo.findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
+      if (!account) throw errors.notFound('Account not found');
+      const now = await this.clock.now(trx);
+      const app = await repo.insertApplication(trx, {
+        id: randomUUID(),
+        company_id: principal.companyId,
+        account_id: account.id,
+        name: input.application.name,
+        type: type as 'API' | 'MASTER',
+        is_active: true,
+        client_id: credentials.clientId,
+        client_secret_hash: credentials.clientSecretHash,
+        scopes: scopes && scopes.length > 0 ? JSON.stringify([...new Set(scopes)]) : null,
+        allowed_ips: input.application.allowedIps?.length ? JSON.stringify(input.application.allowedIps.map(normalizeIp)) : null,
+        created_at: now,
+      });
+      return { ...applicationView(app), clientSecret: credentials.clientSecret, appID: credentials.appID };
+    });
+  }
+
+  async deleteApplication(principal: Principal, clientId: string): Promise<ApplicationView> {
+    return this.db.transaction().execute(async (trx) => {
+      const app = await repo.findApplicationOfCompany(trx, principal.companyId, clientId);
+      if (!app || !app.is_active) throw errors.notFound('Application not found');
+      if (app.type === 'MASTER') throw errors.badRequest('You cannot delete a master application');
+      return applicationView(await repo.deactivateApplication(trx, app.id, await this.clock.now(trx)));
+    });
+  }
+
+  // A company with its default bank account and a MASTER application (sandbox, demo data).
+  // `extend` runs in the same transaction (other areas add their defaults, e.g. a Pix key).
+  async createCompany(input: CreateCompanyInput, extend?: (trx: Kysely<Database>, companyId: string, accountId: string) => Promise<void>) {
+    const credentials = newCredentials();
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const company = await repo.insertCompany(trx, {
+        id: randomUUID(),
+        name: input.name,
+        tax_id: input.taxID,
+        official_name: input.name,
+        trade_name: input.name,
+        features: JSON.stringify(input.features),
+        created_at: now,
+      });
+      const account = await repo.insertBankAccount(trx, {
+        id: randomUUID(),
+        company_id: company.id,
+        is_default: true,
+        branch: '0001',
+        account_number: String(randomInt(10_000_000, 99_999_999)),
+        account_name: input.name,
+        status: 'OPEN',
+        created_at: now,
+      });
+      const app = await repo.insertApplication(trx, {
+        id: randomUUID(),
+        company_id: company.id,
+        account_id: account.id,
+        name: `${input.name} master`,
+        type: 'MASTER',
+        is_active: true,
+        client_id: credentials.clientId,
+        client_secret_hash: credentials.clientSecretHash,
+        scopes: null,
+        allowed_ips: null,
+        created_at: now,
+      });
+      await extend?.(trx, company.id, account.id);
+      return {
+        company,
+        account,
+        application: { ...applicationView(app), clientSecret: credentials.clientSecret, appID: credentials.appID },
+      };
+    });
+  }
+
+  async countCompanies(): Promise<number> {
+    return repo.countCompanies(this.db);
+  }
+}
+
+export function applicationView(app: {
+  name: string;
+  type: 'API' | 'MASTER';
+  is_active: boolean;
+  client_id: string;
+  scopes: string[] | null;
+  removed_at: Date | null;
+  created_at: Date;
+  account_id: string;
+}): ApplicationView {
+  return {
+    name: app.name,
+    type: app.type,
+    isActive: app.is_active,
+    clientId: app.client_id,
+    ...(app.scopes ? { scopes: app.scopes } : {}),
+    ...(app.removed_at ? { removedAt: app.removed_at.toISOString() } : {}),
+    createdAt: app.created_at.toISOString(),
+    companyBankAccount: app.account_id,
+  };
+}
+
+// "::ffff:127.0.0.1" and "127.0.0.1" are the same caller.
+export function normalizeIp(ip: string): string {
+  return ip.replace(/^::ffff:/, '');
+}

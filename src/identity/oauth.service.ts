@@ -1,0 +1,98 @@
+// OAuth2 client credentials for the Pix API: short-lived HS256 bearer tokens whose scopes
+// are the application's Pix scopes intersected with the requested ones.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { ApiError, errors } from '../http/errors';
+import type { Principal } from '../http/principal';
+import type { SigningKeyService } from '../signing/signing.service';
+import type { IdentityService } from './identity.service';
+import { principalOf } from './identity.service';
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+const ISSUER = 'pixgate';
+const AUDIENCE = 'pix-api';
+
+function oauthError(status: number, error: string, description: string): ApiError {
+  return new ApiError('OAUTH', status, description, { oauthError: error, ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="pixgate"' } } : {}) });
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+export class OAuthService {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly keys: SigningKeyService,
+    private readonly pixScopes: readonly string[],
+  ) {}
+
+  private async secret(): Promise<Uint8Array> {
+    const key = await this.keys.key('oauth-hs256', async () => ({
+      kid: randomUUID(),
+      algorithm: 'HS256',
+      privateKey: randomBytes(32).toString('base64'),
+      publicJwk: null,
+      certificate: null,
+    }));
+    return Buffer.from(key.private_key, 'base64');
+  }
+
+  // Verifies HTTP Basic client credentials (the security of POST /oauth/token).
+  async authenticateClient(authorization: string | undefined): Promise<Principal> {
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
+    if (!basic) throw oauthError(401, 'invalid_client', 'Send the clientId and clientSecret with HTTP Basic authentication');
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const app = colon > 0 ? await this.identity.verifyClient(safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1))) : undefined;
+    if (!app) throw oauthError(401, 'invalid_client', 'Unknown client or wrong secret');
+    return principalOf(app);
+  }
+
+  async issueToken(client: Principal, grantType: string | undefined, requestedScope: string | undefined): Promise<TokenAnswer> {
+    if (grantType !== 'client_credentials') throw oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+    const granted = client.applicationType === 'MASTER' || client.scopes === null ? [...this.pixScopes] : client.scopes.filter((s) => this.pixScopes.includes(s));
+    const requested = requestedScope?.trim() ? [...new Set(requestedScope.trim().split(/\s+/))] : granted;
+    const refused = requested.filter((s) => !granted.includes(s));
+    if (refused.length > 0) throw oauthError(400, 'invalid_scope', `Scopes not granted to this application: ${refused.join(' ')}`);
+    const scope = requested.join(' ');
+    const token = await new SignJWT({ scope, cid: client.companyId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(client.applicationId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setJti(randomUUID())
+      .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
+      .sign(await this.secret());
+    return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope };
+  }
+
+  // Resolves a Pix API bearer token; the principal carries the token's scopes.
+  async authenticateBearer(authorization: string | undefined): Promise<Principal> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+    if (!bearer) throw errors.unauthorized('Missing bearer token: get one from POST /oauth/token');
+    let claims: { sub?: string; scope?: unknown };
+    try {
+      ({ payload: claims } = await jwtVerify(bearer[1]!, await this.secret(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }));
+    } catch {
+      throw errors.unauthorized('Invalid or expired bearer token');
+    }
+    const app = claims.sub ? await this.identity.findActiveApplication(claims.sub) : undefined;
+    if (!app) throw errors.unauthorized('The application of this token is no longer active');
+    const scopes = typeof claims.scope === 'string' && claims.scope ? claims.scope.split(' ') : [];
+    return { ...principalOf(app), applicationType: 'API', scopes };
+  }
+}
+
+// Basic credentials may be form-encoded (RFC 6749 2.3.1); a stray % is taken literally.
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

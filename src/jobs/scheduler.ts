@@ -1,0 +1,63 @@
+// Background work of this process: each job runs every `intervalMs`, one run at a time, and
+// stops with the server. Jobs must be safe with several processes on one Postgres: claim
+// rows with `FOR UPDATE SKIP LOCKED` (or agree through the database) and keep no state here.
+// Tests call runNow() instead of waiting for the timer.
+import type { Logger } from 'pino';
+
+export type Job = () => Promise<void>;
+
+interface Registered {
+  job: Job;
+  intervalMs: number;
+  timer?: NodeJS.Timeout;
+  running?: Promise<void>;
+}
+
+export class Scheduler {
+  private readonly jobs = new Map<string, Registered>();
+  private started = false;
+
+  constructor(private readonly log: Logger) {}
+
+  register(name: string, intervalMs: number, job: Job): void {
+    if (this.jobs.has(name)) throw new Error(`job ${name} registered twice`);
+    this.jobs.set(name, { job, intervalMs });
+    if (this.started) this.schedule(name);
+  }
+
+  start(): void {
+    this.started = true;
+    for (const name of this.jobs.keys()) this.schedule(name);
+  }
+
+  // Runs a job now (waiting for a run in progress first) and resolves when it is done.
+  async runNow(name: string): Promise<void> {
+    const entry = this.jobs.get(name);
+    if (!entry) throw new Error(`no job ${name}`);
+    await entry.running;
+    await this.run(name, entry);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const entry of this.jobs.values()) clearTimeout(entry.timer);
+    await Promise.all([...this.jobs.values()].map((e) => e.running));
+  }
+
+  private schedule(name: string): void {
+    const entry = this.jobs.get(name)!;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(async () => {
+      await this.run(name, entry);
+      if (this.started) this.schedule(name);
+    }, entry.intervalMs);
+    entry.timer.unref();
+  }
+
+  private async run(name: string, entry: Registered): Promise<void> {
+    const running = entry.job().catch((err) => this.log.error({ err, job: name }, 'background job failed'));
+    entry.running = running;
+    await running;
+    if (entry.running === running) entry.running = undefined;
+  }
+}

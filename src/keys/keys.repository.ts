@@ -1,0 +1,79 @@
+// All SQL of Pix keys. A key is unique across the whole server (its primary key).
+import type { Kysely } from 'kysely';
+import type { Database, NewPixKey, PixKey } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface PixKeyOwner extends PixKey {
+  company_name: string;
+  company_tax_id: string;
+  branch: string;
+  account_number: string;
+}
+
+export async function insertPixKey(db: Db, key: NewPixKey): Promise<PixKey> {
+  return db.insertInto('pix_keys').values(key).returningAll().executeTakeFirstOrThrow();
+}
+
+// The key with its owner (company and account), or undefined when no company here has it.
+export async function findPixKeyOwner(db: Db, key: string): Promise<PixKeyOwner | undefined> {
+  return db
+    .selectFrom('pix_keys')
+    .innerJoin('companies', 'companies.id', 'pix_keys.company_id')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
+    .selectAll('pix_keys')
+    .select(['companies.name as company_name', 'companies.tax_id as company_tax_id', 'bank_accounts.branch', 'bank_accounts.account_number'])
+    .where('pix_keys.key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function findCompanyKey(db: Db, companyId: string, key: string): Promise<PixKey | undefined> {
+  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
+}
+
+export async function findDefaultKey(db: Db, companyId: string): Promise<PixKey | undefined> {
+  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('is_default', '=', true).executeTakeFirst();
+}
+
+export async function listCompanyKeys(db: Db, companyId: string): Promise<PixKey[]> {
+  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('key').execute();
+}
+
+// Keys of one account, default first then oldest first.
+export async function listAccountKeys(db: Db, accountId: string, skip: number, limit: number): Promise<{ rows: PixKey[]; total: number }> {
+  const rows = await db
+    .selectFrom('pix_keys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .orderBy('key')
+    .offset(skip)
+    .limit(limit)
+    .execute();
+  return { rows, total: await countAccountKeys(db, accountId) };
+}
+
+export async function countAccountKeys(db: Db, accountId: string): Promise<number> {
+  const row = await db.selectFrom('pix_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function lockCompanyKey(db: Db, companyId: string, key: string): Promise<PixKey | undefined> {
+  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).forUpdate().executeTakeFirst();
+}
+
+export async function deleteKey(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('pix_keys').where('key', '=', key).execute();
+}
+
+export async function deleteAccountKeys(db: Db, accountId: string): Promise<number> {
+  const result = await db.deleteFrom('pix_keys').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// Makes `key` the company's only default key (the partial unique index allows one).
+export async function makeDefault(db: Db, companyId: string, key: string): Promise<PixKey> {
+  await db.updateTable('pix_keys').set({ is_default: false }).where('company_id', '=', companyId).where('is_default', '=', true).where('key', '!=', key).execute();
+  return db.updateTable('pix_keys').set({ is_default: true }).where('key', '=', key).returningAll().executeTakeFirstOrThrow();
+}

@@ -1,0 +1,87 @@
+// The company's Pix keys: list (of the application's account), create (the company CNPJ, or
+// an EVP the server generates), set the default, delete (not the default). A key is unique
+// across the whole server; an account holds at most MAX_KEYS_PER_ACCOUNT keys (the DICT's
+// limit for companies).
+import type { Kysely } from 'kysely';
+import { accountView } from '../accounts/accounts.service';
+import type { Database, PixKey } from '../db/schema';
+import { errors } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { newEvpKey } from '../lib/ids';
+import { validatePixKey } from '../lib/pix-key';
+import { onlyDigitsAndLetters } from '../lib/taxid';
+import { getBalance } from '../ledger/ledger.service';
+import { isUniqueViolation } from '../db/errors';
+import * as repo from './keys.repository';
+import { requireLinkedAccount } from './linked-account';
+
+export const MAX_KEYS_PER_ACCOUNT = 20;
+
+export function pixKeyView(k: PixKey) {
+  return { key: k.key, type: k.type, isDefault: k.is_default, createdAt: k.created_at.toISOString() };
+}
+
+// A key as written in a path: its DICT form when it is a valid key, else as given.
+export function canonicalKey(raw: string): string {
+  const parsed = validatePixKey(raw.trim());
+  return parsed.ok ? parsed.value.key : raw.trim();
+}
+
+export class PixKeysService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(principal: Principal, page: Page) {
+    const account = await requireLinkedAccount(this.db, principal);
+    const { rows, total } = await repo.listAccountKeys(this.db, account.id, page.skip, page.limit);
+    return { pixKeys: rows.map(pixKeyView), account: accountView(account, await getBalance(this.db, account.id)), total };
+  }
+
+  async create(principal: Principal, input: { key: string; type: 'CNPJ' | 'EVP' }) {
+    const account = await requireLinkedAccount(this.db, principal);
+    let key: string;
+    if (input.type === 'CNPJ') {
+      const given = onlyDigitsAndLetters(input.key).toUpperCase();
+      if (!validatePixKey(given, 'CNPJ').ok || given !== onlyDigitsAndLetters(account.tax_id).toUpperCase()) {
+        throw errors.badRequest('The CNPJ key must be the CNPJ of the company');
+      }
+      key = given;
+    } else key = newEvpKey();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        if ((await repo.countAccountKeys(trx, account.id)) >= MAX_KEYS_PER_ACCOUNT) {
+          throw errors.badRequest(`An account may have at most ${MAX_KEYS_PER_ACCOUNT} Pix keys`);
+        }
+        const hasDefault = (await repo.findDefaultKey(trx, principal.companyId)) !== undefined;
+        const created = await repo.insertPixKey(trx, { key, company_id: principal.companyId, account_id: account.id, type: input.type, is_default: !hasDefault, created_at: await this.clock.now(trx) });
+        return pixKeyView(created);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw errors.badRequest('Pix key already exists');
+      throw err;
+    }
+  }
+
+  async setDefault(principal: Principal, rawKey: string) {
+    const key = canonicalKey(rawKey);
+    return this.db.transaction().execute(async (trx) => {
+      const found = await repo.lockCompanyKey(trx, principal.companyId, key);
+      if (!found) throw errors.notFound('Pix key not found');
+      return pixKeyView(await repo.makeDefault(trx, principal.companyId, key));
+    });
+  }
+
+  async remove(principal: Principal, rawKey: string): Promise<void> {
+    const key = canonicalKey(rawKey);
+    await this.db.transaction().execute(async (trx) => {
+      const found = await repo.lockCompanyKey(trx, principal.companyId, key);
+      if (!found) throw errors.notFound('Pix key not found');
+      if (found.is_default) throw errors.badRequest('The default Pix key cannot be deleted');
+      await repo.deleteKey(trx, key);
+    });
+  }
+}

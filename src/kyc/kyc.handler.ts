@@ -1,0 +1,41 @@
+// HTTP in/out of KYC onboarding, representatives, one-time codes and the sandbox helpers.
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { pageInfo, pageOf } from '../http/paging';
+import { callerOf } from '../http/principal-guard';
+
+export const kycHandlers = {
+  async createKycOnboarding(req, ctx) {
+    const { created, onboarding } = await ctx.services.kyc.onboardings.create(callerOf(ctx), req.body);
+    return created ? { status: 201, body: { onboarding } } : { status: 200, body: { onboarding } };
+  },
+  async submitKycOnboarding(req, ctx) {
+    return { status: 200, body: { onboarding: await ctx.services.kyc.onboardings.submit(callerOf(ctx), req.params.correlationID) } };
+  },
+  async listKycRepresentatives(req, ctx) {
+    const page = pageOf(req.query);
+    const { representatives, total } = await ctx.services.kyc.onboardings.listRepresentatives(callerOf(ctx), req.query.correlationID, page);
+    return { status: 200, body: { representatives, pageInfo: pageInfo(page, total) } };
+  },
+  async createKycRepresentative(req, ctx) {
+    const { created, representative } = await ctx.services.kyc.onboardings.upsertRepresentative(callerOf(ctx), req.body);
+    return created ? { status: 201, body: { representative } } : { status: 200, body: { representative } };
+  },
+  async sendKycRepresentativeEmailCode(req, ctx) {
+    return { status: 200, body: { outcome: await ctx.services.kyc.codes.send(callerOf(ctx), 'EMAIL', req.body) } };
+  },
+  async verifyKycRepresentativeEmailCode(req, ctx) {
+    return { status: 200, body: { outcome: await ctx.services.kyc.codes.verify(callerOf(ctx), 'EMAIL', req.body) } };
+  },
+  async sendKycRepresentativePhoneCode(req, ctx) {
+    return { status: 200, body: { outcome: await ctx.services.kyc.codes.send(callerOf(ctx), 'PHONE', req.body) } };
+  },
+  async verifyKycRepresentativePhoneCode(req, ctx) {
+    return { status: 200, body: { outcome: await ctx.services.kyc.codes.verify(callerOf(ctx), 'PHONE', req.body) } };
+  },
+  async getSandboxKycCode(req, ctx) {
+    return { status: 200, body: await ctx.services.kyc.codes.lastSandboxCode(req.query.representativeId, req.query.channel) };
+  },
+  async reviewSandboxKycOnboarding(req, ctx) {
+    return { status: 200, body: { onboarding: await ctx.services.kyc.onboardings.review(req.body.link, req.body.decision) } };
+  },
+} satisfies Partial<PlatformHandlers>;

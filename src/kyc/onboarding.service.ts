@@ -1,0 +1,242 @@
+// KYC onboarding rules: create (idempotent by correlationID per company, one per CNPJ),
+// representatives (upserted by CPF), submit (gated by one-time code confirmations when the
+// company has the OTP features) and the sandbox analysis (approve or reject).
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, KycOnboardingRow } from '../db/schema';
+import { ApiError, errors, type FieldIssue } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import { hasFeature } from '../identity/identity.service';
+import type { Clock } from '../lib/clock';
+import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';
+import * as repo from './kyc.repository';
+import { emailConfirmed, enrichedCompanyNames, enrichedPersonName, onboardingView, phoneConfirmed, representativeView } from './kyc.views';
+
+export const KYC_FEATURES = { emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP', phoneOtp: 'KYC_REPRESENTATIVE_PHONE_OTP' } as const;
+
+type Db = Kysely<Database>;
+
+export interface RepresentativeInput {
+  taxID: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  targetAdministrator?: boolean;
+}
+
+export interface OnboardingInput {
+  taxID: string;
+  correlationID?: string;
+  redirectUrl?: string;
+  representatives?: RepresentativeInput[];
+}
+
+interface CleanRepresentative {
+  taxId: string;
+  name: string | undefined;
+  email: string | null;
+  phone: string | null;
+  targetAdministrator: boolean | undefined;
+}
+
+// Checks a representative's CPF, e-mail and phone; field is the prefix of the issue paths.
+export function cleanRepresentative(r: RepresentativeInput, field: string, issues: FieldIssue[]): CleanRepresentative {
+  const cpf = normalizeTaxId(r.taxID);
+  if (!cpf.ok || cpf.value.type !== 'BR_CPF') issues.push({ field: `${field}.taxID`, message: cpf.ok ? 'must be a CPF' : cpf.reason });
+  let email: string | null = null;
+  if (r.email !== undefined) {
+    email = r.email.trim().toLowerCase();
+    if (!isValidEmail(email)) issues.push({ field: `${field}.email`, message: 'must be a valid e-mail address' });
+  }
+  let phone: string | null = null;
+  if (r.phone !== undefined) {
+    const p = normalizePhone(r.phone);
+    if (p.ok) phone = p.value;
+    else issues.push({ field: `${field}.phone`, message: p.reason });
+  }
+  const name = r.name?.trim();
+  return { taxId: cpf.ok ? cpf.value.taxId : '', name: name ? name : undefined, email, phone, targetAdministrator: r.targetAdministrator };
+}
+
+export class KycOnboardingService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(principal: Principal, input: OnboardingInput): Promise<{ created: boolean; onboarding: ReturnType<typeof onboardingView> }> {
+    const cnpj = normalizeTaxId(input.taxID);
+    if (!cnpj.ok || cnpj.value.type !== 'BR_CNPJ') {
+      throw errors.badRequest('Invalid CNPJ', [{ field: 'body.taxID', message: cnpj.ok ? 'must be a CNPJ' : cnpj.reason }]);
+    }
+    const taxId = cnpj.value.taxId;
+    const correlationId = input.correlationID === undefined ? taxId : input.correlationID.trim();
+    const issues: FieldIssue[] = [];
+    if (correlationId.length === 0) issues.push({ field: 'body.correlationID', message: 'must not be blank' });
+    const reps = (input.representatives ?? []).map((r, i) => cleanRepresentative(r, `body.representatives[${i}]`, issues));
+    const seen = new Set<string>();
+    reps.forEach((r, i) => {
+      if (r.taxId && seen.has(r.taxId)) issues.push({ field: `body.representatives[${i}].taxID`, message: 'the same CPF appears twice' });
+      seen.add(r.taxId);
+    });
+    if (issues.length) throw errors.validation(issues);
+
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
+      if (existing) return { created: false, onboarding: await this.view(trx, principal.companyId, existing) };
+      const now = await this.clock.now(trx);
+      const inserted = await repo.insertOnboardingIfFree(trx, {
+        id: randomUUID(),
+        company_id: principal.companyId,
+        correlation_id: correlationId,
+        tax_id: taxId,
+        ...((n) => ({ official_name: n.officialName, trade_name: n.tradeName }))(enrichedCompanyNames(taxId)),
+        status: 'PENDING',
+        link_token: randomBytes(16).toString('hex'),
+        redirect_url: input.redirectUrl ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      if (!inserted) {
+        // Taken meanwhile (a concurrent create) or the CNPJ is onboarded under another correlationID.
+        const same = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
+        if (same) return { created: false, onboarding: await this.view(trx, principal.companyId, same) };
+        const other = await repo.findOnboardingByTaxId(trx, principal.companyId, taxId);
+        throw errors.conflict(`An onboarding of this CNPJ already exists with correlationID ${other?.correlation_id ?? '(unknown)'}`);
+      }
+      for (const r of reps) {
+        await repo.insertRepresentative(trx, {
+          id: newRepresentativeId(),
+          onboarding_id: inserted.id,
+          company_id: principal.companyId,
+          tax_id: r.taxId,
+          name: r.name ?? enrichedPersonName(r.taxId),
+          email: r.email,
+          phone: r.phone,
+          target_administrator: r.targetAdministrator ?? false,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      return { created: true, onboarding: await this.view(trx, principal.companyId, inserted) };
+    });
+  }
+
+  async listRepresentatives(principal: Principal, correlationId: string, page: Page) {
+    return this.db.transaction().execute(async (trx) => {
+      const onboarding = await findRegister(trx, principal.companyId, correlationId);
+      const [rows, total, emails] = [
+        await repo.listRepresentatives(trx, onboarding.id, page),
+        await repo.countRepresentatives(trx, onboarding.id),
+        await repo.accountUserEmails(trx, principal.companyId),
+      ];
+      return { representatives: rows.map((r) => representativeView(r, emails)), total };
+    });
+  }
+
+  // Adds a representative, or updates the one with this CPF (a changed e-mail or phone
+  // loses its confirmation).
+  async upsertRepresentative(principal: Principal, input: RepresentativeInput & { correlationID: string }) {
+    const issues: FieldIssue[] = [];
+    const r = cleanRepresentative(input, 'body', issues);
+    if (issues.length) throw errors.validation(issues);
+    return this.db.transaction().execute(async (trx) => {
+      const onboarding = await findRegister(trx, principal.companyId, input.correlationID, true);
+      if (onboarding.status !== 'PENDING') throw errors.badRequest(`Onboarding is already ${onboarding.status}`);
+      const now = await this.clock.now(trx);
+      const existing = await repo.findRepresentativeByTaxId(trx, onboarding.id, r.taxId);
+      let id: string;
+      if (existing) {
+        id = existing.id;
+        await repo.updateRepresentative(trx, id, {
+          name: r.name ?? existing.name,
+          email: r.email,
+          phone: r.phone,
+          target_administrator: r.targetAdministrator ?? existing.target_administrator,
+          updated_at: now,
+        });
+        if (existing.email !== r.email) await repo.forgetVerification(trx, id, 'EMAIL');
+        if (existing.phone !== r.phone) await repo.forgetVerification(trx, id, 'PHONE');
+      } else {
+        id = newRepresentativeId();
+        await repo.insertRepresentative(trx, {
+          id,
+          onboarding_id: onboarding.id,
+          company_id: principal.companyId,
+          tax_id: r.taxId,
+          name: r.name ?? enrichedPersonName(r.taxId),
+          email: r.email,
+          phone: r.phone,
+          target_administrator: r.targetAdministrator ?? false,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      await repo.touchOnboarding(trx, onboarding.id, now);
+      const row = await repo.findRepresentative(trx, onboarding.id, id);
+      return { created: !existing, representative: representativeView(row!, await repo.accountUserEmails(trx, principal.companyId)) };
+    });
+  }
+
+  async submit(principal: Principal, correlationId: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const onboarding = await findRegister(trx, principal.companyId, correlationId, true);
+      if (onboarding.status === 'SUBMITTED') return this.view(trx, principal.companyId, onboarding);
+      if (onboarding.status !== 'PENDING') throw errors.badRequest(`Onboarding is already ${onboarding.status}`);
+      const reps = await repo.listRepresentatives(trx, onboarding.id);
+      if (reps.length === 0) throw errors.badRequest('Onboarding has no representatives');
+      const targets = reps.some((r) => r.target_administrator) ? reps.filter((r) => r.target_administrator) : reps;
+      const emails = await repo.accountUserEmails(trx, principal.companyId);
+      if (hasFeature(principal, KYC_FEATURES.emailOtp)) {
+        const missing = targets.filter((r) => !emailConfirmed(r, emails));
+        if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_EMAIL_VERIFICATION', missing, 'email');
+      }
+      if (hasFeature(principal, KYC_FEATURES.phoneOtp)) {
+        const missing = targets.filter((r) => !phoneConfirmed(r));
+        if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_PHONE_VERIFICATION', missing, 'phone');
+      }
+      const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', await this.clock.now(trx));
+      return this.view(trx, principal.companyId, submitted);
+    });
+  }
+
+  // Sandbox: the analysis of a SUBMITTED onboarding, named by its merchant link.
+  async review(link: string, decision: 'APPROVED' | 'REJECTED') {
+    const token = /\/kyc\/onboarding\/([0-9a-f]{32})\/?$/.exec(link)?.[1];
+    return this.db.transaction().execute(async (trx) => {
+      const onboarding = token ? await repo.findOnboardingByLinkToken(trx, token) : undefined;
+      if (!onboarding) throw errors.notFound('Onboarding not found');
+      if (onboarding.status !== 'SUBMITTED') throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
+      const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, await this.clock.now(trx));
+      return this.view(trx, onboarding.company_id, reviewed);
+    });
+  }
+
+  private async view(trx: Db, companyId: string, onboarding: KycOnboardingRow) {
+    const reps = await repo.listRepresentatives(trx, onboarding.id);
+    return onboardingView(onboarding, this.publicUrl, reps, await repo.accountUserEmails(trx, companyId));
+  }
+}
+
+// The register named by its onboarding correlationID or its CNPJ (masked or not); 404 otherwise.
+export async function findRegister(db: Db, companyId: string, correlationId: string, lock = false): Promise<KycOnboardingRow> {
+  const id = correlationId.trim();
+  const byCorrelation = await repo.findOnboardingByCorrelationId(db, companyId, id, lock);
+  if (byCorrelation) return byCorrelation;
+  const bare = onlyDigitsAndLetters(id).toUpperCase();
+  const byTaxId = bare.length === 14 ? await repo.findOnboardingByTaxId(db, companyId, bare, lock) : undefined;
+  if (!byTaxId) throw errors.notFound('Onboarding not found');
+  return byTaxId;
+}
+
+function missingVerification(code: string, reps: repo.RepresentativeWithChannels[], channel: 'email' | 'phone'): ApiError {
+  return new ApiError('CONFLICT', 409, code, {
+    details: reps.map((r) => ({ field: `representatives[${r.id}].${channel}`, message: `${channel === 'email' ? 'e-mail' : 'phone'} not confirmed by a one-time code` })),
+  });
+}
+
+export function newRepresentativeId(): string {
+  return randomBytes(12).toString('hex');
+}

@@ -1,0 +1,44 @@
+// All SQL of account limits and of the usage they are checked against (the PIX_OUT and
+// WITHDRAW transactions of the account, written in the same transaction as their debit).
+import { type Kysely, sql } from 'kysely';
+import type { AccountLimitsRow, Database } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export async function findLimits(db: Db, accountId: string): Promise<AccountLimitsRow | undefined> {
+  return db.selectFrom('account_limits').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function upsertLimits(db: Db, row: AccountLimitsRow): Promise<void> {
+  await db
+    .insertInto('account_limits')
+    .values(row)
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...row }))
+    .execute();
+}
+
+export interface UsageWindows {
+  monthStart: Date;
+  monthEnd: Date;
+  dayStart: Date;
+  nightEnds: Date;
+  nightStarts: Date;
+  dayEnd: Date;
+}
+
+// Money out of the account this month, and today by daytime and nighttime.
+export async function usage(db: Db, accountId: string, w: UsageWindows): Promise<{ month: number; daytime: number; nighttime: number }> {
+  const row = await db
+    .selectFrom('transactions')
+    .select([
+      sql<number>`coalesce(sum(value), 0)::int8`.as('month'),
+      sql<number>`coalesce(sum(case when created_at >= ${w.nightEnds} and created_at < ${w.nightStarts} then value else 0 end), 0)::int8`.as('daytime'),
+      sql<number>`coalesce(sum(case when (created_at >= ${w.dayStart} and created_at < ${w.nightEnds}) or (created_at >= ${w.nightStarts} and created_at < ${w.dayEnd}) then value else 0 end), 0)::int8`.as('nighttime'),
+    ])
+    .where('account_id', '=', accountId)
+    .where('type', 'in', ['PIX_OUT', 'WITHDRAW'])
+    .where('created_at', '>=', w.monthStart)
+    .where('created_at', '<', w.monthEnd)
+    .executeTakeFirstOrThrow();
+  return { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) };
+}

@@ -1,0 +1,48 @@
+// Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
+import { loadConfig } from './config';
+import { createLogger, startServer } from './server';
+
+const config = loadConfig();
+const logger = createLogger(config);
+const started = Date.now();
+
+const server = await startServer({
+  config,
+  logger,
+  onNewDatabase: async (services) => {
+    const demo = await services.sandbox.createCompany({ name: 'Demo Company' });
+    // Printed once, on a new database: the secret is stored hashed and cannot be shown again.
+    process.stdout.write(
+      [
+        '',
+        'New database: created the demo company.',
+        `  appID (platform API, Authorization header): ${demo.application.appID}`,
+        `  clientId (Pix API, POST /oauth/token):       ${demo.application.clientId}`,
+        `  clientSecret:                                ${demo.application.clientSecret}`,
+        '',
+      ].join('\n') + '\n',
+    );
+  },
+});
+
+const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
+process.stdout.write(
+  `pixgate listening on http://localhost:${config.port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+    `  reference: ${config.publicUrl}/docs\n`,
+);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

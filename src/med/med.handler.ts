@@ -1,0 +1,18 @@
+// HTTP in/out of funds recoveries (MED) and the sandbox's analysis moves.
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { callerOf } from '../http/principal-guard';
+
+export const medHandlers = {
+  async createFundsRecovery(req, ctx) {
+    return { status: 201, body: { fundsRecovery: await ctx.services.med.open(callerOf(ctx), req.body) } };
+  },
+  async getFundsRecovery(req, ctx) {
+    return { status: 200, body: { fundsRecovery: await ctx.services.med.get(callerOf(ctx), req.params.id) } };
+  },
+  async cancelFundsRecovery(req, ctx) {
+    return { status: 200, body: { fundsRecovery: await ctx.services.med.cancel(callerOf(ctx), req.params.id) } };
+  },
+  async sandboxAdvanceFundsRecovery(req, ctx) {
+    return { status: 200, body: { fundsRecovery: await ctx.services.med.advance(req.params.id, req.body.status) } };
+  },
+} satisfies Partial<PlatformHandlers>;

@@ -1,0 +1,43 @@
+// All SQL of funds recoveries (MED) and of the sent transactions they are opened for.
+import type { Kysely } from 'kysely';
+import type { Database, FundsRecovery, FundsRecoveryStatus, NewFundsRecovery, StoredRecoveryEvent, Transaction } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+// The transactions of the company carrying this endToEndId, with the status of the payment
+// that sent it (PIX_OUT rows are written by the payments area when a payment settles).
+export async function findCompanyTransactions(db: Db, companyId: string, endToEndId: string): Promise<Array<Transaction & { payment_status: string | null }>> {
+  return db
+    .selectFrom('transactions')
+    .leftJoin('payments', 'payments.id', 'transactions.payment_id')
+    .selectAll('transactions')
+    .select('payments.status as payment_status')
+    .where('transactions.company_id', '=', companyId)
+    .where('transactions.end_to_end_id', '=', endToEndId)
+    .orderBy('transactions.created_at')
+    .execute();
+}
+
+export async function findByTransaction(db: Db, transactionId: string): Promise<FundsRecovery | undefined> {
+  return db.selectFrom('funds_recoveries').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+}
+
+export async function insertRecovery(db: Db, row: NewFundsRecovery): Promise<FundsRecovery> {
+  return db.insertInto('funds_recoveries').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+// companyId undefined: any company's (the sandbox's analysis moves).
+export async function findRecovery(db: Db, id: string, companyId: string | undefined, lock = false): Promise<FundsRecovery | undefined> {
+  let q = db.selectFrom('funds_recoveries').selectAll().where('id', '=', id);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
+}
+
+export async function updateStatus(db: Db, id: string, status: FundsRecoveryStatus, events: StoredRecoveryEvent[], at: Date): Promise<FundsRecovery> {
+  return db
+    .updateTable('funds_recoveries')
+    .set({ status, events: JSON.stringify(events), updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,190 @@
+// Partner rules: pre-registrations (idempotent by tax id per partner), and applications for a
+// pre-registered company. The first application makes the company itself (default account,
+// EVP key), affiliated to the partner; its credential works like any other (hashed secret).
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, PreRegistrationUser } from '../db/schema';
+import { errors, type FieldIssue } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import { newCredentials } from '../identity/credentials';
+import * as identityRepo from '../identity/identity.repository';
+import { applicationView, hasFeature } from '../identity/identity.service';
+import { insertPixKey } from '../keys/keys.repository';
+import type { Clock } from '../lib/clock';
+import { newEvpKey } from '../lib/ids';
+import { isValidEmail, normalizePhone, normalizeTaxId } from '../lib/taxid';
+import * as repo from './partners.repository';
+
+export const PARTNER_FEATURE = 'PARTNER';
+
+type TaxIdType = 'BR:CPF' | 'BR:CNPJ';
+interface TaxIdInput {
+  taxID: string;
+  type: TaxIdType;
+}
+
+export interface PreRegistrationInput {
+  preRegistration: { name: string; website?: string; taxID: TaxIdInput };
+  user: { firstName: string; lastName: string; email: string; phone: string; taxID: TaxIdInput };
+}
+
+export interface PartnerApplicationInput {
+  application: { name: string; type: 'API' | 'PLUGIN' | 'ORACLE'; scopes?: string[] };
+  taxID: TaxIdInput;
+}
+
+function requirePartner(principal: Principal): void {
+  if (!hasFeature(principal, PARTNER_FEATURE)) throw errors.forbidden('You are not a partner');
+}
+
+// The tax id without mask, checked against its declared type (and the kinds allowed).
+function cleanTaxId(input: TaxIdInput, field: string, issues: FieldIssue[], allowed: TaxIdType[]): string {
+  const n = normalizeTaxId(input.taxID);
+  if (!n.ok) issues.push({ field: `${field}.taxID`, message: n.reason });
+  else if ((n.value.type === 'BR_CPF' ? 'BR:CPF' : 'BR:CNPJ') !== input.type) issues.push({ field: `${field}.type`, message: `does not match the tax id (a ${n.value.type === 'BR_CPF' ? 'CPF' : 'CNPJ'})` });
+  else if (!allowed.includes(input.type)) issues.push({ field: `${field}.type`, message: `must be ${allowed.join(' or ')}` });
+  return n.ok ? n.value.taxId : '';
+}
+
+export function preRegistrationView(p: repo.PreRegistrationWithCompany) {
+  return {
+    preRegistration: { name: p.name, ...(p.website !== null ? { website: p.website } : {}), taxID: { taxID: p.tax_id, type: p.tax_id_type } },
+    user: p.user,
+    ...(p.company_id !== null ? { company: { id: p.company_id, name: p.company_name ?? p.name, taxID: { taxID: p.tax_id, type: p.tax_id_type } } } : {}),
+    ...(p.first_client_id !== null ? { account: { clientId: p.first_client_id } } : {}),
+  };
+}
+
+export class PartnersService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly knownScopes: ReadonlySet<string>,
+  ) {}
+
+  async createPreRegistration(principal: Principal, input: PreRegistrationInput) {
+    requirePartner(principal);
+    const issues: FieldIssue[] = [];
+    const taxId = cleanTaxId(input.preRegistration.taxID, 'body.preRegistration.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
+    const u = input.user;
+    const userTaxId = cleanTaxId(u.taxID, 'body.user.taxID', issues, ['BR:CPF']);
+    const email = u.email.trim().toLowerCase();
+    if (!isValidEmail(email)) issues.push({ field: 'body.user.email', message: 'must be a valid e-mail address' });
+    let phone = u.phone;
+    if (phone.startsWith('+55')) {
+      const p = normalizePhone(phone);
+      if (p.ok) phone = p.value;
+      else issues.push({ field: 'body.user.phone', message: p.reason });
+    }
+    const name = input.preRegistration.name.trim();
+    if (!name) issues.push({ field: 'body.preRegistration.name', message: 'must not be blank' });
+    if (issues.length) throw errors.validation(issues);
+    const user: PreRegistrationUser = { firstName: u.firstName.trim(), lastName: u.lastName.trim(), email, phone, taxID: { taxID: userTaxId, type: 'BR:CPF' } };
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await repo.findPreRegistration(trx, principal.companyId, taxId);
+      if (existing) return { created: false, preRegistration: preRegistrationView(existing) };
+      const created = await repo.insertPreRegistrationIfFree(trx, {
+        id: randomUUID(),
+        partner_company_id: principal.companyId,
+        tax_id: taxId,
+        tax_id_type: input.preRegistration.taxID.type,
+        name,
+        website: input.preRegistration.website?.trim() || null,
+        user: JSON.stringify(user),
+        company_id: null,
+        affiliated_at: null,
+        created_at: await this.clock.now(trx),
+      });
+      const row = await repo.findPreRegistration(trx, principal.companyId, taxId);
+      return { created, preRegistration: preRegistrationView(row!) };
+    });
+  }
+
+  async listPreRegistrations(principal: Principal, page: Page) {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await repo.listPreRegistrations(trx, principal.companyId, page);
+      return { preRegistrations: rows.map(preRegistrationView), total: await repo.countPreRegistrations(trx, principal.companyId) };
+    });
+  }
+
+  async getPreRegistration(principal: Principal, taxId: string) {
+    const row = await repo.findPreRegistration(this.db, principal.companyId, taxId);
+    if (!row) throw errors.notFound('Pre registration not found');
+    return preRegistrationView(row);
+  }
+
+  async listAffiliates(principal: Principal, page: Page) {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await repo.listAffiliates(trx, principal.companyId, page);
+      return {
+        affiliates: rows.map((r) => ({ name: r.name, taxID: { taxID: r.tax_id, type: r.tax_id_type }, correlationID: r.id, createdAt: r.affiliated_at!.toISOString() })),
+        total: await repo.countPreRegistrations(trx, principal.companyId, true),
+      };
+    });
+  }
+
+  async createApplication(principal: Principal, input: PartnerApplicationInput) {
+    requirePartner(principal);
+    const issues: FieldIssue[] = [];
+    const taxId = cleanTaxId(input.taxID, 'body.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
+    const name = input.application.name.trim();
+    if (!name) issues.push({ field: 'body.application.name', message: 'must not be blank' });
+    if (issues.length) throw errors.validation(issues);
+    const scopes = input.application.scopes;
+    const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
+    if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
+    return this.db.transaction().execute(async (trx) => {
+      const pre = await repo.lockPreRegistration(trx, principal.companyId, taxId);
+      if (!pre) throw errors.notFound('Pre registration not found');
+      const existing = await repo.findPartnerApplication(trx, pre.id, name);
+      if (existing) {
+        return { created: false, application: { name: existing.name, isActive: existing.is_active, type: existing.type, clientId: existing.client_id, ...(existing.scopes ? { scopes: existing.scopes } : {}) } };
+      }
+      const now = await this.clock.now(trx);
+      let companyId = pre.company_id;
+      let accountId: string;
+      if (companyId === null) {
+        const company = await identityRepo.insertCompany(trx, { id: randomUUID(), name: pre.name, tax_id: pre.tax_id, official_name: pre.name, trade_name: pre.name, features: JSON.stringify([]), created_at: now });
+        const account = await identityRepo.insertBankAccount(trx, {
+          id: randomUUID(),
+          company_id: company.id,
+          is_default: true,
+          branch: '0001',
+          account_number: String(randomInt(10_000_000, 99_999_999)),
+          account_name: pre.name,
+          status: 'OPEN',
+          created_at: now,
+        });
+        await insertPixKey(trx, { key: newEvpKey(), company_id: company.id, account_id: account.id, type: 'EVP', is_default: true, created_at: now });
+        await repo.setAffiliate(trx, pre.id, company.id, now);
+        companyId = company.id;
+        accountId = account.id;
+      } else {
+        const account = await repo.defaultOpenAccount(trx, companyId);
+        if (!account) throw errors.badRequest('The company has no open default account');
+        accountId = account;
+      }
+      const credentials = newCredentials();
+      const app = await identityRepo.insertApplication(trx, {
+        id: randomUUID(),
+        company_id: companyId,
+        account_id: accountId,
+        name,
+        type: 'API',
+        is_active: true,
+        client_id: credentials.clientId,
+        client_secret_hash: credentials.clientSecretHash,
+        scopes: scopes && scopes.length > 0 ? JSON.stringify([...new Set(scopes)]) : null,
+        allowed_ips: null,
+        created_at: now,
+      });
+      await repo.insertPartnerApplication(trx, { application_id: app.id, pre_registration_id: pre.id, name, type: input.application.type, created_at: now });
+      const view = applicationView(app);
+      return {
+        created: true,
+        application: { name: view.name, isActive: view.isActive, type: input.application.type, clientId: view.clientId, clientSecret: credentials.clientSecret, appID: credentials.appID, ...(view.scopes ? { scopes: view.scopes } : {}) },
+      };
+    });
+  }
+}

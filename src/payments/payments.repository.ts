@@ -1,0 +1,100 @@
+// All SQL of outgoing payments, with the payer side (account and company) they are shown with.
+import type { Kysely } from 'kysely';
+import type { Database, NewPaymentRow, PaymentRow } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface PaymentWithPayer extends PaymentRow {
+  payer_branch: string;
+  payer_account_number: string;
+  payer_account_status: 'OPEN' | 'CLOSED';
+  payer_tax_id: string;
+  payer_official_name: string;
+  payer_trade_name: string;
+}
+
+function withPayer(db: Db) {
+  return db
+    .selectFrom('payments')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'payments.account_id')
+    .innerJoin('companies', 'companies.id', 'payments.company_id')
+    .selectAll('payments')
+    .select([
+      'bank_accounts.branch as payer_branch',
+      'bank_accounts.account_number as payer_account_number',
+      'bank_accounts.status as payer_account_status',
+      'companies.tax_id as payer_tax_id',
+      'companies.official_name as payer_official_name',
+      'companies.trade_name as payer_trade_name',
+    ]);
+}
+
+export async function insertPayment(db: Db, row: NewPaymentRow): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+}
+
+export async function findByCorrelation(db: Db, companyId: string, correlationId: string): Promise<PaymentWithPayer | undefined> {
+  return withPayer(db).where('payments.company_id', '=', companyId).where('payments.correlation_id', '=', correlationId).executeTakeFirst();
+}
+
+// The payment row locked for an approval (then read with its payer).
+export async function lockByCorrelation(db: Db, companyId: string, correlationId: string): Promise<PaymentWithPayer | undefined> {
+  const locked = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId)
+    .forUpdate()
+    .executeTakeFirst();
+  return locked ? withPayer(db).where('payments.id', '=', locked.id).executeTakeFirst() : undefined;
+}
+
+// By id, else correlationID, else endToEndId, within the company.
+export async function findPayment(db: Db, companyId: string, id: string): Promise<PaymentWithPayer | undefined> {
+  const of = () => withPayer(db).where('payments.company_id', '=', companyId);
+  return (
+    (await of().where('payments.id', '=', id).executeTakeFirst()) ??
+    (await of().where('payments.correlation_id', '=', id).executeTakeFirst()) ??
+    (await of().where('payments.end_to_end_id', '=', id).executeTakeFirst())
+  );
+}
+
+export async function endToEndIdTaken(db: Db, endToEndId: string): Promise<boolean> {
+  return (await db.selectFrom('payments').select('id').where('end_to_end_id', '=', endToEndId).executeTakeFirst()) !== undefined;
+}
+
+export async function listPayments(db: Db, companyId: string, skip: number, limit: number): Promise<{ rows: PaymentWithPayer[]; total: number }> {
+  const rows = await withPayer(db)
+    .where('payments.company_id', '=', companyId)
+    .orderBy('payments.created_at', 'desc')
+    .orderBy('payments.id', 'desc')
+    .offset(skip)
+    .limit(limit)
+    .execute();
+  const { n } = await db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+export async function updatePayment(
+  db: Db,
+  id: string,
+  set: Partial<Pick<PaymentRow, 'status' | 'end_to_end_id' | 'transaction_id' | 'failure_code' | 'failure_reason' | 'settled_at' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('payments').set(set).where('id', '=', id).execute();
+}
+
+// CREATED payments older than `before`, locked (others skip them): the expiry job's batch.
+export async function claimStale(db: Db, before: Date, limit: number): Promise<PaymentWithPayer[]> {
+  const ids = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('status', '=', 'CREATED')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (ids.length === 0) return [];
+  return withPayer(db).where('payments.id', 'in', ids.map((r) => r.id)).execute();
+}

@@ -1,0 +1,206 @@
+// Outgoing payments. Creating one resolves its destination and stores it CREATED (nothing
+// debited); approving it (POST /payment/approve, or autoApprove on create) runs in one
+// transaction under the payer's balance lock: limits, a hold of the amount, the rail, then
+// the hold settled (CONFIRMED, a PIX_OUT transaction) or released (FAILED, reason kept), and
+// the movement event. A refusal before sending (balance, limits) changes nothing: the
+// payment stays CREATED, or with autoApprove is not stored at all.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { isUniqueViolation, retryOnConflict } from '../db/errors';
+import { recordEvent } from '../events/events.repository';
+import { errors } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { newEndToEndId } from '../lib/ids';
+import { OWN_ISPB } from '../lib/psp';
+import { applyMove, lockAccounts } from '../ledger/ledger.service';
+import type { LimitsService } from '../limits/limits.service';
+import { localDate } from '../limits/brasilia-time';
+import { findAccountOfCompany, findDefaultOpenAccount } from '../accounts/accounts.repository';
+import type { Destination, Rail } from '../rail/rail';
+import { insertTransaction } from '../transactions/transactions.repository';
+import { describeBoleto } from './boletos';
+import type { CreatePaymentBody, PaymentDestinations } from './destinations';
+import * as repo from './payments.repository';
+import { partyView, payerOf, paymentResult, paymentTransactionView, paymentView, type PaymentResult } from './payments.view';
+
+export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
+// CREATED payments not approved within this time are removed (status DENIED).
+export const APPROVAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+// The canonical JSON of a create body (keys sorted; autoApprove absent is false).
+export function requestHash(body: CreatePaymentBody): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
+  return createHash('sha256').update(JSON.stringify(canonical({ ...body, autoApprove: body.autoApprove === true }))).digest('hex');
+}
+
+export class PaymentsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly rail: Rail,
+    private readonly limits: LimitsService,
+    private readonly destinations: PaymentDestinations,
+  ) {}
+
+  async create(principal: Principal, body: CreatePaymentBody): Promise<PaymentResult> {
+    const hash = requestHash(body);
+    const existing = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
+    if (existing) return this.sameOrRefuse(existing, hash);
+    const source = await this.sourceAccount(principal, body.sourceAccountId);
+    const resolved = await this.destinations.resolve(principal, body, localDate(await this.clock.now()));
+    const id = `pay_${randomUUID().replace(/-/g, '')}`;
+    try {
+      return await retryOnConflict(() =>
+        this.db.transaction().execute(async (trx) => {
+          const at = await this.clock.now(trx);
+          if (resolved.endToEndId && (await repo.endToEndIdTaken(trx, resolved.endToEndId))) {
+            throw errors.badRequest('pixKeyEndToEndId was already used by another payment');
+          }
+          await repo.insertPayment(trx, {
+            id,
+            company_id: principal.companyId,
+            account_id: source,
+            correlation_id: body.correlationID,
+            type: body.type,
+            status: 'CREATED',
+            value: resolved.value,
+            request_hash: hash,
+            request: JSON.stringify(resolved.echo),
+            destination: JSON.stringify(resolved.destination),
+            comment: body.comment?.trim() || null,
+            metadata: body.metadata && Object.keys(body.metadata).length ? JSON.stringify(body.metadata) : null,
+            end_to_end_id: resolved.endToEndId ?? null,
+            transaction_id: null,
+            failure_code: null,
+            failure_reason: null,
+            created_at: at,
+            updated_at: at,
+            settled_at: null,
+          });
+          const row = (await repo.lockByCorrelation(trx, principal.companyId, body.correlationID))!;
+          return paymentResult(body.autoApprove ? await this.execute(trx, row, at) : row);
+        }),
+      );
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const raced = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
+      if (raced) return this.sameOrRefuse(raced, hash);
+      throw errors.badRequest('pixKeyEndToEndId was already used by another payment');
+    }
+  }
+
+  async approve(principal: Principal, correlationID: string): Promise<PaymentResult> {
+    return retryOnConflict(() =>
+      this.db.transaction().execute(async (trx) => {
+        const row = await repo.lockByCorrelation(trx, principal.companyId, correlationID);
+        if (!row) throw errors.notFound('Payment not found');
+        if (row.status !== 'CREATED') throw errors.conflict(`Payment is not awaiting approval: its status is ${row.status}`);
+        return paymentResult(await this.execute(trx, row, await this.clock.now(trx)));
+      }),
+    );
+  }
+
+  // POST /boleto/validate: the boleto as of today (Brasília), or 400 naming the failing check.
+  async validateBoleto(barcode: string) {
+    const described = describeBoleto(barcode, localDate(await this.clock.now()));
+    if (!described.ok) throw errors.badRequest(described.reason);
+    return described.value.view;
+  }
+
+  async get(principal: Principal, id: string): Promise<PaymentResult> {
+    const row = await repo.findPayment(this.db, principal.companyId, id);
+    if (!row) throw errors.notFound('Payment not found');
+    return paymentResult(row);
+  }
+
+  async list(principal: Principal, page: Page) {
+    const { rows, total } = await repo.listPayments(this.db, principal.companyId, page.skip, page.limit);
+    return { payments: rows.map(paymentResult), total };
+  }
+
+  // Removes CREATED payments left unapproved past the approval window (DENIED, MOVEMENT_REMOVED).
+  async expireStale(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const stale = await repo.claimStale(trx, new Date(now.getTime() - APPROVAL_WINDOW_MS), 100);
+      for (const row of stale) {
+        const reason = 'Not approved within 7 days';
+        await repo.updatePayment(trx, row.id, { status: 'DENIED', failure_code: 'EXPIRED', failure_reason: reason, updated_at: now });
+        const removed = { ...row, status: 'DENIED' as const, failure_code: 'EXPIRED', failure_reason: reason, updated_at: now };
+        await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_REMOVED', payload: { payment: paymentView(removed), error: reason }, at: now });
+      }
+      return stale.length;
+    });
+  }
+
+  private sameOrRefuse(existing: repo.PaymentWithPayer, hash: string): PaymentResult {
+    if (existing.request_hash !== hash) throw errors.badRequest('Payment with this correlationID already exists with a different body');
+    return paymentResult(existing);
+  }
+
+  private async sourceAccount(principal: Principal, sourceAccountId: string | undefined): Promise<string> {
+    const account = sourceAccountId ? await findAccountOfCompany(this.db, principal.companyId, sourceAccountId) : await findDefaultOpenAccount(this.db, principal.companyId);
+    if (!account) throw errors.badRequest(sourceAccountId ? 'Source account not found' : 'The company has no open default account');
+    if (account.status !== 'OPEN') throw errors.badRequest('The source account is closed');
+    return account.id;
+  }
+
+  // Sends a CREATED payment (locked by the caller) and answers it CONFIRMED or FAILED.
+  private async execute(trx: Kysely<Database>, row: repo.PaymentWithPayer, at: Date): Promise<repo.PaymentWithPayer> {
+    if (row.payer_account_status !== 'OPEN') throw errors.badRequest('The source account is closed');
+    const destination = row.destination as unknown as Destination;
+    // Both balances of a local payment are locked up front in id order, so payments crossing
+    // between two companies never wait on each other in opposite orders.
+    await lockAccounts(trx, [row.account_id, ...(destination.where === 'local' && destination.accountId ? [destination.accountId] : [])], at);
+    const refusal = this.rail.payerRefusal(destination);
+    if (refusal === 'LIMIT_EXCEEDED') throw errors.badRequest('Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)');
+    await this.limits.check(trx, row.account_id, row.value, at);
+    if (refusal === 'NOT_ENOUGH_BALANCE') throw errors.badRequest(INSUFFICIENT_BALANCE);
+    const endToEndId = row.end_to_end_id ?? newEndToEndId(OWN_ISPB, at);
+    const amount = row.value as never;
+    const hold = await applyMove(trx, { moveId: `payment:${row.id}:hold`, legs: [{ accountId: row.account_id, kind: 'HOLD', bucket: 'blocked', amount }], at, description: `Payment ${row.correlation_id} held` });
+    if (!hold.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
+    const payer = payerOf(row);
+    const outcome = await this.rail.send(trx, { endToEndId, value: amount, at, payer, destination, ...(row.comment ? { comment: row.comment } : {}) });
+    let done: repo.PaymentWithPayer;
+    if (outcome.ok) {
+      const tx = await insertTransaction(trx, {
+        company_id: row.company_id,
+        account_id: row.account_id,
+        type: 'PIX_OUT',
+        value: row.value,
+        end_to_end_id: endToEndId,
+        charge_id: null,
+        payment_id: row.id,
+        created_at: at,
+        details: {
+          destination: { name: destination.name, taxID: destination.taxId, pixKey: destination.pixKey, pixKeyType: destination.pixKeyType, ispb: destination.ispb, bank: destination.bank, branch: destination.branch, account: destination.account, accountType: destination.accountType },
+          debitParty: partyView(payer),
+          creditParty: partyView(destination),
+          ...(destination.txid ? { txid: destination.txid } : {}),
+          ...(row.comment ? { comment: row.comment } : {}),
+          payment: { correlationID: row.correlation_id, type: row.type },
+        },
+      });
+      const settle = await applyMove(trx, { moveId: `payment:${row.id}:settle`, legs: [{ accountId: row.account_id, kind: 'DEBIT', bucket: 'blocked', amount }], at, transactionId: tx.id, description: `Payment ${row.correlation_id}` });
+      if (!settle.ok) throw new Error(`settling the hold of payment ${row.id} failed: ${settle.code}`);
+      const set = { status: 'CONFIRMED' as const, end_to_end_id: endToEndId, transaction_id: tx.id, settled_at: at, updated_at: at };
+      await repo.updatePayment(trx, row.id, set);
+      done = { ...row, ...set };
+      await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_CONFIRMED', payload: { payment: paymentView(done), transaction: paymentTransactionView(done)! }, at });
+    } else {
+      const release = await applyMove(trx, { moveId: `payment:${row.id}:release`, legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'blocked', amount }], at, description: `Payment ${row.correlation_id} failed: ${outcome.code}` });
+      if (!release.ok) throw new Error(`releasing the hold of payment ${row.id} failed: ${release.code}`);
+      const set = { status: 'FAILED' as const, end_to_end_id: endToEndId, failure_code: outcome.code, failure_reason: outcome.reason, settled_at: at, updated_at: at };
+      await repo.updatePayment(trx, row.id, set);
+      done = { ...row, ...set };
+      const error = `${outcome.code}: ${outcome.reason}`;
+      await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_FAILED', payload: { payment: paymentView(done), transaction: paymentTransactionView(done)!, error }, at });
+    }
+    return done;
+  }
+}

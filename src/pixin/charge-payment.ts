@@ -1,0 +1,102 @@
+// What a payer's bank checks before paying a charge, and how the amount paid splits into the
+// standard's componentesValor. Pure functions over the charge row.
+import { cobvAmountsOn } from '../charges/charge-model';
+import type { Charge, WithdrawalKind } from '../db/schema';
+import { todayUtc } from '../lib/business-days';
+import { type Cents, cents, parseDecimalAmount } from '../lib/money';
+import { onlyDigitsAndLetters } from '../lib/taxid';
+import { money } from './pixin.views';
+
+export interface PaymentParts {
+  components: Record<string, unknown> | null;
+  withdrawal: { kind: WithdrawalKind; value: number } | null;
+}
+
+export type PartsResult = ({ ok: true } & PaymentParts) | { ok: false; code: 'WRONG_AMOUNT' | 'PAYER_MISMATCH'; message: string };
+
+interface WithdrawalPart {
+  valor?: string;
+  modalidadeAlteracao?: number;
+  modalidadeAgente?: string;
+  prestadorDoServicoDeSaque?: string;
+}
+
+interface CobValor {
+  original?: string;
+  modalidadeAlteracao?: number;
+  retirada?: { saque?: WithdrawalPart; troco?: WithdrawalPart };
+}
+
+const wrong = (message: string): PartsResult => ({ ok: false, code: 'WRONG_AMOUNT', message });
+const amountOf = (s: string | undefined): number => {
+  const parsed = s === undefined ? undefined : parseDecimalAmount(s);
+  return parsed?.ok ? parsed.value : 0;
+};
+
+function withdrawalComponent(part: WithdrawalPart, value: number) {
+  return {
+    valor: money(value),
+    ...(part.modalidadeAgente ? { modalidadeAgente: part.modalidadeAgente } : {}),
+    ...(part.prestadorDoServicoDeSaque ? { prestadorDoServicoDeSaque: part.prestadorDoServicoDeSaque } : {}),
+  };
+}
+
+// The tax id the payer must have (ensureSameTaxID): the debtor's CPF/CNPJ, else the platform
+// customer's.
+function requiredPayerTaxId(charge: Charge): string | undefined {
+  const platform = charge.platform as { ensureSameTaxID?: boolean; customer?: { taxID?: string | { taxID?: string } } };
+  if (platform.ensureSameTaxID !== true) return undefined;
+  const devedor = (charge.body as { devedor?: { cpf?: string; cnpj?: string } }).devedor;
+  const fromDevedor = devedor?.cpf ?? devedor?.cnpj;
+  if (fromDevedor) return fromDevedor;
+  const taxID = platform.customer?.taxID;
+  return typeof taxID === 'string' ? taxID : taxID?.taxID;
+}
+
+function sameTaxId(a: string, b: string): boolean {
+  return onlyDigitsAndLetters(a).toUpperCase() === onlyDigitsAndLetters(b).toUpperCase();
+}
+
+// Checks a payment of `value` for the charge (amountDue as the charges area computed it at
+// `at`) and splits it into parts.
+export function chargePaymentParts(charge: Charge, value: number, amountDue: Cents, payerTaxId: string, at: Date): PartsResult {
+  const required = requiredPayerTaxId(charge);
+  if (required && !sameTaxId(required, payerTaxId)) {
+    return { ok: false, code: 'PAYER_MISMATCH', message: "The payer's tax id is not the one the charge requires" };
+  }
+  if (charge.kind === 'cobv') {
+    if (value !== amountDue) return wrong(`The charge must be paid with exactly ${money(amountDue)} today`);
+    const amounts = cobvAmountsOn(charge, todayUtc(at));
+    if (!amounts.ok) return { ok: true, components: null, withdrawal: null };
+    const a = amounts.value;
+    const parts: Record<string, unknown> = { original: { valor: money(a.original) } };
+    for (const [name, amount] of [['juros', a.juros], ['multa', a.multa], ['desconto', a.desconto], ['abatimento', a.abatimento]] as const) {
+      if (amount > 0) parts[name] = { valor: money(amount) };
+    }
+    return { ok: true, components: Object.keys(parts).length > 1 ? parts : null, withdrawal: null };
+  }
+  const valor = (charge.body as { valor?: CobValor }).valor ?? {};
+  const saque = valor.retirada?.saque;
+  const troco = valor.retirada?.troco;
+  if (saque) {
+    const fixed = amountOf(saque.valor);
+    if ((saque.modalidadeAlteracao ?? 0) === 0 && value !== fixed) return wrong(`The withdrawal must be paid with exactly ${money(cents(fixed))}`);
+    return { ok: true, components: { saque: withdrawalComponent(saque, value) }, withdrawal: { kind: 'SAQUE', value } };
+  }
+  if (troco) {
+    const purchase = amountOf(valor.original);
+    const change = amountOf(troco.valor);
+    if ((troco.modalidadeAlteracao ?? 0) === 0 && value !== purchase + change) {
+      return wrong(`The purchase with change must be paid with exactly ${money(cents(purchase + change))}`);
+    }
+    if (value <= purchase) return wrong(`A purchase with change must be paid with more than ${money(cents(purchase))}`);
+    return {
+      ok: true,
+      components: { original: { valor: money(purchase) }, troco: withdrawalComponent(troco, value - purchase) },
+      withdrawal: { kind: 'TROCO', value: value - purchase },
+    };
+  }
+  if (valor.modalidadeAlteracao === 1) return { ok: true, components: null, withdrawal: null };
+  if (value !== amountDue) return wrong(`The charge must be paid with exactly ${money(amountDue)}`);
+  return { ok: true, components: null, withdrawal: null };
+}

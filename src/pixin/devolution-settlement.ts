@@ -1,0 +1,141 @@
+// The simulated rail settling devolutions: each one waiting (EM_PROCESSAMENTO) is claimed by
+// one process (FOR UPDATE SKIP LOCKED) and, in one transaction, either returned to the payer
+// (DEVOLVIDO: the held money leaves the account; a local payer is credited) or refused
+// (NAO_REALIZADO: the hold is released), with its transaction rows and events.
+import type { Kysely } from 'kysely';
+import { findCompanyCharge, platformChargeView } from '../charges/payable';
+import type { Database, PixDevolution, PixReceived } from '../db/schema';
+import { recordEvent } from '../events/events.repository';
+import { applyMove, type LedgerLeg } from '../ledger/ledger.service';
+import type { Clock } from '../lib/clock';
+import { cents } from '../lib/money';
+import { OWN_ISPB } from '../lib/psp';
+import { insertTransaction } from '../transactions/transactions.repository';
+import * as repo from './pixin.repository';
+import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.views';
+
+export const SETTLEMENT_JOB = 'pixin.devolutions';
+export const SETTLEMENT_INTERVAL_MS = 2000;
+const MAX_PER_RUN = 200;
+
+// Outside payers whose account the sandbox rail treats as closed: devolutions to them are
+// NAO_REALIZADO (a way to see the refusal in the sandbox).
+export const SANDBOX_CLOSED_ACCOUNT_TAX_IDS = new Set(['00000000191']);
+export const CLOSED_ACCOUNT_REASON = 'Conta do pagador encerrada';
+
+export class DevolutionSettlement {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  // Settles every devolution waiting now; answers how many it settled.
+  async settlePending(): Promise<number> {
+    let settled = 0;
+    while (settled < MAX_PER_RUN && (await this.settleNext())) settled++;
+    return settled;
+  }
+
+  private async settleNext(): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const devolution = await repo.claimPendingDevolution(trx);
+      if (!devolution) return false;
+      const now = await this.clock.now(trx);
+      const pix = (await repo.findReceivedOfCompany(trx, devolution.company_id, devolution.end_to_end_id))!;
+      const refusal = await this.refusalOf(trx, pix);
+      if (refusal) await this.refuse(trx, devolution, pix, refusal, now);
+      else await this.settle(trx, devolution, pix, now);
+      return true;
+    });
+  }
+
+  // Why the payer's bank would refuse the return, if it would.
+  private async refusalOf(trx: Kysely<Database>, pix: PixReceived): Promise<string | undefined> {
+    if (pix.payer_account_id) {
+      const payer = await repo.findAccountParty(trx, pix.payer_account_id);
+      return !payer || payer.status !== 'OPEN' ? CLOSED_ACCOUNT_REASON : undefined;
+    }
+    return SANDBOX_CLOSED_ACCOUNT_TAX_IDS.has(pix.payer_tax_id) ? CLOSED_ACCOUNT_REASON : undefined;
+  }
+
+  private async settle(trx: Kysely<Database>, d: PixDevolution, pix: PixReceived, now: Date): Promise<void> {
+    const party = (await repo.findAccountParty(trx, d.account_id))!;
+    const tx = await insertTransaction(trx, {
+      company_id: d.company_id,
+      account_id: d.account_id,
+      type: 'REFUND_OUT',
+      value: d.value,
+      end_to_end_id: d.rtr_id,
+      charge_id: d.charge_id,
+      payment_id: null,
+      created_at: now,
+      details: {
+        ...(pix.txid ? { txid: pix.txid } : {}),
+        ...(d.descricao ? { comment: d.descricao } : {}),
+        destination: { name: pix.payer_name, taxID: pix.payer_tax_id, ispb: pix.payer_ispb },
+        originalEndToEndId: pix.end_to_end_id,
+        devolutionId: d.id,
+        natureza: d.natureza,
+        ...(d.correlation_id ? { refundCorrelationID: d.correlation_id } : {}),
+      },
+    });
+    const legs: LedgerLeg[] = [{ accountId: d.account_id, kind: 'DEBIT', bucket: 'blocked', amount: cents(d.value) }];
+    if (pix.payer_account_id) legs.push({ accountId: pix.payer_account_id, kind: 'CREDIT', amount: cents(d.value) });
+    const move = await applyMove(trx, { moveId: `devolucao:${d.rtr_id}`, legs, at: now, transactionId: tx.id, description: `Devolution ${d.id} of Pix ${pix.end_to_end_id}` });
+    if (!move.ok) throw new Error(`settling devolution ${d.rtr_id} failed: ${move.code}`);
+    if (pix.payer_account_id && pix.payer_company_id) {
+      await insertTransaction(trx, {
+        company_id: pix.payer_company_id,
+        account_id: pix.payer_account_id,
+        type: 'REFUND_IN',
+        value: d.value,
+        end_to_end_id: d.rtr_id,
+        charge_id: null,
+        payment_id: null,
+        created_at: now,
+        details: {
+          ...(d.descricao ? { comment: d.descricao } : {}),
+          payer: { name: party.company_name, taxID: party.company_tax_id, ispb: OWN_ISPB },
+          originalEndToEndId: pix.end_to_end_id,
+        },
+      });
+    }
+    const settled = await repo.updateDevolution(trx, d.end_to_end_id, d.id, { status: 'DEVOLVIDO', settled_at: now, transaction_id: tx.id });
+    const payload = await this.eventPayload(trx, settled, pix, now);
+    await recordEvent(trx, { companyId: d.company_id, type: 'PIX_TRANSACTION_REFUND_SENT_CONFIRMED', payload: { ...payload, company: companyView(party), account: accountEventView(party) }, at: now });
+    await recordEvent(trx, { companyId: d.company_id, type: 'OPENPIX:TRANSACTION_REFUND_RECEIVED', payload, at: now });
+    await this.notifyPixApi(trx, pix, now);
+  }
+
+  private async refuse(trx: Kysely<Database>, d: PixDevolution, pix: PixReceived, motivo: string, now: Date): Promise<void> {
+    const move = await applyMove(trx, {
+      moveId: `devolucao-release:${d.rtr_id}`,
+      legs: [{ accountId: d.account_id, kind: 'RELEASE', bucket: 'blocked', amount: cents(d.value) }],
+      at: now,
+      description: `Devolution ${d.id} of Pix ${pix.end_to_end_id} not made: ${motivo}`,
+    });
+    if (!move.ok) throw new Error(`releasing devolution ${d.rtr_id} failed: ${move.code}`);
+    const refused = await repo.updateDevolution(trx, d.end_to_end_id, d.id, { status: 'NAO_REALIZADO', motivo, settled_at: now });
+    const party = (await repo.findAccountParty(trx, d.account_id))!;
+    const payload = await this.eventPayload(trx, refused, pix, now);
+    await recordEvent(trx, { companyId: d.company_id, type: 'PIX_TRANSACTION_REFUND_SENT_REJECTED', payload: { ...payload, company: companyView(party), account: accountEventView(party) }, at: now });
+    await this.notifyPixApi(trx, pix, now);
+  }
+
+  private async eventPayload(trx: Kysely<Database>, d: PixDevolution, pix: PixReceived, now: Date) {
+    const charge = pix.charge_id ? await findCompanyCharge(trx, pix.company_id, pix.charge_id) : undefined;
+    return {
+      refund: refundEventView(d),
+      ...(charge ? { charge: await platformChargeView(trx, charge, this.publicUrl, now) } : {}),
+      pix: platformPixView(pix),
+    };
+  }
+
+  // The standard notifies devolutions through the /pix callback: the Pix with its devolutions.
+  private async notifyPixApi(trx: Kysely<Database>, pix: PixReceived, now: Date): Promise<void> {
+    if (!pix.txid) return;
+    const devolutions = (await repo.devolutionsOf(trx, [pix.end_to_end_id])).get(pix.end_to_end_id)!;
+    await recordEvent(trx, { companyId: pix.company_id, type: 'PIX_API:PIX', payload: { chave: pix.pix_key, pix: pixView(pix, devolutions) }, at: now });
+  }
+}

@@ -1,0 +1,91 @@
+// A devolution (the standard's refund of a received Pix), the same whichever API asked for it:
+// checked against its Pix (window, nature, caps), the money HELD on the receiving account
+// when requested, then settled by the simulated rail (devolution-settlement.ts).
+import type { Kysely } from 'kysely';
+import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
+import { applyMove } from '../ledger/ledger.service';
+import { newReturnId } from '../lib/ids';
+import { cents } from '../lib/money';
+import { OWN_ISPB } from '../lib/psp';
+import * as repo from './pixin.repository';
+import { money } from './pixin.views';
+
+// The standard's window: 90 days from the original settlement, on the server clock.
+export const DEVOLUTION_WINDOW_MS = 90 * 24 * 3600 * 1000;
+
+export interface DevolutionInput {
+  value: number;
+  natureza: DevolucaoNatureza;
+  descricao: string | null;
+  correlationId?: string | null;
+}
+
+export type DevolutionRefusalCode = 'ID_IN_USE' | 'OUTSIDE_WINDOW' | 'NOT_A_WITHDRAWAL' | 'ABOVE_REFUNDABLE' | 'INSUFFICIENT_BALANCE';
+
+export type DevolutionResult =
+  | { ok: true; devolution: PixDevolution; created: boolean }
+  | { ok: false; code: DevolutionRefusalCode; message: string; field: string; value: string };
+
+// What is still refundable of a Pix with each nature: the purchase part (ORIGINAL) and the
+// withdrawal part (RETIRADA, Pix Saque and Pix Troco only), minus devolutions not refused.
+export async function refundableOf(trx: Kysely<Database>, pix: PixReceived): Promise<Record<DevolucaoNatureza, number>> {
+  const devolved = await repo.devolvedByNature(trx, pix.end_to_end_id);
+  return {
+    ORIGINAL: Math.max(0, pix.value - pix.withdrawal_value - devolved.ORIGINAL),
+    RETIRADA: Math.max(0, pix.withdrawal_value - devolved.RETIRADA),
+  };
+}
+
+function sameRequest(d: PixDevolution, input: DevolutionInput): boolean {
+  return d.value === input.value && d.natureza === input.natureza && (d.descricao ?? null) === (input.descricao ?? null);
+}
+
+// Requests devolution `id` of a Pix the caller has locked (FOR UPDATE). The same id with the
+// same request answers the existing devolution.
+export async function requestDevolution(trx: Kysely<Database>, pix: PixReceived, id: string, input: DevolutionInput, now: Date): Promise<DevolutionResult> {
+  const existing = await repo.findDevolution(trx, pix.company_id, pix.end_to_end_id, id);
+  if (existing) {
+    if (sameRequest(existing, input)) return { ok: true, devolution: existing, created: false };
+    return { ok: false, code: 'ID_IN_USE', field: 'id', value: id, message: `The devolution id ${id} is already used for this Pix with another request` };
+  }
+  if (now.getTime() - pix.settled_at.getTime() > DEVOLUTION_WINDOW_MS) {
+    return { ok: false, code: 'OUTSIDE_WINDOW', field: 'horario', value: pix.settled_at.toISOString(), message: 'The devolution window of 90 days from the settlement of the Pix has ended' };
+  }
+  const valor = money(input.value);
+  if (input.natureza === 'RETIRADA' && pix.withdrawal_value === 0) {
+    return { ok: false, code: 'NOT_A_WITHDRAWAL', field: 'natureza', value: 'RETIRADA', message: 'The Pix has no withdrawal part (it is not a Pix Saque or Pix Troco): only natureza ORIGINAL applies' };
+  }
+  const refundable = (await refundableOf(trx, pix))[input.natureza];
+  if (input.value > refundable) {
+    const part = input.natureza === 'RETIRADA' ? 'withdrawal part' : pix.withdrawal_value > 0 ? 'purchase part' : 'value';
+    return { ok: false, code: 'ABOVE_REFUNDABLE', field: 'valor', value: valor, message: `The devolution exceeds what is left to return of the Pix ${part}: at most ${money(refundable)}` };
+  }
+  const rtrId = newReturnId(OWN_ISPB, now);
+  const hold = await applyMove(trx, {
+    moveId: `devolucao-hold:${rtrId}`,
+    legs: [{ accountId: pix.account_id, kind: 'HOLD', bucket: 'blocked', amount: cents(input.value) }],
+    at: now,
+    description: `Devolution ${id} of Pix ${pix.end_to_end_id} held until settled`,
+  });
+  if (!hold.ok) {
+    return { ok: false, code: 'INSUFFICIENT_BALANCE', field: 'valor', value: valor, message: 'The available balance of the account does not cover the devolution' };
+  }
+  const devolution = await repo.insertDevolution(trx, {
+    end_to_end_id: pix.end_to_end_id,
+    id,
+    company_id: pix.company_id,
+    account_id: pix.account_id,
+    charge_id: pix.charge_id,
+    rtr_id: rtrId,
+    value: input.value,
+    natureza: input.natureza,
+    descricao: input.descricao,
+    status: 'EM_PROCESSAMENTO',
+    motivo: null,
+    correlation_id: input.correlationId ?? null,
+    transaction_id: null,
+    requested_at: now,
+    settled_at: null,
+  });
+  return { ok: true, devolution, created: true };
+}

@@ -1,0 +1,182 @@
+// All SQL of received Pix and their devolutions.
+import { type Kysely, sql } from 'kysely';
+import type { Database, DevolucaoNatureza, NewPixDevolution, NewPixReceived, PixDevolution, PixDevolutionUpdate, PixReceived } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+// Serializes the transactions that take the same key until they end (the same Pix arriving
+// twice at once, two refunds with one correlationID).
+export async function advisoryLock(trx: Db, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+export async function lockEndToEndId(trx: Db, endToEndId: string): Promise<void> {
+  await advisoryLock(trx, `pix-in:${endToEndId}`);
+}
+
+// Any company's received Pix (idempotency of settlements; never answered to a caller as is).
+export async function findReceived(db: Db, endToEndId: string): Promise<PixReceived | undefined> {
+  return db.selectFrom('pix_received').selectAll().where('end_to_end_id', '=', endToEndId).executeTakeFirst();
+}
+
+export async function insertReceived(db: Db, row: NewPixReceived): Promise<PixReceived> {
+  return db.insertInto('pix_received').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findReceivedOfCompany(db: Db, companyId: string, endToEndId: string, forUpdate = false): Promise<PixReceived | undefined> {
+  let q = db.selectFrom('pix_received').selectAll().where('company_id', '=', companyId).where('end_to_end_id', '=', endToEndId);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+// The Pix that paid a charge (a charge is completed by one Pix).
+export async function findReceivedOfCharge(db: Db, companyId: string, chargeId: string, forUpdate = false): Promise<PixReceived | undefined> {
+  let q = db
+    .selectFrom('pix_received')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('charge_id', '=', chargeId)
+    .orderBy('settled_at')
+    .limit(1);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export interface ReceivedListFilter {
+  companyId: string;
+  from?: Date;
+  to?: Date;
+  txid?: string;
+  txidPresent?: boolean;
+  devolutionPresent?: boolean;
+  payerTaxId?: string;
+}
+
+function receivedListQuery(db: Db, f: ReceivedListFilter) {
+  let q = db.selectFrom('pix_received').where('company_id', '=', f.companyId);
+  if (f.from) q = q.where('settled_at', '>=', f.from);
+  if (f.to) q = q.where('settled_at', '<=', f.to);
+  if (f.txid !== undefined) q = q.where('txid', '=', f.txid);
+  if (f.txidPresent !== undefined) q = q.where('txid', f.txidPresent ? 'is not' : 'is', null);
+  if (f.payerTaxId !== undefined) q = q.where('payer_tax_id', '=', f.payerTaxId);
+  if (f.devolutionPresent !== undefined) {
+    const exists = sql<boolean>`exists (select 1 from pix_devolutions d where d.end_to_end_id = pix_received.end_to_end_id)`;
+    q = q.where(f.devolutionPresent ? exists : sql<boolean>`not ${exists}`);
+  }
+  return q;
+}
+
+export async function listReceived(db: Db, filter: ReceivedListFilter, offset: number, limit: number): Promise<{ rows: PixReceived[]; total: number }> {
+  const rows = await receivedListQuery(db, filter).selectAll().orderBy('settled_at').orderBy('end_to_end_id').offset(offset).limit(limit).execute();
+  const count = await receivedListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// Devolutions -------------------------------------------------------------------------------
+
+export async function insertDevolution(db: Db, row: NewPixDevolution): Promise<PixDevolution> {
+  return db.insertInto('pix_devolutions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateDevolution(db: Db, endToEndId: string, id: string, changes: PixDevolutionUpdate): Promise<PixDevolution> {
+  return db
+    .updateTable('pix_devolutions')
+    .set(changes)
+    .where('end_to_end_id', '=', endToEndId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findDevolution(db: Db, companyId: string, endToEndId: string, id: string): Promise<PixDevolution | undefined> {
+  return db
+    .selectFrom('pix_devolutions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('end_to_end_id', '=', endToEndId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findDevolutionByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<PixDevolution | undefined> {
+  return db.selectFrom('pix_devolutions').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
+}
+
+// The devolutions of some Pix, oldest first, grouped by end-to-end id.
+export async function devolutionsOf(db: Db, endToEndIds: string[]): Promise<Map<string, PixDevolution[]>> {
+  const out = new Map<string, PixDevolution[]>(endToEndIds.map((e) => [e, []]));
+  if (endToEndIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('pix_devolutions')
+    .selectAll()
+    .where('end_to_end_id', 'in', endToEndIds)
+    .orderBy('requested_at')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) out.get(r.end_to_end_id)!.push(r);
+  return out;
+}
+
+// What the devolutions of a Pix that were not refused add up to, by nature.
+export async function devolvedByNature(db: Db, endToEndId: string): Promise<Record<DevolucaoNatureza, number>> {
+  const rows = await db
+    .selectFrom('pix_devolutions')
+    .select(['natureza', (eb) => eb.fn.sum<number>('value').as('total')])
+    .where('end_to_end_id', '=', endToEndId)
+    .where('status', '!=', 'NAO_REALIZADO')
+    .groupBy('natureza')
+    .execute();
+  const out: Record<DevolucaoNatureza, number> = { ORIGINAL: 0, RETIRADA: 0 };
+  for (const r of rows) out[r.natureza] = Number(r.total);
+  return out;
+}
+
+export async function listChargeDevolutions(db: Db, companyId: string, chargeId: string, offset: number, limit: number): Promise<{ rows: PixDevolution[]; total: number }> {
+  const base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId).where('charge_id', '=', chargeId);
+  const rows = await base.selectAll().orderBy('requested_at').orderBy('id').offset(offset).limit(limit).execute();
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// Claims the oldest devolution waiting for the rail; other processes skip it while it is held.
+export async function claimPendingDevolution(trx: Db): Promise<PixDevolution | undefined> {
+  return trx
+    .selectFrom('pix_devolutions')
+    .selectAll()
+    .where('status', '=', 'EM_PROCESSAMENTO')
+    .orderBy('requested_at')
+    .orderBy('rtr_id')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+}
+
+// Parties -----------------------------------------------------------------------------------
+
+export interface AccountParty {
+  company_id: string;
+  company_name: string;
+  company_tax_id: string;
+  account_id: string;
+  branch: string;
+  account_number: string;
+  status: 'OPEN' | 'CLOSED';
+}
+
+export async function findAccountParty(db: Db, accountId: string): Promise<AccountParty | undefined> {
+  return db
+    .selectFrom('bank_accounts')
+    .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
+    .select([
+      'companies.id as company_id',
+      'companies.name as company_name',
+      'companies.tax_id as company_tax_id',
+      'bank_accounts.id as account_id',
+      'bank_accounts.branch',
+      'bank_accounts.account_number',
+      'bank_accounts.status',
+    ])
+    .where('bank_accounts.id', '=', accountId)
+    .executeTakeFirst();
+}

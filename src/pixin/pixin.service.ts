@@ -1,0 +1,164 @@
+// Money in, as the two APIs see it: received Pix and their devolutions (Pix API), refunds of
+// a charge (platform API), the settlement job. One devolution model behind both.
+import type { Kysely } from 'kysely';
+import { findCompanyCharge } from '../charges/payable';
+import { configureReceive } from '../charges/receive.service';
+import type { Config } from '../config';
+import type { Database, DevolucaoNatureza } from '../db/schema';
+import { errors } from '../http/errors';
+import { type Page, type PixListQuery, parametros, pixListQuery } from '../http/paging';
+import type { Principal } from '../http/principal';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Clock } from '../lib/clock';
+import { randomAlphanumeric } from '../lib/ids';
+import { parseDecimalAmount } from '../lib/money';
+import { DevolutionSettlement, SETTLEMENT_INTERVAL_MS, SETTLEMENT_JOB } from './devolution-settlement';
+import { type DevolutionInput, refundableOf, requestDevolution } from './devolution.rules';
+import * as repo from './pixin.repository';
+import { devolucaoView, pixView, refundView } from './pixin.views';
+import { MAX_PIX_CENTS, SandboxPayService } from './sandbox-pay.service';
+
+const DEVOLUTION_ID = /^[a-zA-Z0-9]{1,35}$/;
+
+export interface PixListInput extends PixListQuery {
+  inicio: string;
+  fim: string;
+  txid?: string;
+  txIdPresente?: boolean;
+  devolucaoPresente?: boolean;
+}
+
+export interface DevolucaoBody {
+  valor: string;
+  natureza?: DevolucaoNatureza;
+  descricao?: string;
+}
+
+export interface ChargeRefundInput {
+  correlationID: string;
+  value?: number;
+  comment?: string;
+}
+
+export class PixInService {
+  readonly settlement: DevolutionSettlement;
+  readonly sandbox: SandboxPayService;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    jobs: Scheduler,
+    config: Pick<Config, 'publicUrl'>,
+  ) {
+    configureReceive({ publicUrl: config.publicUrl });
+    this.settlement = new DevolutionSettlement(db, clock, config.publicUrl);
+    this.sandbox = new SandboxPayService(db, clock);
+    jobs.register(SETTLEMENT_JOB, SETTLEMENT_INTERVAL_MS, async () => {
+      await this.settlement.settlePending();
+    });
+  }
+
+  // Pix API: received Pix --------------------------------------------------------------------
+
+  async getPix(principal: Principal, e2eid: string) {
+    const pix = await repo.findReceivedOfCompany(this.db, principal.companyId, e2eid);
+    if (!pix) throw errors.notFound('Pix not found');
+    const devolutions = await repo.devolutionsOf(this.db, [pix.end_to_end_id]);
+    return pixView(pix, devolutions.get(pix.end_to_end_id)!);
+  }
+
+  async listPix(principal: Principal, query: PixListInput) {
+    const page = pixListQuery(query);
+    const filter: repo.ReceivedListFilter = {
+      companyId: principal.companyId,
+      ...(page.inicio ? { from: page.inicio } : {}),
+      ...(page.fim ? { to: page.fim } : {}),
+      ...(query.txid !== undefined ? { txid: query.txid } : {}),
+      ...(query.txIdPresente !== undefined ? { txidPresent: query.txIdPresente } : {}),
+      ...(query.devolucaoPresente !== undefined ? { devolutionPresent: query.devolucaoPresente } : {}),
+      ...(query.cpf ? { payerTaxId: query.cpf } : query.cnpj ? { payerTaxId: query.cnpj } : {}),
+    };
+    const { rows, total } = await repo.listReceived(this.db, filter, page.offset, page.itensPorPagina);
+    const devolutions = await repo.devolutionsOf(this.db, rows.map((r) => r.end_to_end_id));
+    const extra = {
+      ...(query.txid !== undefined ? { txid: query.txid } : {}),
+      ...(query.txIdPresente !== undefined ? { txIdPresente: query.txIdPresente } : {}),
+      ...(query.devolucaoPresente !== undefined ? { devolucaoPresente: query.devolucaoPresente } : {}),
+      ...(query.cpf ? { cpf: query.cpf } : {}),
+      ...(query.cnpj ? { cnpj: query.cnpj } : {}),
+    };
+    return {
+      parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) },
+      pix: rows.map((r) => pixView(r, devolutions.get(r.end_to_end_id)!)),
+    };
+  }
+
+  // Pix API: devolutions ---------------------------------------------------------------------
+
+  async putDevolucao(principal: Principal, e2eid: string, id: string, body: DevolucaoBody) {
+    const parsed = parseDecimalAmount(body.valor);
+    if (!parsed.ok || parsed.value <= 0) {
+      throw errors.badRequest('The devolution amount is not valid', [{ field: 'valor', message: 'must be a positive amount like "12.34"', value: String(body.valor) }]);
+    }
+    const input: DevolutionInput = { value: parsed.value, natureza: body.natureza ?? 'ORIGINAL', descricao: body.descricao ? body.descricao : null };
+    return this.db.transaction().execute(async (trx) => {
+      const pix = await repo.findReceivedOfCompany(trx, principal.companyId, e2eid, true);
+      if (!pix) throw errors.notFound('Pix not found');
+      const result = await requestDevolution(trx, pix, id, input, await this.clock.now(trx));
+      if (!result.ok) throw errors.badRequest(result.message, [{ field: result.field, message: result.message, value: result.value }]);
+      return devolucaoView(result.devolution);
+    });
+  }
+
+  async getDevolucao(principal: Principal, e2eid: string, id: string) {
+    const devolution = await repo.findDevolution(this.db, principal.companyId, e2eid, id);
+    if (!devolution) {
+      const pix = await repo.findReceivedOfCompany(this.db, principal.companyId, e2eid);
+      throw pix ? errors.notFound(`The Pix has no devolution ${id}`, 'PixDevolucaoNaoEncontrada') : errors.notFound('Pix not found', 'PixNaoEncontrado');
+    }
+    return devolucaoView(devolution);
+  }
+
+  // Platform API: refunds of a charge --------------------------------------------------------
+
+  async listChargeRefunds(principal: Principal, chargeId: string, page: Page) {
+    const charge = await findCompanyCharge(this.db, principal.companyId, chargeId);
+    if (!charge) throw errors.notFound('Charge not found');
+    const { rows, total } = await repo.listChargeDevolutions(this.db, principal.companyId, charge.id, page.skip, page.limit);
+    return { refunds: rows.map(refundView), total };
+  }
+
+  // Refunds the Pix that paid the charge (natureza ORIGINAL), as a devolution whose id is the
+  // correlationID when it fits the standard's id, else a generated one.
+  async createChargeRefund(principal: Principal, chargeId: string, input: ChargeRefundInput) {
+    if (input.value !== undefined && (!Number.isSafeInteger(input.value) || input.value > MAX_PIX_CENTS)) {
+      throw errors.validation([{ field: 'value', message: `must be an integer from 1 to ${MAX_PIX_CENTS} (cents)` }]);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      await repo.advisoryLock(trx, `refund:${principal.companyId}:${input.correlationID}`);
+      const charge = await findCompanyCharge(trx, principal.companyId, chargeId);
+      if (!charge) throw errors.notFound('Charge not found');
+      const pix = await repo.findReceivedOfCharge(trx, principal.companyId, charge.id, true);
+      const existing = await repo.findDevolutionByCorrelationId(trx, principal.companyId, input.correlationID);
+      if (existing) {
+        const same = existing.charge_id === charge.id && (input.value === undefined || input.value === existing.value) && (existing.descricao ?? null) === (input.comment || null);
+        if (same) return refundView(existing);
+        throw errors.badRequest('A refund with this correlationID already exists');
+      }
+      if (!pix) throw errors.badRequest('Only completed charges can be refunded');
+      const value = input.value ?? (await refundableOf(trx, pix)).ORIGINAL;
+      if (value <= 0) throw errors.badRequest('The charge has no refundable value left');
+      const fits = DEVOLUTION_ID.test(input.correlationID) && !(await repo.findDevolution(trx, principal.companyId, pix.end_to_end_id, input.correlationID));
+      const id = fits ? input.correlationID : randomAlphanumeric(32);
+      const result = await requestDevolution(trx, pix, id, { value, natureza: 'ORIGINAL', descricao: input.comment || null, correlationId: input.correlationID }, await this.clock.now(trx));
+      if (!result.ok) throw errors.badRequest(PLATFORM_REFUSALS[result.code] ?? result.message);
+      return refundView(result.devolution);
+    });
+  }
+}
+
+const PLATFORM_REFUSALS: Partial<Record<string, string>> = {
+  ABOVE_REFUNDABLE: 'Refund value exceeds the refundable value of the charge',
+  OUTSIDE_WINDOW: 'The refund window of 90 days from the payment has ended',
+  INSUFFICIENT_BALANCE: 'The available balance of the account does not cover the refund',
+};

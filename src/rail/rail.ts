@@ -1,0 +1,174 @@
+// The Pix rail: DICT key lookups, account resolution and SPI settlement behind one interface.
+// Settlement with the Central Bank is simulated: a destination on this server is settled
+// locally through receivePix (the payer's debit and the receiver's credit commit together in
+// the caller's transaction); anything else goes to the simulated outside world, which in
+// sandbox mode fails for the destinations of the failure table (src/rail/outside-world.ts).
+import type { Kysely } from 'kysely';
+import { receivePix, type ReceiveFailure } from '../charges/receive.service';
+import type { Database } from '../db/schema';
+import type { Cents } from '../lib/money';
+import type { PixKeyType } from '../lib/pix-key';
+import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
+import * as repo from './rail.repository';
+import { institutionByIspb, isUnknownOutsideKey, madeUpParty, outsideKeyOwner, SPI_REASONS, sandboxFailureOf, type SandboxFailure } from './outside-world';
+
+export type AccountType = 'CACC' | 'SVGS' | 'TRAN' | 'SLRY';
+
+// An account holder at an institution (a debit or credit party).
+export interface Party {
+  name: string;
+  tradeName?: string;
+  // Digits; a person's CPF is shown masked by lookups (taxIdMasked).
+  taxId: string;
+  taxIdType: 'BR:CPF' | 'BR:CNPJ';
+  ispb: string;
+  bank: string;
+  branch: string;
+  account: string;
+  accountType: AccountType;
+}
+
+// Where a payment goes: the party, and how the money is addressed.
+export interface Destination extends Party {
+  where: 'local' | 'outside';
+  // Local destinations: the company and account credited (absent: no such account here).
+  companyId?: string;
+  accountId?: string;
+  pixKey?: string;
+  pixKeyType?: PixKeyType;
+  // A dynamic BR Code's payload location (without scheme) and the txid of a static code.
+  locationUrl?: string;
+  txid?: string;
+  // MANUAL payments: the tax id the payer declared for the holder (checked on settlement).
+  declaredTaxId?: string;
+}
+
+export interface DictEntry {
+  key: string;
+  type: PixKeyType;
+  owner: Party;
+  local?: { companyId: string; accountId: string };
+}
+
+export interface Payer extends Party {
+  companyId: string;
+  accountId: string;
+}
+
+export interface Transfer {
+  endToEndId: string;
+  value: Cents;
+  at: Date;
+  payer: Payer;
+  destination: Destination;
+  comment?: string;
+}
+
+export type SendOutcome = { ok: true } | { ok: false; code: string; reason: string };
+
+export interface ManualAccount {
+  ispb: string;
+  bankName?: string;
+  branch: string;
+  account: string;
+  accountType: AccountType;
+  holder: { name: string; taxId: string; taxIdType: 'BR:CPF' | 'BR:CNPJ' };
+}
+
+export interface Rail {
+  // The DICT: the owner of a key, or undefined when no institution has it.
+  lookupKey(db: Kysely<Database>, key: string, type: PixKeyType): Promise<DictEntry | undefined>;
+  // A bank account given by hand: on this server when the ISPB is ours.
+  resolveAccount(db: Kysely<Database>, account: ManualAccount): Promise<Destination>;
+  // Sandbox only: the refusal the payer's side simulates for this destination, if any.
+  payerRefusal(destination: Destination): 'NOT_ENOUGH_BALANCE' | 'LIMIT_EXCEEDED' | undefined;
+  // Settles a transfer inside the caller's transaction (after the payer's hold).
+  send(trx: Kysely<Database>, transfer: Transfer): Promise<SendOutcome>;
+}
+
+const RECEIVE_FAILURE_CODES: Record<ReceiveFailure, string> = {
+  NOT_FOUND: 'AC03',
+  EXPIRED: 'DS04',
+  NOT_PAYABLE: 'DS04',
+  WRONG_AMOUNT: 'AM12',
+  PAYER_MISMATCH: 'DS04',
+  PAST_VALIDITY: 'DS04',
+};
+
+export function localParty(row: repo.LocalAccount): Party {
+  return {
+    name: row.official_name,
+    tradeName: row.trade_name,
+    taxId: row.tax_id,
+    taxIdType: row.tax_id.length === 11 ? 'BR:CPF' : 'BR:CNPJ',
+    ispb: OWN_ISPB,
+    bank: OWN_PSP_NAME,
+    branch: row.branch,
+    account: row.account_number,
+    accountType: 'TRAN',
+  };
+}
+
+export class SimulatedRail implements Rail {
+  constructor(private readonly sandbox: boolean) {}
+
+  async lookupKey(db: Kysely<Database>, key: string, type: PixKeyType): Promise<DictEntry | undefined> {
+    const local = await repo.findLocalKey(db, key);
+    if (local) return { key, type: local.type, owner: localParty(local), local: { companyId: local.company_id, accountId: local.account_id } };
+    if (isUnknownOutsideKey(key)) return undefined;
+    return { key, type, owner: outsideKeyOwner(key, type) };
+  }
+
+  async resolveAccount(db: Kysely<Database>, input: ManualAccount): Promise<Destination> {
+    const declared = { name: input.holder.name, taxId: input.holder.taxId, taxIdType: input.holder.taxIdType };
+    if (input.ispb === OWN_ISPB) {
+      const local = await repo.findLocalAccount(db, input.branch, input.account);
+      if (local) return { ...localParty(local), where: 'local', companyId: local.company_id, accountId: local.id, declaredTaxId: input.holder.taxId };
+      // No such account here: sent anyway, refused on settlement (AC03), as the SPI would.
+      return { ...declared, ispb: OWN_ISPB, bank: OWN_PSP_NAME, branch: input.branch, account: input.account, accountType: input.accountType, where: 'local' };
+    }
+    const bank = input.bankName ?? institutionByIspb(input.ispb)?.name ?? madeUpParty(`ispb:${input.ispb}`).bank;
+    return { ...declared, ispb: input.ispb, bank, branch: input.branch, account: input.account, accountType: input.accountType, where: 'outside' };
+  }
+
+  payerRefusal(destination: Destination): 'NOT_ENOUGH_BALANCE' | 'LIMIT_EXCEEDED' | undefined {
+    if (!this.sandbox || destination.where !== 'outside') return undefined;
+    const failure = sandboxFailureOf(destination, OWN_ISPB);
+    return failure === 'NOT_ENOUGH_BALANCE' || failure === 'LIMIT_EXCEEDED' ? failure : undefined;
+  }
+
+  async send(trx: Kysely<Database>, transfer: Transfer): Promise<SendOutcome> {
+    const { destination } = transfer;
+    if (destination.where === 'outside') {
+      const failure: SandboxFailure | undefined = this.sandbox ? sandboxFailureOf(destination, OWN_ISPB) : undefined;
+      if (failure) return { ok: false, code: failure, reason: SPI_REASONS[failure]! };
+      return { ok: true };
+    }
+    return this.settleLocally(trx, transfer);
+  }
+
+  private async settleLocally(trx: Kysely<Database>, transfer: Transfer): Promise<SendOutcome> {
+    const { destination, payer } = transfer;
+    if (!destination.accountId) return { ok: false, code: 'AC03', reason: SPI_REASONS.AC03! };
+    if (destination.declaredTaxId && destination.declaredTaxId !== destination.taxId) return { ok: false, code: 'BE01', reason: SPI_REASONS.BE01! };
+    let address: { locationUrl: string } | { pixKey: string; txid?: string };
+    if (destination.locationUrl) address = { locationUrl: destination.locationUrl };
+    else if (destination.pixKey) address = { pixKey: destination.pixKey, ...(destination.txid ? { txid: destination.txid } : {}) };
+    else {
+      // An account given by hand is credited through one of its keys.
+      const key = await repo.findKeyOfAccount(trx, destination.accountId);
+      if (!key) return { ok: false, code: 'AC03', reason: 'Creditor account cannot receive Pix (it has no Pix key)' };
+      address = { pixKey: key };
+    }
+    const result = await receivePix(trx, {
+      endToEndId: transfer.endToEndId,
+      value: transfer.value,
+      at: transfer.at,
+      payer: { name: payer.name, taxId: payer.taxId, ispb: OWN_ISPB, companyId: payer.companyId, accountId: payer.accountId },
+      ...address,
+      ...(transfer.comment ? { infoPagador: transfer.comment } : {}),
+    });
+    if (result.ok) return { ok: true };
+    return { ok: false, code: RECEIVE_FAILURE_CODES[result.code] ?? 'DS04', reason: `${result.code}: ${result.message}` };
+  }
+}

@@ -1,0 +1,106 @@
+// The recurrences job: settles the attempts of recurring charges due today (server clock),
+// expires stale charges and confirmation requests. Rows are claimed with FOR UPDATE SKIP
+// LOCKED, so several processes share the work. Settlement is simulated (the payer's PSP and
+// the SPI are out of reach): the sandbox payer pays every attempt up to its limit
+// (SANDBOX_PAYER_LIMIT_CENTS) and rejects larger ones (AM02).
+import type { Kysely } from 'kysely';
+import type { CobRAttempt, Database, RecurringCharge } from '../db/schema';
+import { addCalendarDays, todayUtc } from '../lib/business-days';
+import type { Clock } from '../lib/clock';
+import { applyMove } from '../ledger/ledger.service';
+import { cents, formatDecimalAmount } from '../lib/money';
+import { insertTransaction } from '../transactions/transactions.repository';
+import * as cobrRepo from './cobr.repository';
+import { RETRY_WINDOW_DAYS, SANDBOX_PAYER_LIMIT_CENTS } from './cobr-rules';
+import { changeCobrStatus, recordCobrEvent } from './rec-state';
+import * as repo from './recurrences.repository';
+import type { SolicRecService } from './solicrec.service';
+
+export const RECURRENCES_JOB = 'recurrences';
+const BATCH = 50;
+
+export class RecurrencesJob {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly solicrecs: SolicRecService,
+  ) {}
+
+  async run(): Promise<void> {
+    while ((await this.solicrecs.expireDue()) === 100);
+    while ((await this.settleDue()) === BATCH);
+    while ((await this.expireStale()) === BATCH);
+  }
+
+  private async settleDue(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const due = await cobrRepo.claimDueCobrs(trx, todayUtc(now), BATCH);
+      for (const cobr of due) await this.settle(trx, cobr, now);
+      return due.length;
+    });
+  }
+
+  private async settle(trx: Kysely<Database>, cobr: RecurringCharge, now: Date): Promise<void> {
+    const rec = (await repo.findRecurrence(trx, cobr.company_id, cobr.id_rec))!;
+    const politica = rec.body.politicaRetentativa as string;
+    const index = cobr.attempts.findIndex((a) => a.status === 'SOLICITADA' || a.status === 'AGENDADA');
+    if (index < 0) {
+      await cobrRepo.updateCobr(trx, cobr.id, { next_attempt_date: null });
+      return;
+    }
+    const attempt = cobr.attempts[index]!;
+    const at = now.toISOString();
+    const update = (a: CobRAttempt, status: CobRAttempt['status'], extra: Partial<CobRAttempt> = {}): CobRAttempt[] =>
+      cobr.attempts.map((x, i) => (i === index ? { ...a, ...extra, status, atualizacao: [...a.atualizacao, { status, data: at }] } : x));
+
+    if (cobr.value > SANDBOX_PAYER_LIMIT_CENTS) {
+      const rejeicao = { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' };
+      const saved = await cobrRepo.updateCobr(trx, cobr.id, { attempts: JSON.stringify(update(attempt, 'REJEITADA', { rejeicao })), next_attempt_date: null, updated_at: now });
+      if (politica === 'PERMITE_3R_7D') await recordCobrEvent(trx, saved, politica, now);
+      else await changeCobrStatus(trx, saved, 'REJEITADA', politica, now, { rejeicao });
+      return;
+    }
+
+    const tx = await insertTransaction(trx, {
+      company_id: cobr.company_id,
+      account_id: cobr.account_id,
+      type: 'PIX_IN',
+      value: cobr.value,
+      end_to_end_id: attempt.endToEndId,
+      charge_id: null,
+      payment_id: null,
+      created_at: now,
+      details: {
+        txid: cobr.txid,
+        infoPagador: cobr.body.infoAdicional,
+        payer: { name: rec.body.vinculo.devedor.nome, taxID: rec.body.vinculo.devedor.cpf ?? rec.body.vinculo.devedor.cnpj, ispb: rec.pagador?.ispbParticipante },
+        idRec: cobr.id_rec,
+      },
+    });
+    const move = await applyMove(trx, {
+      moveId: `cobr:${attempt.endToEndId}`,
+      legs: [{ accountId: cobr.account_id, kind: 'CREDIT', amount: cents(cobr.value) }],
+      at: now,
+      transactionId: tx.id,
+      description: `Pix Automatico ${cobr.txid} of recurrence ${cobr.id_rec}`,
+    });
+    if (!move.ok) throw new Error(`crediting recurring charge ${cobr.txid} failed: ${move.code}`);
+    const pix = [{ endToEndId: attempt.endToEndId, txid: cobr.txid, valor: formatDecimalAmount(cents(cobr.value)), horario: at }];
+    const paid = await cobrRepo.updateCobr(trx, cobr.id, { attempts: JSON.stringify(update(attempt, 'PAGA')), pix: JSON.stringify(pix), updated_at: now });
+    await changeCobrStatus(trx, paid, 'CONCLUIDA', politica, now);
+  }
+
+  // ATIVA charges without a pending attempt past the retry window end EXPIRADA.
+  private async expireStale(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const stale = await cobrRepo.claimStaleCobrs(trx, addCalendarDays(todayUtc(now), -RETRY_WINDOW_DAYS), BATCH);
+      for (const cobr of stale) {
+        const rec = (await repo.findRecurrence(trx, cobr.company_id, cobr.id_rec))!;
+        await changeCobrStatus(trx, cobr, 'EXPIRADA', rec.body.politicaRetentativa, now);
+      }
+      return stale.length;
+    });
+  }
+}

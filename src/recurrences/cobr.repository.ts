@@ -1,0 +1,116 @@
+// All SQL of recurring charges (cobr) and the company data they need.
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { BankAccount, CobRStatus, Company, Database, RecurringCharge, RecurringChargesTable } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export async function insertCobr(db: Db, row: Insertable<RecurringChargesTable>): Promise<RecurringCharge> {
+  return db.insertInto('recurring_charges').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findCobr(db: Db, companyId: string, txid: string, forUpdate = false): Promise<RecurringCharge | undefined> {
+  let q = db.selectFrom('recurring_charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function updateCobr(db: Db, id: string, changes: Updateable<RecurringChargesTable>): Promise<RecurringCharge> {
+  return db.updateTable('recurring_charges').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+// Charges of a recurrence in a cycle that are still alive (not REJEITADA nor CANCELADA).
+export async function liveCobrsInCycle(db: Db, idRec: string, cycle: number): Promise<RecurringCharge[]> {
+  return db
+    .selectFrom('recurring_charges')
+    .selectAll()
+    .where('id_rec', '=', idRec)
+    .where('cycle', '=', cycle)
+    .where('status', 'not in', ['REJEITADA', 'CANCELADA'])
+    .execute();
+}
+
+export async function openCobrsOfRec(db: Db, idRec: string): Promise<RecurringCharge[]> {
+  return db.selectFrom('recurring_charges').selectAll().where('id_rec', '=', idRec).where('status', 'in', ['CRIADA', 'ATIVA']).orderBy('id').forUpdate().execute();
+}
+
+export interface CobrListFilter {
+  companyId: string;
+  from?: Date;
+  to?: Date;
+  idRec?: string;
+  debtorTaxId?: string;
+  status?: string;
+  convenio?: string;
+}
+
+function cobrListQuery(db: Db, f: CobrListFilter) {
+  let q = db
+    .selectFrom('recurring_charges')
+    .innerJoin('recurrences', 'recurrences.id_rec', 'recurring_charges.id_rec')
+    .where('recurring_charges.company_id', '=', f.companyId);
+  if (f.from) q = q.where('recurring_charges.created_at', '>=', f.from);
+  if (f.to) q = q.where('recurring_charges.created_at', '<=', f.to);
+  if (f.idRec) q = q.where('recurring_charges.id_rec', '=', f.idRec);
+  if (f.debtorTaxId) q = q.where('recurrences.debtor_tax_id', '=', f.debtorTaxId);
+  if (f.status) q = q.where('recurring_charges.status', '=', f.status as CobRStatus);
+  if (f.convenio !== undefined) q = q.where('recurrences.convenio', '=', f.convenio);
+  return q;
+}
+
+export async function listCobrs(db: Db, filter: CobrListFilter, offset: number, limit: number) {
+  const rows = await cobrListQuery(db, filter)
+    .selectAll('recurring_charges')
+    .select('recurrences.body as rec_body')
+    .orderBy('recurring_charges.created_at')
+    .orderBy('recurring_charges.id')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await cobrListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// ATIVA charges with an attempt due on or before `today` (other processes skip held rows).
+export async function claimDueCobrs(db: Db, today: string, limit: number): Promise<RecurringCharge[]> {
+  return db
+    .selectFrom('recurring_charges')
+    .selectAll()
+    .where('status', '=', 'ATIVA')
+    .where('next_attempt_date', '<=', today)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+// ATIVA charges with no attempt pending whose retry window (settlement date + 7 days) ended.
+export async function claimStaleCobrs(db: Db, lastSettlementDate: string, limit: number): Promise<RecurringCharge[]> {
+  return db
+    .selectFrom('recurring_charges')
+    .selectAll()
+    .where('status', '=', 'ATIVA')
+    .where('next_attempt_date', 'is', null)
+    .where('settlement_date', '<', lastSettlementDate)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function findCompany(db: Db, companyId: string): Promise<Company> {
+  return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
+}
+
+// The company's open account with this number (and branch, when given).
+export async function findCompanyAccount(db: Db, companyId: string, accountNumber: string, branch: string | undefined): Promise<BankAccount | undefined> {
+  let q = db.selectFrom('bank_accounts').selectAll().where('company_id', '=', companyId).where('account_number', '=', accountNumber).where('status', '=', 'OPEN');
+  if (branch !== undefined) q = q.where('branch', '=', branch);
+  return q.executeTakeFirst();
+}
+
+export async function txidUsedByCharge(db: Db, companyId: string, txid: string): Promise<boolean> {
+  const row = await db.selectFrom('charges').select('id').where('company_id', '=', companyId).where('txid', '=', txid).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,86 @@
+// Recurrence payload locations (locrec): create (no body), list, read, unlink from their
+// recurrence. A location serves one recurrence at a time and keeps its URL for life.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { errors } from '../http/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { newAccessToken } from '../lib/ids';
+import * as repo from './recurrences.repository';
+import { locRecView } from './views';
+
+const NOT_FOUND = 'Recurrence payload location not found';
+
+export interface LocRecListQuery extends PixListQuery {
+  idRecPresente?: boolean;
+  convenio?: string;
+}
+
+// The id of a location as the path carries it (digits), or undefined.
+export function recLocationIdOf(s: string | number): number | undefined {
+  const str = String(s);
+  if (!/^[0-9]{1,15}$/.test(str)) return undefined;
+  return Number(str);
+}
+
+export class LocRecService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(principal: Principal) {
+    return this.db.transaction().execute(async (trx) => {
+      const loc = await repo.insertRecLocation(trx, { company_id: principal.companyId, token: newAccessToken(), created_at: await this.clock.now(trx) });
+      return locRecView(loc, this.publicUrl);
+    });
+  }
+
+  async get(principal: Principal, id: string) {
+    const locationId = recLocationIdOf(id);
+    const loc = locationId === undefined ? undefined : await repo.findRecLocation(this.db, principal.companyId, locationId);
+    if (!loc) throw errors.notFound(NOT_FOUND);
+    return locRecView(loc, this.publicUrl);
+  }
+
+  async list(principal: Principal, query: LocRecListQuery) {
+    const page = pixListQuery(query);
+    const { rows, total } = await repo.listRecLocations(
+      this.db,
+      {
+        companyId: principal.companyId,
+        ...(page.inicio ? { from: page.inicio } : {}),
+        ...(page.fim ? { to: page.fim } : {}),
+        ...(query.idRecPresente !== undefined ? { idRecPresent: query.idRecPresente } : {}),
+        ...(query.convenio !== undefined ? { convenio: query.convenio } : {}),
+      },
+      page.offset,
+      page.itensPorPagina,
+    );
+    const extra = {
+      ...(query.idRecPresente !== undefined ? { idRecPresente: query.idRecPresente } : {}),
+      ...(query.convenio !== undefined ? { recebedor: { convenio: query.convenio } } : {}),
+    };
+    return { parametros: parametros(query, page, total, extra), loc: rows.map((r) => locRecView(r, this.publicUrl)) };
+  }
+
+  // DELETE /locrec/{id}/idRec: the location stops serving its recurrence (which loses its
+  // location); the recurrence keeps its status.
+  async unlink(principal: Principal, id: string) {
+    const locationId = recLocationIdOf(id);
+    return this.db.transaction().execute(async (trx) => {
+      const loc = locationId === undefined ? undefined : await repo.findRecLocation(trx, principal.companyId, locationId, true);
+      if (!loc) throw errors.notFound(NOT_FOUND);
+      if (loc.id_rec) {
+        const rec = await repo.findRecurrence(trx, principal.companyId, loc.id_rec, true);
+        if (rec && rec.location_id !== null && Number(rec.location_id) === Number(loc.id)) {
+          await repo.updateRecurrence(trx, rec.id_rec, { location_id: null, updated_at: await this.clock.now(trx) });
+        }
+        await repo.setRecLocationRec(trx, Number(loc.id), null);
+      }
+      return locRecView({ ...loc, id_rec: null }, this.publicUrl);
+    });
+  }
+}

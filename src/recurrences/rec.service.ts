@@ -1,0 +1,234 @@
+// Recurrences (rec): create, read, list and revise. A recurrence starts CRIADA; the payer's
+// side (approval, rejection) is simulated by the sandbox (sandbox-rec.service.ts).
+import type { Kysely } from 'kysely';
+import type { Database, RecLocation, RecStatus, Recurrence } from '../db/schema';
+import { errors, type FieldIssue } from '../http/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
+import type { Principal } from '../http/principal';
+import { isValidDate, todayUtc } from '../lib/business-days';
+import type { Clock } from '../lib/clock';
+import { newIdRec } from '../lib/ids';
+import { parseDecimalAmount } from '../lib/money';
+import { OWN_ISPB } from '../lib/psp';
+import { isValidCnpj, isValidCpf } from '../lib/taxid';
+import * as repo from './recurrences.repository';
+import { changeRecStatus, companyOf, ENDED_REC } from './rec-state';
+import { recView } from './views';
+
+const NOT_FOUND = (idRec: string) => errors.notFound(`No recurrence has idRec ${idRec}.`);
+const CONVENIO = /^[A-Za-z0-9 ._/-]{1,60}$/;
+
+type Person = { cpf?: string; cnpj?: string; nome: string };
+
+export interface RecInput {
+  vinculo: { objeto?: string; contrato: string; devedor: Person };
+  calendario: { dataInicial: string; dataFinal?: string; periodicidade: string };
+  valor?: { valorRec?: string; valorMinimoRecebedor?: string };
+  recebedor?: { convenio?: string };
+  politicaRetentativa: 'NAO_PERMITE' | 'PERMITE_3R_7D';
+  loc?: number;
+  ativacao?: { dadosJornada?: { txid: string } };
+}
+
+export interface RecRevision {
+  status?: 'CANCELADA';
+  vinculo?: { devedor?: { nome: string } };
+  loc?: number;
+  calendario?: { dataInicial?: string };
+  ativacao?: { dadosJornada?: { txid: string } };
+}
+
+export interface RecListQuery extends PixListQuery {
+  locationPresente?: boolean;
+  status?: string;
+  convenio?: string;
+}
+
+function invalid(issues: FieldIssue[]): never {
+  throw errors.validation(issues, 'The recurrence breaks the schema or is semantically wrong.');
+}
+
+export class RecService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  async create(principal: Principal, input: RecInput) {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const today = todayUtc(now);
+      const issues: FieldIssue[] = [];
+      const devedor = input.vinculo.devedor;
+      if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf)) issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
+      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
+      const { dataInicial, dataFinal } = input.calendario;
+      if (!isValidDate(dataInicial)) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial is not a date', value: dataInicial });
+      else if (dataInicial < today) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be before the creation date', value: dataInicial });
+      if (dataFinal !== undefined) {
+        if (!isValidDate(dataFinal)) issues.push({ field: 'rec.calendario.dataFinal', message: 'calendario.dataFinal is not a date', value: dataFinal });
+        else if (dataFinal < dataInicial) issues.push({ field: 'rec.calendario.dataFinal', message: 'calendario.dataFinal cannot be before calendario.dataInicial', value: dataFinal });
+      }
+      const valor = input.valor ?? {};
+      if (valor.valorRec !== undefined && valor.valorMinimoRecebedor !== undefined) {
+        issues.push({ field: 'rec.valor', message: 'valorRec and valorMinimoRecebedor cannot be used together', value: valor.valorRec });
+      }
+      for (const key of ['valorRec', 'valorMinimoRecebedor'] as const) {
+        const v = valor[key];
+        if (v === undefined) continue;
+        const parsed = parseDecimalAmount(v);
+        if (!parsed.ok || parsed.value <= 0) issues.push({ field: `rec.valor.${key}`, message: `valor.${key} must be greater than zero`, value: v });
+      }
+      const convenio = input.recebedor?.convenio;
+      if (convenio !== undefined && !CONVENIO.test(convenio)) {
+        issues.push({ field: 'rec.recebedor.convenio', message: 'convenio is not accepted: use letters, digits, space, dot, slash, hyphen or underscore', value: convenio });
+      }
+      let loc: RecLocation | undefined;
+      if (input.loc !== undefined) {
+        loc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
+        if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
+        else if (loc.id_rec) issues.push({ field: 'rec.loc', message: 'The location is used by another recurrence', value: String(input.loc) });
+      }
+      if (issues.length) invalid(issues);
+
+      const company = await companyOf(trx, principal.companyId);
+      const idRec = newIdRec(OWN_ISPB, now, input.politicaRetentativa === 'PERMITE_3R_7D');
+      const txid = input.ativacao?.dadosJornada?.txid;
+      const body = {
+        vinculo: { ...(input.vinculo.objeto !== undefined ? { objeto: input.vinculo.objeto } : {}), devedor: devedorOf(devedor), contrato: input.vinculo.contrato },
+        calendario: { dataInicial, ...(dataFinal !== undefined ? { dataFinal } : {}), periodicidade: input.calendario.periodicidade },
+        ...(input.valor && Object.keys(input.valor).length ? { valor: input.valor } : {}),
+        recebedor: { cnpj: company.tax_id, nome: company.official_name, ...(convenio !== undefined ? { convenio } : {}) },
+        politicaRetentativa: input.politicaRetentativa,
+        ...(txid ? { ativacao: { dadosJornada: { txid } } } : {}),
+      };
+      const rec = await repo.insertRecurrence(trx, {
+        id_rec: idRec,
+        company_id: principal.companyId,
+        status: 'CRIADA',
+        journey: txid ? 'JORNADA_3' : loc ? 'JORNADA_2' : 'AGUARDANDO_DEFINICAO',
+        location_id: loc ? Number(loc.id) : null,
+        convenio: convenio ?? null,
+        debtor_tax_id: devedor.cpf ?? devedor.cnpj ?? '',
+        body: JSON.stringify(body),
+        history: JSON.stringify([{ status: 'CRIADA', data: now.toISOString() }]),
+        created_at: now,
+        updated_at: now,
+      });
+      if (loc) await repo.setRecLocationRec(trx, Number(loc.id), idRec);
+      return recView(rec, loc ? { ...loc, id_rec: idRec } : undefined, this.publicUrl);
+    });
+  }
+
+  async get(principal: Principal, idRec: string, txid?: string) {
+    const rec = await repo.findRecurrence(this.db, principal.companyId, idRec);
+    if (!rec) throw NOT_FOUND(idRec);
+    if (txid !== undefined) {
+      const journeyTxid = rec.body.ativacao?.dadosJornada?.txid as string | undefined;
+      if (txid !== journeyTxid) {
+        throw errors.validation(
+          [{ field: 'txid', message: 'The txid is not ativacao.dadosJornada.txid of the recurrence', value: txid }],
+          'The txid does not match the activation journey of the recurrence.',
+        );
+      }
+    }
+    const loc = rec.location_id !== null ? await repo.findRecLocation(this.db, principal.companyId, Number(rec.location_id)) : undefined;
+    return recView(rec, loc, this.publicUrl, await repo.requestsOfRecurrence(this.db, rec.id_rec));
+  }
+
+  async list(principal: Principal, query: RecListQuery) {
+    const page = pixListQuery(query);
+    const { rows, total } = await repo.listRecurrences(
+      this.db,
+      {
+        companyId: principal.companyId,
+        ...(page.inicio ? { from: page.inicio } : {}),
+        ...(page.fim ? { to: page.fim } : {}),
+        ...(query.cpf || query.cnpj ? { debtorTaxId: (query.cpf ?? query.cnpj)! } : {}),
+        ...(query.locationPresente !== undefined ? { locationPresent: query.locationPresente } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.convenio !== undefined ? { convenio: query.convenio } : {}),
+      },
+      page.offset,
+      page.itensPorPagina,
+    );
+    const locs = await repo.recLocationsById(this.db, rows.flatMap((r) => (r.location_id !== null ? [Number(r.location_id)] : [])));
+    const requests = await repo.requestsOfRecurrences(this.db, rows.map((r) => r.id_rec));
+    const extra = {
+      ...(query.cpf ? { cpf: query.cpf } : {}),
+      ...(query.cnpj ? { cnpj: query.cnpj } : {}),
+      ...(query.locationPresente !== undefined ? { locationPresente: query.locationPresente } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.convenio !== undefined ? { recebedor: { convenio: query.convenio } } : {}),
+    };
+    return {
+      parametros: parametros(query, page, total, extra),
+      recs: rows.map((r) => recView(r, r.location_id !== null ? locs.get(Number(r.location_id)) : undefined, this.publicUrl, requests.get(r.id_rec) ?? [])),
+    };
+  }
+
+  async revise(principal: Principal, idRec: string, input: RecRevision) {
+    return this.db.transaction().execute(async (trx) => {
+      const rec = await repo.findRecurrence(trx, principal.companyId, idRec, true);
+      if (!rec) throw NOT_FOUND(idRec);
+      const now = await this.clock.now(trx);
+      if (ENDED_REC.includes(rec.status)) {
+        invalid([{ field: 'rec.status', message: `The recurrence is ${rec.status} and cannot be changed`, value: rec.status }]);
+      }
+      const others = input.vinculo !== undefined || input.loc !== undefined || input.calendario !== undefined || input.ativacao !== undefined;
+      if (input.status === 'CANCELADA') {
+        if (others) invalid([{ field: 'rec.status', message: 'status CANCELADA cannot be combined with other changes', value: 'CANCELADA' }]);
+        const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
+          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+        });
+        const loc = cancelled.location_id !== null ? await repo.findRecLocation(trx, principal.companyId, Number(cancelled.location_id)) : undefined;
+        return recView(cancelled, loc, this.publicUrl);
+      }
+
+      const issues: FieldIssue[] = [];
+      const body = structuredClone(rec.body) as Record<string, any>;
+      let locationId = rec.location_id === null ? null : Number(rec.location_id);
+      let newLoc: RecLocation | undefined;
+      const dataInicial = input.calendario?.dataInicial;
+      if (dataInicial !== undefined && dataInicial !== body.calendario.dataInicial) {
+        if (rec.status !== 'CRIADA') issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial changes only while the recurrence is CRIADA', value: dataInicial });
+        else if (dataInicial < todayUtc(now)) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be before the creation date', value: dataInicial });
+        else if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < dataInicial) {
+          issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be after calendario.dataFinal', value: dataInicial });
+        } else body.calendario.dataInicial = dataInicial;
+      }
+      if (input.loc !== undefined && input.loc !== locationId) {
+        if (rec.status !== 'CRIADA') issues.push({ field: 'rec.loc', message: 'loc changes only while the recurrence is CRIADA', value: String(input.loc) });
+        else {
+          newLoc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
+          if (!newLoc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
+          else if (newLoc.id_rec && newLoc.id_rec !== rec.id_rec) issues.push({ field: 'rec.loc', message: 'The location is used by another recurrence', value: String(input.loc) });
+        }
+      }
+      if (issues.length) invalid(issues);
+      if (input.vinculo?.devedor?.nome !== undefined) body.vinculo.devedor.nome = input.vinculo.devedor.nome;
+      let journey = rec.journey;
+      const txid = input.ativacao?.dadosJornada?.txid;
+      if (txid !== undefined) {
+        body.ativacao = { dadosJornada: { txid } };
+        if (journey === 'AGUARDANDO_DEFINICAO' || journey === 'JORNADA_2') journey = 'JORNADA_3';
+      }
+      if (newLoc) {
+        if (locationId !== null) await repo.setRecLocationRec(trx, locationId, null);
+        await repo.setRecLocationRec(trx, Number(newLoc.id), rec.id_rec);
+        locationId = Number(newLoc.id);
+        if (journey === 'AGUARDANDO_DEFINICAO') journey = 'JORNADA_2';
+      }
+      const saved = await repo.updateRecurrence(trx, rec.id_rec, { body: JSON.stringify(body), location_id: locationId, journey, updated_at: now });
+      const loc = locationId !== null ? await repo.findRecLocation(trx, principal.companyId, locationId) : undefined;
+      return recView(saved, loc, this.publicUrl);
+    });
+  }
+}
+
+function devedorOf(p: Person): Person {
+  return p.cpf !== undefined ? { cpf: p.cpf, nome: p.nome } : { cnpj: p.cnpj!, nome: p.nome };
+}
+
+export type { RecStatus, Recurrence };

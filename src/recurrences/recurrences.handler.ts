@@ -1,0 +1,71 @@
+// HTTP in/out of the recurrence family of the Pix API: locrec, rec, solicrec, cobr and the
+// open recurrence payload location.
+import type { PixHandlers } from '../../generated/pix.operations';
+import { callerOf } from '../http/principal-guard';
+import type { CobRInput } from './cobr.service';
+import type { RecInput, RecRevision } from './rec.service';
+import type { SolicRecInput } from './solicrec.service';
+
+const JOSE = 'application/jose';
+
+export const recurrenceHandlers = {
+  async createLocRec(_req, ctx) {
+    const loc = await ctx.services.recurrences.locs.create(callerOf(ctx));
+    return { status: 201, body: loc, headers: { Location: loc.location } };
+  },
+  async listLocRecs(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.locs.list(callerOf(ctx), req.query)) as never };
+  },
+  async getLocRec(req, ctx) {
+    return { status: 200, body: await ctx.services.recurrences.locs.get(callerOf(ctx), req.params.id) };
+  },
+  async unlinkLocRecIdRec(req, ctx) {
+    return { status: 200, body: await ctx.services.recurrences.locs.unlink(callerOf(ctx), req.params.id) };
+  },
+  async createRec(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.recs.create(callerOf(ctx), req.body as RecInput)) as never };
+  },
+  async getRec(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.recs.get(callerOf(ctx), req.params.idRec, req.query.txid)) as never };
+  },
+  async listRecs(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.recs.list(callerOf(ctx), req.query)) as never };
+  },
+  async reviseRec(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.recs.revise(callerOf(ctx), req.params.idRec, req.body as RecRevision)) as never };
+  },
+  async getRecPayload(req, ctx) {
+    const jws = await ctx.services.recurrences.payloads.recPayload(req.params.recUrlAccessToken);
+    return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
+  },
+} satisfies Partial<PixHandlers>;
+
+export const recurrenceChargeHandlers = {
+  async createSolicRec(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.solicrecs.create(callerOf(ctx), req.body as SolicRecInput)) as never };
+  },
+  async getSolicRec(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.solicrecs.get(callerOf(ctx), req.params.idSolicRec)) as never };
+  },
+  async reviseSolicRec(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.solicrecs.cancel(callerOf(ctx), req.params.idSolicRec)) as never };
+  },
+  async putCobr(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), req.params.txid, req.body as CobRInput)) as never };
+  },
+  async createCobr(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), undefined, req.body as CobRInput)) as never };
+  },
+  async getCobr(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.cobrs.get(callerOf(ctx), req.params.txid)) as never };
+  },
+  async listCobrs(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.cobrs.list(callerOf(ctx), req.query)) as never };
+  },
+  async reviseCobr(req, ctx) {
+    return { status: 200, body: (await ctx.services.recurrences.cobrs.cancel(callerOf(ctx), req.params.txid, req.body.status)) as never };
+  },
+  async retryCobr(req, ctx) {
+    return { status: 201, body: (await ctx.services.recurrences.cobrs.retry(callerOf(ctx), req.params.txid, req.params.data)) as never };
+  },
+} satisfies Partial<PixHandlers>;

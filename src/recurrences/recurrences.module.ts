@@ -1,0 +1,41 @@
+// The services of the recurrence family (Pix Automático), built once per process, and its job.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Clock } from '../lib/clock';
+import type { PayloadKeyService } from '../signing/payload-keys.service';
+import { RECURRENCES_JOB, RecurrencesJob } from './cobr-settlement';
+import { CobRService } from './cobr.service';
+import { LocRecService } from './locrec.service';
+import { RecPayloadService } from './payload.service';
+import { RecService } from './rec.service';
+import { SandboxRecService } from './sandbox-rec.service';
+import { SolicRecService } from './solicrec.service';
+
+export interface RecurrencesServices {
+  locs: LocRecService;
+  recs: RecService;
+  payloads: RecPayloadService;
+  solicrecs: SolicRecService;
+  cobrs: CobRService;
+  sandbox: SandboxRecService;
+  job: RecurrencesJob;
+}
+
+export const RECURRENCES_JOB_INTERVAL_MS = 30_000;
+
+export function buildRecurrencesServices(config: Config, db: Kysely<Database>, clock: Clock, payloadKeys: PayloadKeyService, jobs: Scheduler): RecurrencesServices {
+  const solicrecs = new SolicRecService(db, clock);
+  const job = new RecurrencesJob(db, clock, solicrecs);
+  jobs.register(RECURRENCES_JOB, RECURRENCES_JOB_INTERVAL_MS, () => job.run());
+  return {
+    locs: new LocRecService(db, clock, config.publicUrl),
+    recs: new RecService(db, clock, config.publicUrl),
+    payloads: new RecPayloadService(db, payloadKeys),
+    solicrecs,
+    cobrs: new CobRService(db, clock),
+    sandbox: new SandboxRecService(db, clock),
+    job,
+  };
+}

@@ -1,0 +1,163 @@
+// All SQL of the recurrence family: recurrence locations, recurrences and confirmation requests.
+// Recurring charges are in cobr.repository.ts.
+import type { Kysely } from 'kysely';
+import type { Database, RecLocation, RecRequest, RecStatus, Recurrence, RecurrencesTable, RecRequestsTable } from '../db/schema';
+import type { Insertable, Updateable } from 'kysely';
+
+type Db = Kysely<Database>;
+
+// Locations -------------------------------------------------------------------------------
+
+export async function insertRecLocation(db: Db, loc: { company_id: string; token: string; created_at: Date }): Promise<RecLocation> {
+  return db.insertInto('rec_locations').values(loc).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findRecLocation(db: Db, companyId: string, id: number, forUpdate = false): Promise<RecLocation | undefined> {
+  let q = db.selectFrom('rec_locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findRecLocationById(db: Db, id: number): Promise<RecLocation | undefined> {
+  return db.selectFrom('rec_locations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findRecLocationByToken(db: Db, token: string): Promise<RecLocation | undefined> {
+  return db.selectFrom('rec_locations').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+export async function setRecLocationRec(db: Db, id: number, idRec: string | null): Promise<void> {
+  await db
+    .updateTable('rec_locations')
+    .set(idRec ? { id_rec: idRec, linked_once: true } : { id_rec: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function recLocationsById(db: Db, ids: number[]): Promise<Map<number, RecLocation>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('rec_locations').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r]));
+}
+
+export interface RecLocationListFilter {
+  companyId: string;
+  from?: Date;
+  to?: Date;
+  idRecPresent?: boolean;
+  convenio?: string;
+}
+
+function recLocationListQuery(db: Db, f: RecLocationListFilter) {
+  let q = db.selectFrom('rec_locations').where('rec_locations.company_id', '=', f.companyId);
+  if (f.from) q = q.where('rec_locations.created_at', '>=', f.from);
+  if (f.to) q = q.where('rec_locations.created_at', '<=', f.to);
+  if (f.idRecPresent !== undefined) q = q.where('rec_locations.id_rec', f.idRecPresent ? 'is not' : 'is', null);
+  if (f.convenio !== undefined) {
+    const convenio = f.convenio;
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('recurrences').select('recurrences.id_rec').whereRef('recurrences.id_rec', '=', 'rec_locations.id_rec').where('recurrences.convenio', '=', convenio)),
+    );
+  }
+  return q;
+}
+
+export async function listRecLocations(db: Db, filter: RecLocationListFilter, offset: number, limit: number): Promise<{ rows: RecLocation[]; total: number }> {
+  const rows = await recLocationListQuery(db, filter).selectAll('rec_locations').orderBy('rec_locations.created_at').orderBy('rec_locations.id').offset(offset).limit(limit).execute();
+  const count = await recLocationListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// Recurrences -----------------------------------------------------------------------------
+
+export async function insertRecurrence(db: Db, rec: Insertable<RecurrencesTable>): Promise<Recurrence> {
+  return db.insertInto('recurrences').values(rec).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findRecurrence(db: Db, companyId: string, idRec: string, forUpdate = false): Promise<Recurrence | undefined> {
+  let q = db.selectFrom('recurrences').selectAll().where('company_id', '=', companyId).where('id_rec', '=', idRec);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+// Any company's recurrence (the sandbox's payer side and the open payload location).
+export async function findRecurrenceAnyCompany(db: Db, idRec: string, forUpdate = false): Promise<Recurrence | undefined> {
+  let q = db.selectFrom('recurrences').selectAll().where('id_rec', '=', idRec);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function updateRecurrence(db: Db, idRec: string, changes: Updateable<RecurrencesTable>): Promise<Recurrence> {
+  return db.updateTable('recurrences').set(changes).where('id_rec', '=', idRec).returningAll().executeTakeFirstOrThrow();
+}
+
+export interface RecListFilter {
+  companyId: string;
+  from?: Date;
+  to?: Date;
+  debtorTaxId?: string;
+  locationPresent?: boolean;
+  status?: string;
+  convenio?: string;
+}
+
+function recListQuery(db: Db, f: RecListFilter) {
+  let q = db.selectFrom('recurrences').where('company_id', '=', f.companyId);
+  if (f.from) q = q.where('created_at', '>=', f.from);
+  if (f.to) q = q.where('created_at', '<=', f.to);
+  if (f.debtorTaxId) q = q.where('debtor_tax_id', '=', f.debtorTaxId);
+  if (f.locationPresent !== undefined) q = q.where('location_id', f.locationPresent ? 'is not' : 'is', null);
+  if (f.status) q = q.where('status', '=', f.status as RecStatus);
+  if (f.convenio !== undefined) q = q.where('convenio', '=', f.convenio);
+  return q;
+}
+
+export async function listRecurrences(db: Db, filter: RecListFilter, offset: number, limit: number): Promise<{ rows: Recurrence[]; total: number }> {
+  const rows = await recListQuery(db, filter).selectAll().orderBy('created_at').orderBy('id_rec').offset(offset).limit(limit).execute();
+  const count = await recListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// Confirmation requests -------------------------------------------------------------------
+
+export async function insertRecRequest(db: Db, row: Insertable<RecRequestsTable>): Promise<RecRequest> {
+  return db.insertInto('rec_requests').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findRecRequest(db: Db, companyId: string, id: string, forUpdate = false): Promise<RecRequest | undefined> {
+  let q = db.selectFrom('rec_requests').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function requestsOfRecurrence(db: Db, idRec: string, forUpdate = false): Promise<RecRequest[]> {
+  let q = db.selectFrom('rec_requests').selectAll().where('id_rec', '=', idRec).orderBy('created_at').orderBy('id');
+  if (forUpdate) q = q.forUpdate();
+  return q.execute();
+}
+
+export async function requestsOfRecurrences(db: Db, idRecs: string[]): Promise<Map<string, RecRequest[]>> {
+  const out = new Map<string, RecRequest[]>();
+  if (idRecs.length === 0) return out;
+  const rows = await db.selectFrom('rec_requests').selectAll().where('id_rec', 'in', idRecs).orderBy('created_at').orderBy('id').execute();
+  for (const r of rows) out.set(r.id_rec, [...(out.get(r.id_rec) ?? []), r]);
+  return out;
+}
+
+export async function updateRecRequest(db: Db, id: string, changes: Updateable<RecRequestsTable>): Promise<RecRequest> {
+  return db.updateTable('rec_requests').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+// Requests still open whose expiry passed (other processes skip the rows this one holds).
+export async function claimExpiredRequests(db: Db, now: Date, limit: number): Promise<RecRequest[]> {
+  return db
+    .selectFrom('rec_requests')
+    .selectAll()
+    .where('status', 'in', ['CRIADA', 'ENVIADA', 'RECEBIDA'])
+    .where('expires_at', '<', now)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}

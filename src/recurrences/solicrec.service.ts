@@ -1,0 +1,102 @@
+// Recurrence confirmation requests (solicrec, journey 1): the receiver asks the payer's PSP to
+// confirm a recurrence. The payer's PSP is simulated: a request is sent at once (CRIADA, then
+// ENVIADA) and answered through the sandbox (sandbox-rec.service.ts); it expires at
+// calendario.dataExpiracaoSolicitacao (recurrences job).
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { errors } from '../http/errors';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { randomAlphanumeric } from '../lib/ids';
+import { OWN_ISPB } from '../lib/psp';
+import { changeRequestStatus, OPEN_REQUEST } from './rec-state';
+import * as repo from './recurrences.repository';
+import { recPayloadView, solicRecView } from './views';
+
+export interface SolicRecInput {
+  idRec: string;
+  calendario: { dataExpiracaoSolicitacao: string };
+  destinatario: { conta: string; ispbParticipante: string; agencia?: string; cpf?: string; cnpj?: string };
+}
+
+const NOT_FOUND = (id: string) => errors.notFound(`No recurrence confirmation request has id ${id}.`);
+
+// "SC" + ISPB + UTC yyyyMMdd + 11 alphanumerics (29 characters).
+export function newIdSolicRec(at: Date): string {
+  return 'SC' + OWN_ISPB + at.toISOString().slice(0, 10).replace(/-/g, '') + randomAlphanumeric(11);
+}
+
+export class SolicRecService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(principal: Principal, input: SolicRecInput) {
+    return this.db.transaction().execute(async (trx) => {
+      const rec = await repo.findRecurrence(trx, principal.companyId, input.idRec, true);
+      if (!rec) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`);
+      const now = await this.clock.now(trx);
+      const expiry = new Date(input.calendario.dataExpiracaoSolicitacao);
+      if (Number.isNaN(expiry.getTime()) || expiry < now) {
+        throw errors.validation(
+          [{ field: 'solicrec.calendario.dataExpiracaoSolicitacao', message: 'calendario.dataExpiracaoSolicitacao cannot be before the creation date', value: input.calendario.dataExpiracaoSolicitacao }],
+          'The confirmation request breaks the schema or is semantically wrong.',
+        );
+      }
+      if (rec.status !== 'CRIADA') {
+        throw errors.validation([{ field: 'solicrec.idRec', message: `The recurrence is ${rec.status}; only a CRIADA recurrence can be confirmed`, value: rec.id_rec }], 'The recurrence cannot receive a confirmation request.');
+      }
+      const open = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).filter((r) => OPEN_REQUEST.includes(r.status));
+      if (open.length) {
+        throw errors.validation([{ field: 'solicrec.idRec', message: 'An active confirmation request exists for the recurrence', value: rec.id_rec }], 'An active confirmation request already exists for this recurrence.');
+      }
+      const at = now.toISOString();
+      const created = await repo.insertRecRequest(trx, {
+        id: newIdSolicRec(now),
+        company_id: principal.companyId,
+        id_rec: rec.id_rec,
+        status: 'CRIADA',
+        body: JSON.stringify({ calendario: input.calendario, destinatario: input.destinatario, recPayload: recPayloadView(rec) }),
+        history: JSON.stringify([{ status: 'CRIADA', data: at }]),
+        expires_at: expiry,
+        created_at: now,
+      });
+      // The payer's PSP is reached at once (simulated).
+      const sent = await changeRequestStatus(trx, created, 'ENVIADA', now);
+      if (rec.journey === 'AGUARDANDO_DEFINICAO') await repo.updateRecurrence(trx, rec.id_rec, { journey: 'JORNADA_1', updated_at: now });
+      return solicRecView(sent);
+    });
+  }
+
+  async get(principal: Principal, id: string) {
+    const request = await repo.findRecRequest(this.db, principal.companyId, id);
+    if (!request) throw NOT_FOUND(id);
+    return solicRecView(request);
+  }
+
+  // PATCH: only cancellation, from CRIADA, ENVIADA or RECEBIDA.
+  async cancel(principal: Principal, id: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const request = await repo.findRecRequest(trx, principal.companyId, id, true);
+      if (!request) throw NOT_FOUND(id);
+      if (!OPEN_REQUEST.includes(request.status)) {
+        throw errors.validation(
+          [{ field: 'solicrec.status', message: `The request status is ${request.status}`, value: request.status }],
+          'Only requests with status CRIADA, ENVIADA or RECEBIDA can be cancelled.',
+        );
+      }
+      return solicRecView(await changeRequestStatus(trx, request, 'CANCELADA', await this.clock.now(trx)));
+    });
+  }
+
+  // Open requests past their expiry become EXPIRADA (recurrences job).
+  async expireDue(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = await this.clock.now(trx);
+      const due = await repo.claimExpiredRequests(trx, now, 100);
+      for (const request of due) await changeRequestStatus(trx, request, 'EXPIRADA', now);
+      return due.length;
+    });
+  }
+}

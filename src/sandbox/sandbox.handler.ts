@@ -1,0 +1,37 @@
+// HTTP in/out of the sandbox group (mounted only in sandbox mode).
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { balanceView } from '../ledger/ledger.service';
+
+export const sandboxHandlers = {
+  async createSandboxCompany(req, ctx) {
+    const { company, account, application, pixKey } = await ctx.services.sandbox.createCompany(req.body ?? {});
+    return {
+      status: 201,
+      body: {
+        company: { id: company.id, name: company.name, officialName: company.official_name, tradeName: company.trade_name, taxID: company.tax_id, features: company.features },
+        account: {
+          accountId: account.id,
+          isDefault: account.is_default,
+          balance: balanceView(undefined),
+          taxId: company.tax_id,
+          officialName: company.official_name,
+          tradeName: company.trade_name,
+          branch: account.branch,
+          account: account.account_number,
+          accountName: account.account_name,
+        },
+        application,
+        pixKey,
+      },
+    };
+  },
+  async getSandboxClock(_req, ctx) {
+    return { status: 200, body: await ctx.services.sandbox.clockNow() };
+  },
+  async advanceSandboxClock(req, ctx) {
+    const body = await ctx.services.sandbox.advanceClock(req.body.seconds);
+    // Charges past their new expiry are announced now, not at the next tick of the job.
+    await ctx.services.charges.expiry.run();
+    return { status: 200, body };
+  },
+} satisfies Partial<PlatformHandlers>;

@@ -1,0 +1,69 @@
+// The sandbox: companies on demand and a clock that moves forward. Present only in
+// sandbox mode (the routes are not mounted otherwise).
+import { randomInt } from 'node:crypto';
+import { errors } from '../http/errors';
+import { DEFAULT_SANDBOX_FEATURES, type IdentityService } from '../identity/identity.service';
+import type { Clock } from '../lib/clock';
+import { normalizeTaxId } from '../lib/taxid';
+import { newEvpKey } from '../lib/ids';
+import { insertPixKey } from '../keys/keys.repository';
+
+const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
+export interface SandboxCompanyInput {
+  name?: string;
+  taxID?: string;
+  features?: string[];
+}
+
+export class SandboxService {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly clock: Clock,
+  ) {}
+
+  async createCompany(input: SandboxCompanyInput) {
+    let taxID = randomCnpj();
+    if (input.taxID !== undefined) {
+      const normalized = normalizeTaxId(input.taxID);
+      if (!normalized.ok || normalized.value.type !== 'BR_CNPJ') {
+        throw errors.validation([{ field: 'body.taxID', message: normalized.ok ? 'must be a CNPJ' : normalized.reason }]);
+      }
+      taxID = normalized.value.taxId;
+    }
+    const name = input.name?.trim() || `Sandbox company ${taxID.slice(0, 8)}`;
+    // A random (EVP) key on the default account: the receiving key of the company's charges.
+    let evp = '';
+    const created = await this.identity.createCompany({ name, taxID, features: input.features ?? DEFAULT_SANDBOX_FEATURES }, async (trx, companyId, accountId) => {
+      evp = newEvpKey();
+      await insertPixKey(trx, { key: evp, company_id: companyId, account_id: accountId, type: 'EVP', is_default: true, created_at: await this.clock.now(trx) });
+    });
+    return { ...created, pixKey: { key: evp, type: 'EVP' as const, isDefault: true } };
+  }
+
+  async clockNow() {
+    const [now, offset] = await Promise.all([this.clock.now(), this.clock.offsetMs()]);
+    return { now: now.toISOString(), offsetSeconds: Math.floor(offset / 1000) };
+  }
+
+  async advanceClock(seconds: number) {
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
+      throw errors.validation([{ field: 'body.seconds', message: `must be an integer from 1 to ${MAX_CLOCK_ADVANCE_SECONDS}` }]);
+    }
+    await this.clock.advance(seconds);
+    return this.clockNow();
+  }
+}
+
+// A random numeric CNPJ with valid check digits (sandbox companies need distinct ones).
+export function randomCnpj(): string {
+  const base = Array.from({ length: 8 }, () => randomInt(10)).join('') + '0001';
+  const digit = (s: string) => {
+    const weights = s.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+    const sum = [...s].reduce((acc, c, i) => acc + Number(c) * weights[i]!, 0);
+    const rest = sum % 11;
+    return rest < 2 ? '0' : String(11 - rest);
+  };
+  const first = digit(base);
+  return base + first + digit(base + first);
+}

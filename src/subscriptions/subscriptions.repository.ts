@@ -1,0 +1,63 @@
+// All SQL of subscriptions and the charges they generated.
+import { type Kysely, sql } from 'kysely';
+import type { Database, NewSubscription, Subscription } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+export async function insertSubscription(db: Db, row: NewSubscription): Promise<Subscription> {
+  return db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<Subscription | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
+}
+
+export async function findByGlobalId(db: Db, companyId: string, globalId: string): Promise<Subscription | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('company_id', '=', companyId).where('global_id', '=', globalId).executeTakeFirst();
+}
+
+// Active subscriptions whose next charge is due, locked for the caller (others skip them).
+export async function claimDue(db: Db, now: Date, limit: number): Promise<Subscription[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('status', '=', 'ACTIVE')
+    .where('next_charge_at', '<=', now)
+    .orderBy('next_charge_at')
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+// Records installment n (once) and moves the schedule on, only if no one did it first.
+export async function recordGenerated(
+  db: Db,
+  sub: Subscription,
+  installment: number,
+  chargeCorrelationId: string,
+  next: { next_charge_at: Date | null; status: Subscription['status'] },
+  at: Date,
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('subscriptions')
+    .set({ charges_generated: installment, next_charge_at: next.next_charge_at, status: next.status, updated_at: at })
+    .where('id', '=', sub.id)
+    .where('charges_generated', '=', installment - 1)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 0) return false;
+  await db.insertInto('subscription_charges').values({ subscription_id: sub.id, installment, charge_correlation_id: chargeCorrelationId, created_at: at }).execute();
+  return true;
+}
+
+// The link the charge list filter reads (GET /api/v1/charge?subscription=): the charge's
+// platform options carry the subscription's correlationID.
+export async function linkCharge(db: Db, companyId: string, chargeCorrelationId: string, subscriptionCorrelationId: string): Promise<void> {
+  await db
+    .updateTable('charges')
+    .set({ platform: sql`coalesce(platform, '{}'::jsonb) || jsonb_build_object('subscription', ${subscriptionCorrelationId}::text)` } as never)
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', chargeCorrelationId)
+    .execute();
+}

@@ -1,0 +1,118 @@
+// All SQL of the transactions a company sees (GET /api/v1/transaction): every money move
+// with a business meaning, written in the same database transaction as its ledger move.
+//
+// Types: PIX_IN (a Pix received, with or without a charge), PIX_OUT (a payment sent),
+// REFUND_OUT (a devolution sent back to a payer), REFUND_IN (a devolution received),
+// WITHDRAW (to the account's registered destination), FEE.
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Database, NewTransaction, Transaction } from '../db/schema';
+
+export type TransactionType = 'PIX_IN' | 'PIX_OUT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE';
+
+// What the read side (GET /api/v1/transaction) shows from `details`; every key is optional
+// and other keys are kept but not shown. Values of the wrong type are ignored.
+export interface TransactionDetails {
+  // The Pix txid (shown as transactionID); '***' means none.
+  txid?: string;
+  // The payer's message (shown as infoPagador); `comment` is read when it is absent.
+  infoPagador?: string;
+  comment?: string;
+  // Who sent the money (PIX_IN, REFUND_IN): shown as payer and as the debit party.
+  payer?: CounterpartyDetails;
+  // Who received it (PIX_OUT, WITHDRAW, REFUND_OUT): shown as the credit party.
+  destination?: CounterpartyDetails;
+  // The charge paid (PIX_IN); `chargeCorrelationID` alone is enough.
+  charge?: { correlationID?: string; status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED'; value?: number; transactionID?: string; createdAt?: string };
+  chargeCorrelationID?: string;
+  // The charge's customer (the spec's Customer; taxID as a string or {taxID, type}).
+  customer?: { name?: string; email?: string; phone?: string; taxID?: string | { taxID: string; type: string }; correlationID?: string };
+  // The static QR code paid (PIX_IN to a key with a static code's txid).
+  pixQrCode?: { name?: string; correlationID?: string; identifier?: string };
+  // The spec's Party objects, when the writer knows better than what is derived above.
+  debitParty?: Record<string, unknown>;
+  creditParty?: Record<string, unknown>;
+}
+
+export interface CounterpartyDetails {
+  name?: string;
+  taxID?: string;
+  taxId?: string;
+  email?: string;
+  phone?: string;
+  pixKey?: string;
+  pixKeyType?: string;
+  ispb?: string;
+  bank?: string;
+  branch?: string;
+  account?: string;
+  accountType?: string;
+}
+
+export async function insertTransaction(db: Kysely<Database>, tx: Omit<NewTransaction, 'id' | 'details'> & { id?: string; type: TransactionType; details?: Record<string, unknown> }): Promise<Transaction> {
+  return db
+    .insertInto('transactions')
+    .values({ ...tx, id: tx.id ?? randomUUID(), details: JSON.stringify(tx.details ?? {}) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+// A transaction with what its own side of a Pix shows: the account and its company.
+export interface TransactionWithAccount extends Transaction {
+  branch: string;
+  account_number: string;
+  company_trade_name: string;
+  company_official_name: string;
+  company_tax_id: string;
+}
+
+export interface TransactionFilter {
+  start?: Date;
+  end?: Date;
+  types?: TransactionType[];
+}
+
+function ofCompany(db: Kysely<Database>, companyId: string) {
+  return db
+    .selectFrom('transactions')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'transactions.account_id')
+    .innerJoin('companies', 'companies.id', 'transactions.company_id')
+    .selectAll('transactions')
+    .select(['bank_accounts.branch', 'bank_accounts.account_number', 'companies.trade_name as company_trade_name', 'companies.official_name as company_official_name', 'companies.tax_id as company_tax_id'])
+    .where('transactions.company_id', '=', companyId);
+}
+
+// Newest first; start inclusive, end exclusive (on created_at).
+export async function listTransactions(db: Kysely<Database>, companyId: string, filter: TransactionFilter, skip: number, limit: number): Promise<{ rows: TransactionWithAccount[]; total: number }> {
+  if (filter.types && filter.types.length === 0) return { rows: [], total: 0 };
+  let rows = ofCompany(db, companyId);
+  let count = db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('transactions.company_id', '=', companyId);
+  if (filter.start) {
+    rows = rows.where('transactions.created_at', '>=', filter.start);
+    count = count.where('transactions.created_at', '>=', filter.start);
+  }
+  if (filter.end) {
+    rows = rows.where('transactions.created_at', '<', filter.end);
+    count = count.where('transactions.created_at', '<', filter.end);
+  }
+  if (filter.types) {
+    rows = rows.where('transactions.type', 'in', filter.types);
+    count = count.where('transactions.type', 'in', filter.types);
+  }
+  const page = await rows.orderBy('transactions.created_at', 'desc').orderBy('transactions.id', 'desc').offset(skip).limit(limit).execute();
+  const { n } = await count.executeTakeFirstOrThrow();
+  return { rows: page, total: Number(n) };
+}
+
+// By the transaction's id, else by its endToEndId (the first row carrying it: the movement
+// itself rather than a fee recorded with the same id).
+export async function findTransaction(db: Kysely<Database>, companyId: string, id: string): Promise<TransactionWithAccount | undefined> {
+  const byId = await ofCompany(db, companyId).where('transactions.id', '=', id).executeTakeFirst();
+  if (byId) return byId;
+  return ofCompany(db, companyId)
+    .where('transactions.end_to_end_id', '=', id)
+    .orderBy(sql`transactions.type = 'FEE'`)
+    .orderBy('transactions.created_at')
+    .orderBy('transactions.id')
+    .executeTakeFirst();
+}

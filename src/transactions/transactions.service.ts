@@ -1,0 +1,40 @@
+// Reading the transactions a company sees: list with filters, one by id or endToEndId.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { errors } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import * as repo from './transactions.repository';
+import { storedTypesOf, transactionView, type ApiTransactionType, type TransactionView } from './transactions.view';
+
+export interface TransactionListQuery {
+  start?: string;
+  end?: string;
+  type?: ApiTransactionType;
+}
+
+export class TransactionsService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(principal: Principal, query: TransactionListQuery, page: Page): Promise<{ transactions: TransactionView[]; total: number }> {
+    const start = query.start ? new Date(query.start) : undefined;
+    const end = query.end ? new Date(query.end) : undefined;
+    if (start && end && end < start) {
+      throw errors.validation([{ field: 'query.end', message: 'is earlier than start', value: query.end! }], 'Invalid end');
+    }
+    const filter: repo.TransactionFilter = {
+      ...(start ? { start } : {}),
+      ...(end ? { end } : {}),
+      ...(query.type ? { types: storedTypesOf(query.type) } : {}),
+    };
+    const { rows, total } = await repo.listTransactions(this.db, principal.companyId, filter, page.skip, page.limit);
+    return { transactions: rows.map(transactionView), total };
+  }
+
+  // id: the transaction's id (globalID) or its endToEndId.
+  async get(principal: Principal, id: string): Promise<TransactionView> {
+    const row = await repo.findTransaction(this.db, principal.companyId, id);
+    if (!row) throw errors.notFound('Transaction not found');
+    return transactionView(row);
+  }
+}

@@ -1,0 +1,100 @@
+// Webhooks of the Pix API (standard v2.8.2): one per Pix key of the receiver (/webhook/{chave},
+// Pix received with a txid and their devolutions, posted to {webhookUrl}/pix), and one per
+// company for recurrences (/webhookrec, {webhookUrl}/rec) and recurring charges
+// (/webhookcobr, {webhookUrl}/cobr). A PUT answers the webhook's signing secret in the
+// X-Pixgate-Webhook-Secret header (the same secret until the webhook is deleted).
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database, Webhook } from '../db/schema';
+import { errors } from '../http/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
+import type { Principal } from '../http/principal';
+import { findCompanyKey } from '../keys/keys.repository';
+import type { Clock } from '../lib/clock';
+import { checkWebhookUrl } from './url-guard';
+import * as repo from './webhooks.repository';
+import { newWebhookId, newWebhookSecret } from './webhooks.service';
+
+export type CompanyWebhookKind = 'rec' | 'cobr';
+
+const OPERACAO_INVALIDA = 'The request to configure a webhook breaks the schema or is semantically wrong.';
+const NAMES: Record<CompanyWebhookKind, string> = { rec: 'recurrence', cobr: 'recurring-charge' };
+
+export function keyWebhookView(w: Webhook) {
+  return { webhookUrl: w.url, chave: w.chave!, criacao: w.created_at.toISOString() };
+}
+
+export class PixWebhooksService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  // Configures the webhook of one of the company's keys; answers its signing secret.
+  async putKey(principal: Principal, chave: string, webhookUrl: string): Promise<string> {
+    await this.checkUrl(webhookUrl, OPERACAO_INVALIDA);
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await findCompanyKey(trx, principal.companyId, chave))) {
+        throw errors.validation([{ field: 'chave', message: 'The Pix key does not belong to this receiving user', value: chave }], OPERACAO_INVALIDA);
+      }
+      const saved = await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, 'pix', webhookUrl, chave));
+      return saved.secret;
+    });
+  }
+
+  async getKey(principal: Principal, chave: string) {
+    const webhook = await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave);
+    if (!webhook) throw errors.notFound(`No webhook is configured for key ${chave}.`);
+    return keyWebhookView(webhook);
+  }
+
+  async deleteKey(principal: Principal, chave: string): Promise<void> {
+    if (!(await repo.deletePixWebhook(this.db, principal.companyId, 'pix', chave))) throw errors.notFound(`No webhook is configured for key ${chave}.`);
+  }
+
+  async listKeys(principal: Principal, query: PixListQuery) {
+    const page = pixListQuery(query);
+    const { rows, total } = await repo.listKeyWebhooks(this.db, principal.companyId, page, page.offset, page.itensPorPagina);
+    return { parametros: parametros(query, page, total), webhooks: rows.map(keyWebhookView) };
+  }
+
+  async putCompany(principal: Principal, kind: CompanyWebhookKind, webhookUrl: string): Promise<string> {
+    await this.checkUrl(webhookUrl, 'The request to configure a webhook breaks the schema.');
+    return this.db.transaction().execute(async (trx) => (await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, kind, webhookUrl))).secret);
+  }
+
+  // (Unknown query parameters are refused by the request validation: the standard's ConsultaInvalida.)
+  async getCompany(principal: Principal, kind: CompanyWebhookKind) {
+    const webhook = await repo.findPixWebhook(this.db, principal.companyId, kind);
+    if (!webhook) throw errors.notFound(`No ${NAMES[kind]} webhook is configured.`);
+    return { webhookUrl: webhook.url, criacao: webhook.created_at.toISOString() };
+  }
+
+  async deleteCompany(principal: Principal, kind: CompanyWebhookKind): Promise<void> {
+    if (!(await repo.deletePixWebhook(this.db, principal.companyId, kind))) throw errors.notFound(`No ${NAMES[kind]} webhook is configured.`);
+  }
+
+  private async checkUrl(webhookUrl: string, detail: string): Promise<void> {
+    const check = await checkWebhookUrl(webhookUrl, this.config.sandbox);
+    if (!check.ok) throw errors.validation([{ field: 'webhookUrl', message: `webhookUrl ${check.reason}`, value: webhookUrl }], detail);
+  }
+
+  private async newRow(trx: Kysely<Database>, principal: Principal, kind: 'pix' | CompanyWebhookKind, url: string, chave?: string) {
+    const now = await this.clock.now(trx);
+    return {
+      id: newWebhookId(),
+      company_id: principal.companyId,
+      kind,
+      event: null,
+      chave: chave ?? null,
+      name: null,
+      url,
+      authorization: null,
+      is_active: true,
+      secret: newWebhookSecret(),
+      created_at: now,
+      updated_at: now,
+    };
+  }
+}

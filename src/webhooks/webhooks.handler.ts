@@ -1,0 +1,74 @@
+// HTTP in/out of webhooks: the platform API's /api/v1/webhook and the Pix API's
+// /pix/v2/webhook, /webhookrec and /webhookcobr.
+import type { PixHandlers } from '../../generated/pix.operations';
+import type { PlatformHandlers } from '../../generated/platform.operations';
+import { pageInfo, pageOf } from '../http/paging';
+import { callerOf } from '../http/principal-guard';
+
+export const SECRET_HEADER = 'X-Pixgate-Webhook-Secret';
+
+export const webhookHandlers = {
+  async createWebhook(req, ctx) {
+    const webhook = await ctx.services.webhooks.create(callerOf(ctx), req.body.webhook);
+    return { status: 200, body: { webhook } };
+  },
+  async listWebhooks(req, ctx) {
+    const page = pageOf(req.query);
+    const { webhooks, total } = await ctx.services.webhooks.list(callerOf(ctx), req.query.url, page);
+    return { status: 200, body: { webhooks, pageInfo: pageInfo(page, total) } };
+  },
+  async deleteWebhook(req, ctx) {
+    await ctx.services.webhooks.remove(callerOf(ctx), req.params.id);
+    return { status: 200, body: { status: 'OK', id: req.params.id } };
+  },
+  async getWebhookPublicKeys(_req, ctx) {
+    return { status: 200, body: { keys: await ctx.services.webhooks.publicKeys() } };
+  },
+  async listWebhookDeliveries(req, ctx) {
+    const page = pageOf(req.query);
+    const { deliveries, total } = await ctx.services.webhooks.deliveries(callerOf(ctx), req.params.id, page);
+    return { status: 200, body: { deliveries, pageInfo: pageInfo(page, total) } };
+  },
+  async redeliverWebhookDelivery(req, ctx) {
+    return { status: 200, body: { delivery: await ctx.services.webhooks.redeliver(callerOf(ctx), req.params.id, req.params.deliveryId) } };
+  },
+} satisfies Partial<PlatformHandlers>;
+
+export const pixWebhookHandlers = {
+  async putWebhook(req, ctx) {
+    const secret = await ctx.services.pixWebhooks.putKey(callerOf(ctx), req.params.chave, req.body.webhookUrl);
+    return { status: 200, body: undefined, headers: { [SECRET_HEADER]: secret } };
+  },
+  async getWebhook(req, ctx) {
+    return { status: 200, body: await ctx.services.pixWebhooks.getKey(callerOf(ctx), req.params.chave) };
+  },
+  async deleteWebhook(req, ctx) {
+    await ctx.services.pixWebhooks.deleteKey(callerOf(ctx), req.params.chave);
+    return { status: 204, body: undefined };
+  },
+  async listWebhooks(req, ctx) {
+    return { status: 200, body: await ctx.services.pixWebhooks.listKeys(callerOf(ctx), req.query) };
+  },
+  async putWebhookRec(req, ctx) {
+    const secret = await ctx.services.pixWebhooks.putCompany(callerOf(ctx), 'rec', req.body.webhookUrl);
+    return { status: 200, body: undefined, headers: { [SECRET_HEADER]: secret } };
+  },
+  async getWebhookRec(_req, ctx) {
+    return { status: 200, body: await ctx.services.pixWebhooks.getCompany(callerOf(ctx), 'rec') };
+  },
+  async deleteWebhookRec(_req, ctx) {
+    await ctx.services.pixWebhooks.deleteCompany(callerOf(ctx), 'rec');
+    return { status: 204, body: undefined };
+  },
+  async putWebhookCobr(req, ctx) {
+    const secret = await ctx.services.pixWebhooks.putCompany(callerOf(ctx), 'cobr', req.body.webhookUrl);
+    return { status: 200, body: undefined, headers: { [SECRET_HEADER]: secret } };
+  },
+  async getWebhookCobr(_req, ctx) {
+    return { status: 200, body: await ctx.services.pixWebhooks.getCompany(callerOf(ctx), 'cobr') };
+  },
+  async deleteWebhookCobr(_req, ctx) {
+    await ctx.services.pixWebhooks.deleteCompany(callerOf(ctx), 'cobr');
+    return { status: 204, body: undefined };
+  },
+} satisfies Partial<PixHandlers>;

@@ -1,0 +1,32 @@
+// The webhooks area's services, built once per process, and its background job.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { Scheduler } from '../jobs/scheduler';
+import type { Clock } from '../lib/clock';
+import type { SigningKeyService } from '../signing/signing.service';
+import { JOB_INTERVAL_MS, JOB_NAME, WebhookDeliveryService } from './delivery.service';
+import { PixWebhooksService } from './pix-webhooks.service';
+import { WebhookKeys } from './webhook-keys';
+import { WebhooksService } from './webhooks.service';
+
+export interface WebhookServices {
+  webhooks: WebhooksService;
+  pixWebhooks: PixWebhooksService;
+  webhookDelivery: WebhookDeliveryService;
+}
+
+export function buildWebhookServices(config: Config, db: Kysely<Database>, clock: Clock, keys: SigningKeyService, jobs: Scheduler, log: Logger): WebhookServices {
+  const webhookKeys = new WebhookKeys(keys);
+  const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
+  // Drains the events outbox and sends due deliveries (tests: jobs.runNow('webhooks')).
+  jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
+    await webhookDelivery.runOnce();
+  });
+  return {
+    webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys),
+    pixWebhooks: new PixWebhooksService(db, clock, config),
+    webhookDelivery,
+  };
+}

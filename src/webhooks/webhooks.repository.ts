@@ -1,0 +1,211 @@
+// All SQL of webhooks, their deliveries and attempts. Every read of the management APIs is
+// scoped to a company; the delivery worker's claims are not (they serve every company).
+import { type Kysely, sql } from 'kysely';
+import type { Database, DeliveryStatus, NewWebhook, NewWebhookDelivery, Webhook, WebhookAttempt, WebhookDelivery, WebhookKind } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+// "now() + ms", in the database's clock (every process agrees on it).
+const inMs = (ms: number) => sql<Date>`now() + (${ms}::double precision * interval '1 millisecond')`;
+
+// ---- webhooks ----
+
+export async function insertWebhook(db: Db, row: NewWebhook): Promise<Webhook> {
+  return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findWebhook(db: Db, companyId: string, kind: WebhookKind, id: string): Promise<Webhook | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findPlatformDuplicate(db: Db, companyId: string, event: string, url: string): Promise<Webhook | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', 'platform')
+    .where('event', '=', event)
+    .where('url', '=', url)
+    .executeTakeFirst();
+}
+
+export async function listPlatformWebhooks(db: Db, companyId: string, url: string | undefined, skip: number, limit: number) {
+  let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'platform');
+  if (url !== undefined) q = q.where('url', '=', url);
+  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(skip).limit(limit).execute();
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function deleteWebhookById(db: Db, companyId: string, kind: WebhookKind, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+// The Pix API webhook of a key (kind pix) or of the company (kinds rec and cobr).
+export async function findPixWebhook(db: Db, companyId: string, kind: Exclude<WebhookKind, 'platform'>, chave?: string): Promise<Webhook | undefined> {
+  let q = db.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('kind', '=', kind);
+  if (kind === 'pix') q = q.where('chave', '=', chave!);
+  return q.executeTakeFirst();
+}
+
+// Creates the Pix API webhook of a key (kind pix) or of the company (rec, cobr), or points
+// the existing one to a new URL (it keeps its id, secret and creation time).
+export async function upsertPixWebhook(db: Db, row: NewWebhook & { kind: Exclude<WebhookKind, 'platform'> }): Promise<Webhook> {
+  return db
+    .insertInto('webhooks')
+    .values(row)
+    .onConflict((oc) => {
+      const target =
+        row.kind === 'pix'
+          ? oc.columns(['company_id', 'chave']).where(sql<boolean>`kind = 'pix'`)
+          : oc.columns(['company_id', 'kind']).where(sql<boolean>`kind in ('rec', 'cobr')`);
+      return target.doUpdateSet((eb) => ({ url: eb.ref('excluded.url'), updated_at: eb.ref('excluded.updated_at') }));
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deletePixWebhook(db: Db, companyId: string, kind: Exclude<WebhookKind, 'platform'>, chave?: string): Promise<boolean> {
+  let q = db.deleteFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', kind);
+  if (kind === 'pix') q = q.where('chave', '=', chave!);
+  const res = await q.executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export async function listKeyWebhooks(db: Db, companyId: string, range: { inicio?: Date; fim?: Date }, offset: number, limit: number) {
+  let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'pix');
+  if (range.inicio) q = q.where('created_at', '>=', range.inicio);
+  if (range.fim) q = q.where('created_at', '<=', range.fim);
+  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// Active webhooks of these companies (the fan-out matches events against them).
+export async function activeWebhooksOf(trx: Db, companyIds: string[]): Promise<Webhook[]> {
+  if (companyIds.length === 0) return [];
+  return trx.selectFrom('webhooks').selectAll().where('company_id', 'in', companyIds).where('is_active', '=', true).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function webhooksByIds(db: Db, ids: string[]): Promise<Webhook[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+}
+
+// ---- deliveries ----
+
+export type NewDelivery = Omit<NewWebhookDelivery, 'next_attempt_at'>;
+
+// One delivery per (webhook, event), due now (database clock): inserting twice does nothing.
+export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(rows.map((r) => ({ ...r, next_attempt_at: sql<Date>`now()` })))
+    .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+    .execute();
+}
+
+// Leases up to `limit` due deliveries to the caller for `leaseMs`. Rows another worker is
+// claiming right now are skipped (FOR UPDATE SKIP LOCKED), leased ones are not due.
+export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, token: string): Promise<WebhookDelivery[]> {
+  const due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '<=', sql<Date>`now()`)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_token: token, lease_until: inMs(leaseMs) })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+// Leases one delivery of the company for a manual redelivery; undefined when a worker
+// holds it now.
+export async function leaseDelivery(db: Db, companyId: string, id: string, leaseMs: number, token: string): Promise<WebhookDelivery | undefined> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_token: token, lease_until: inMs(leaseMs) })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  manual: boolean;
+}
+
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  attemptCount: number;
+  // Milliseconds from now to the next automatic attempt; null: none.
+  nextInMs: number | null;
+}
+
+// Logs an attempt and, while the caller still holds the lease, sets the delivery's outcome
+// and releases it. Answers whether the lease was still held.
+export async function recordAttempt(trx: Db, token: string, attempt: AttemptRecord, outcome: DeliveryOutcome | undefined): Promise<boolean> {
+  // Logged only while the delivery exists (its webhook may have been deleted meanwhile).
+  await sql`
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual)
+    select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text, ${attempt.manual}::boolean
+    from webhook_deliveries where id = ${attempt.deliveryId}`.execute(trx);
+  const res = await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      ...(outcome
+        ? {
+            status: outcome.status,
+            attempt_count: outcome.attemptCount,
+            next_attempt_at: outcome.nextInMs === null ? null : inMs(outcome.nextInMs),
+          }
+        : {}),
+      lease_token: null,
+      lease_until: null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', attempt.deliveryId)
+    .where('lease_token', '=', token)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function findDeliveryOfWebhook(db: Db, companyId: string, webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listDeliveriesOfWebhook(db: Db, companyId: string, webhookId: string, skip: number, limit: number) {
+  const q = db.selectFrom('webhook_deliveries').where('company_id', '=', companyId).where('webhook_id', '=', webhookId);
+  const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+  const out = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
+  if (deliveryIds.length === 0) return out;
+  const rows = await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
+  for (const row of rows) out.get(row.delivery_id)!.push(row);
+  return out;
+}

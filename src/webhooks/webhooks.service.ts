@@ -1,0 +1,147 @@
+// Webhooks of the platform API: registration (one event, one URL, a signing secret shown
+// once), listing, removal, the delivery log, manual redelivery and the RSA public keys.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database, Webhook, WebhookAttempt, WebhookDelivery } from '../db/schema';
+import { errors } from '../http/errors';
+import type { Page } from '../http/paging';
+import type { Principal } from '../http/principal';
+import type { Clock } from '../lib/clock';
+import { randomAlphanumeric } from '../lib/ids';
+import type { WebhookDeliveryService } from './delivery.service';
+import { checkWebhookUrl } from './url-guard';
+import type { WebhookKeys } from './webhook-keys';
+import * as repo from './webhooks.repository';
+
+export const DEFAULT_EVENT = 'OPENPIX:TRANSACTION_RECEIVED';
+
+export interface CreateWebhookInput {
+  name: string;
+  event?: string;
+  url: string;
+  authorization?: string;
+  isActive?: boolean;
+}
+
+// The platform's webhook id: base64 of "Webhook:" and 24 hex digits, as the reference's.
+export function newWebhookId(): string {
+  return Buffer.from(`Webhook:${randomBytes(12).toString('hex')}`).toString('base64');
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomAlphanumeric(32)}`;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export function webhookView(w: Webhook) {
+  return {
+    id: w.id,
+    name: w.name ?? '',
+    event: w.event as never,
+    url: w.url,
+    ...(w.authorization !== null ? { authorization: w.authorization } : {}),
+    isActive: w.is_active,
+    createdAt: w.created_at.toISOString(),
+    updatedAt: w.updated_at.toISOString(),
+  };
+}
+
+export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
+  return {
+    id: d.id,
+    webhookId: d.webhook_id,
+    event: d.event_type as never,
+    status: d.status,
+    attempts: attempts.map((a) => ({ time: a.attempted_at.toISOString(), statusCode: a.status_code, latencyMs: a.latency_ms, error: a.error })),
+    nextAttemptAt: d.status === 'PENDING' && d.next_attempt_at ? d.next_attempt_at.toISOString() : null,
+    createdAt: d.created_at.toISOString(),
+  };
+}
+
+const DUPLICATE = 'A webhook for this url and event already exists';
+
+export class WebhooksService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly config: Config,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly keys: WebhookKeys,
+  ) {}
+
+  async create(principal: Principal, input: CreateWebhookInput) {
+    const check = await checkWebhookUrl(input.url, this.config.sandbox);
+    if (!check.ok) throw errors.badRequest(`Webhook url ${check.reason}`, [{ field: 'body.webhook.url', message: check.reason }]);
+    const event = input.event ?? DEFAULT_EVENT;
+    const secret = newWebhookSecret();
+    try {
+      const created = await this.db.transaction().execute(async (trx) => {
+        if (await repo.findPlatformDuplicate(trx, principal.companyId, event, input.url)) throw errors.badRequest(DUPLICATE);
+        const now = await this.clock.now(trx);
+        return repo.insertWebhook(trx, {
+          id: newWebhookId(),
+          company_id: principal.companyId,
+          kind: 'platform',
+          event,
+          chave: null,
+          name: input.name,
+          url: input.url,
+          authorization: input.authorization ?? null,
+          is_active: input.isActive ?? true,
+          secret,
+          created_at: now,
+          updated_at: now,
+        });
+      });
+      return { ...webhookView(created), secret };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.badRequest(DUPLICATE);
+      throw error;
+    }
+  }
+
+  async list(principal: Principal, url: string | undefined, page: Page) {
+    const { rows, total } = await repo.listPlatformWebhooks(this.db, principal.companyId, url, page.skip, page.limit);
+    return { webhooks: rows.map(webhookView), total };
+  }
+
+  // Removes the webhook with its delivery log; pending deliveries are not attempted again.
+  async remove(principal: Principal, id: string): Promise<void> {
+    if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id))) throw errors.notFound('Webhook not found');
+  }
+
+  async publicKeys() {
+    const key = await this.keys.current();
+    return [{ kid: key.kid, alg: 'RS256' as const, pem: key.publicKeyPem, jwk: key.jwk as never, active: true, createdAt: key.createdAt.toISOString() }];
+  }
+
+  async deliveries(principal: Principal, webhookId: string, page: Page) {
+    await this.webhookOf(principal, webhookId);
+    const { rows, total } = await repo.listDeliveriesOfWebhook(this.db, principal.companyId, webhookId, page.skip, page.limit);
+    const attempts = await repo.attemptsOf(this.db, rows.map((r) => r.id));
+    return { deliveries: rows.map((d) => deliveryView(d, attempts.get(d.id)!)), total };
+  }
+
+  // One attempt now (synchronous, bounded by the delivery timeout); answers the delivery.
+  async redeliver(principal: Principal, webhookId: string, deliveryId: string) {
+    const webhook = await this.webhookOf(principal, webhookId);
+    const found = await repo.findDeliveryOfWebhook(this.db, principal.companyId, webhookId, deliveryId);
+    if (!found) throw errors.notFound('Delivery not found');
+    const leased = await this.delivery.redeliver(principal.companyId, webhook, deliveryId);
+    if (!leased) throw errors.badRequest('This delivery is being attempted right now; try again in a few seconds');
+    const after = await repo.findDeliveryOfWebhook(this.db, principal.companyId, webhookId, deliveryId);
+    if (!after) throw errors.notFound('Delivery not found');
+    const attempts = await repo.attemptsOf(this.db, [after.id]);
+    return deliveryView(after, attempts.get(after.id)!);
+  }
+
+  private async webhookOf(principal: Principal, id: string): Promise<Webhook> {
+    const webhook = await repo.findWebhook(this.db, principal.companyId, 'platform', id);
+    if (!webhook) throw errors.notFound('Webhook not found');
+    return webhook;
+  }
+}

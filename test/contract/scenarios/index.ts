@@ -1,0 +1,25 @@
+// Every area's contract scenarios, by operationId (one file per area, so areas do not collide).
+import { catalogScenarios } from './catalog';
+import { chargesScenarios } from './charges';
+import { extrasScenarios } from './extras';
+import { identityScenarios } from './identity';
+import { kycScenarios } from './kyc';
+import { paymentScenarios } from './payments';
+import { pixinScenarios } from './pixin';
+import { recurrenceScenarios } from './recurrences';
+import type { Scenario } from './types';
+import { webhookScenarios } from './webhooks';
+
+export type { ContractEnv, Prepared, Scenario } from './types';
+
+export const scenarios: Record<string, Scenario> = {
+  ...identityScenarios,
+  ...kycScenarios,
+  ...paymentScenarios,
+  ...catalogScenarios,
+  ...chargesScenarios,
+  ...pixinScenarios,
+  ...webhookScenarios,
+  ...recurrenceScenarios,
+  ...extrasScenarios,
+};

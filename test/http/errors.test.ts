@@ -1,0 +1,101 @@
+// Bad input of every kind gets a clear 4xx in the called API's own format, never a 500.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let acme: TestCompany;
+let bearer: string;
+
+test.before(async () => {
+  server = await startTestServer();
+  acme = await createCompany(server.client);
+  bearer = await pixToken(server.client, acme);
+});
+test.after(async () => server.close());
+
+function isPlatformError(res: { status: number; body: any; headers: Headers }, status: number) {
+  assert.is(res.status, status, JSON.stringify(res.body));
+  assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+  assert.type(res.body.error, 'string');
+}
+
+function isProblem(res: { status: number; body: any; headers: Headers }, status: number, type?: string) {
+  assert.is(res.status, status, JSON.stringify(res.body));
+  assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+  assert.is(res.body.status, status);
+  assert.type(res.body.title, 'string');
+  assert.type(res.body.detail, 'string');
+  assert.match(res.body.type, /^https:\/\/pix\.bcb\.gov\.br\/api\/v2\/error\/[A-Za-z]+$/);
+  if (type) assert.is(res.body.type, `https://pix.bcb.gov.br/api/v2/error/${type}`);
+}
+
+test('malformed JSON: 400 in each format', async () => {
+  const platform = await server.client.request('POST', '/api/v1/application', { raw: '{"accountId": ', headers: { 'content-type': 'application/json' }, auth: acme.appID });
+  isPlatformError(platform, 400);
+  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { raw: '{nope', headers: { 'content-type': 'application/json' }, auth: bearer });
+  isProblem(pix, 400);
+});
+
+test('wrong content type: 415 in each format', async () => {
+  const platform = await server.client.request('POST', '/api/v1/application', { raw: 'accountId=1', headers: { 'content-type': 'text/plain' }, auth: acme.appID });
+  isPlatformError(platform, 415);
+  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { raw: 'x', headers: { 'content-type': 'text/plain' }, auth: bearer });
+  isProblem(pix, 415);
+});
+
+test('unknown fields where the schema forbids them: 400 naming the field', async () => {
+  const res = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'x', type: 'API' }, surprise: 1 }, { auth: acme.appID });
+  isPlatformError(res, 400);
+  assert.ok(res.body.details.some((d: { field: string }) => d.field.includes('surprise')), res.text);
+});
+
+test('oversize bodies: 413', async () => {
+  const big = JSON.stringify({ accountId: 'x'.repeat(2 * 1024 * 1024) });
+  const res = await server.client.request('POST', '/api/v1/application', { raw: big, headers: { 'content-type': 'application/json' }, auth: acme.appID });
+  isPlatformError(res, 413);
+});
+
+test('unknown paths: 404 in the format of the API prefix', async () => {
+  isPlatformError(await server.client.get('/api/v1/nothing-here', { auth: acme.appID }), 404);
+  isProblem(await server.client.get('/pix/v2/nothing-here', { auth: bearer }), 404);
+  const other = await server.client.get('/elsewhere');
+  assert.is(other.status, 404);
+});
+
+test('a known path with another method: 405 with Allow', async () => {
+  const res = await server.client.request('PUT', '/api/v1/application', { body: {}, auth: acme.appID });
+  isPlatformError(res, 405);
+  assert.match(res.headers.get('allow') ?? '', /POST/);
+  isProblem(await server.client.request('DELETE', '/pix/v2/cob', { auth: bearer }), 405);
+});
+
+test('Pix validation errors carry violacoes with razao and propriedade', async () => {
+  const res = await server.client.put('/pix/v2/cob/short', { calendario: { expiracao: 3600 }, valor: { original: '1.5' }, chave: 'x' }, { auth: bearer });
+  isProblem(res, 400);
+  assert.ok(Array.isArray(res.body.violacoes) && res.body.violacoes.length > 0, res.text);
+  for (const v of res.body.violacoes) {
+    assert.type(v.razao, 'string');
+    assert.type(v.propriedade, 'string');
+  }
+});
+
+test('health and reference pages', async () => {
+  const health = await server.client.get('/healthz');
+  assert.is(health.status, 200);
+  assert.is(health.body.status, 'ok');
+  const docs = await server.client.get('/docs');
+  assert.is(docs.status, 200);
+  assert.match(docs.text, /swagger-ui/);
+  const spec = await server.client.get('/docs/specs/pix.yaml');
+  assert.is(spec.status, 200);
+  assert.match(spec.text, /openapi: 3/);
+});
+
+test('every answer carries a request id', async () => {
+  const res = await server.client.get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
+  assert.is(res.headers.get('x-request-id'), 'abc-123');
+});
+
+test.run();

@@ -1,0 +1,66 @@
+// The server as `make run` starts it: a new embedded database prints the demo credentials
+// once; a restart keeps the data (the credentials still work) and prints none; SIGTERM stops
+// it cleanly (exit code 0).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../support/server';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-run-'));
+let port = 0;
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function run(): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => out };
+}
+
+async function stop(r: Running): Promise<number | null> {
+  const exited = new Promise<number | null>((ok) => r.child.once('exit', (code) => ok(code)));
+  r.child.kill('SIGTERM');
+  return exited;
+}
+
+test.before(async () => {
+  port = await freePort();
+});
+test.after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('new database: demo credentials printed; restart keeps them working and prints none; SIGTERM exits 0', async () => {
+  const first = await run();
+  const appID = /appID \(platform API, Authorization header\): (\S+)/.exec(first.output())?.[1];
+  assert.ok(appID, first.output());
+  assert.match(first.output(), new RegExp(`listening on http://localhost:${port}`));
+  assert.match(first.output(), /reference: http:\/\/localhost:\d+\/docs/);
+  const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+  assert.is(health.status, 200);
+  assert.is(await stop(first), 0);
+
+  const second = await run();
+  assert.not.match(second.output(), /demo company/);
+  const company = await fetch(`http://127.0.0.1:${port}/api/v1/company`, { headers: { authorization: appID! } });
+  assert.is(company.status, 200);
+  assert.is(((await company.json()) as { company: { name: string } }).company.name, 'Demo Company');
+  assert.is(await stop(second), 0);
+});
+
+test.run();

@@ -1,0 +1,74 @@
+// OAuth2 client credentials for the Pix API and scope checks on its operations.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { basic, createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let acme: TestCompany;
+
+test.before(async () => {
+  server = await startTestServer();
+  acme = await createCompany(server.client);
+});
+test.after(async () => server.close());
+
+const token = (form: Record<string, string>, auth?: string) =>
+  server.client.request('POST', '/oauth/token', { form, ...(auth ? { auth } : {}) });
+
+test('client credentials give a bearer token with the requested scopes', async () => {
+  const res = await token({ grant_type: 'client_credentials', scope: 'cob.read cob.write' }, basic(acme.clientId, acme.clientSecret));
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.token_type, 'Bearer');
+  assert.is(res.body.scope, 'cob.read cob.write');
+  assert.ok(res.body.expires_in > 0 && res.body.expires_in <= 3600);
+  assert.is(res.headers.get('cache-control'), 'no-store');
+});
+
+test('without scope the token carries every Pix scope the application has', async () => {
+  const res = await token({ grant_type: 'client_credentials' }, basic(acme.clientId, acme.clientSecret));
+  assert.is(res.status, 200);
+  assert.is(res.body.scope.split(' ').length, 24);
+});
+
+test('wrong secret, no credentials: 401 invalid_client', async () => {
+  for (const auth of [basic(acme.clientId, 'nope'), undefined]) {
+    const res = await token({ grant_type: 'client_credentials' }, auth);
+    assert.is(res.status, 401, res.text);
+    assert.is(res.body.error, 'invalid_client');
+  }
+});
+
+test('unsupported grant and ungranted scope are refused in OAuth2 format', async () => {
+  const grant = await token({ grant_type: 'password' }, basic(acme.clientId, acme.clientSecret));
+  assert.is(grant.status, 400);
+  assert.ok(['unsupported_grant_type', 'invalid_request'].includes(grant.body.error), grant.text);
+  const app = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'pix', type: 'API', scopes: ['cob.read'] } }, { auth: acme.appID });
+  assert.is(app.status, 201, app.text);
+  const scoped = await token({ grant_type: 'client_credentials', scope: 'cob.write' }, basic(app.body.application.clientId, app.body.application.clientSecret));
+  assert.is(scoped.status, 400);
+  assert.is(scoped.body.error, 'invalid_scope');
+});
+
+test('Pix operations need a valid bearer (401) carrying their scope (403), in problem+json', async () => {
+  const none = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z');
+  assert.is(none.status, 401);
+  assert.match(none.headers.get('content-type') ?? '', /application\/problem\+json/);
+  assert.is(none.body.status, 401);
+  const forged = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl' });
+  assert.is(forged.status, 401);
+  const readOnly = await pixToken(server.client, acme, 'pix.read');
+  const denied = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: readOnly });
+  assert.is(denied.status, 403, denied.text);
+  assert.is(denied.body.type, 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado');
+});
+
+test('a token stops working once its application is removed', async () => {
+  const app = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'tmp', type: 'API', scopes: ['cob.read'] } }, { auth: acme.appID });
+  const bearer = await pixToken(server.client, app.body.application, 'cob.read');
+  await server.client.delete('/api/v1/application', { body: { clientId: app.body.application.clientId }, auth: acme.appID });
+  const res = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: bearer });
+  assert.is(res.status, 401);
+});
+
+test.run();

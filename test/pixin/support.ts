@@ -1,0 +1,118 @@
+// Helpers of the pix-in tests: charges made with the charges area's record functions (as
+// their endpoints would), and their BR Codes.
+import { randomUUID } from 'node:crypto';
+import { brCodeOf } from '../../src/charges/charge-model';
+import { createChargeRecord } from '../../src/charges/charge-records';
+import { findLocationById } from '../../src/charges/charges.repository';
+import type { Charge } from '../../src/db/schema';
+import { newTxid } from '../../src/lib/ids';
+import { cents, formatDecimalAmount } from '../../src/lib/money';
+import type { TestCompany } from '../support/fixtures';
+import type { TestServer } from '../support/server';
+
+export interface MadeCharge {
+  charge: Charge;
+  brCode: string;
+  locationUrl: string;
+}
+
+export interface CobOptions {
+  value: number;
+  correlationId?: string;
+  expiresIn?: number;
+  valor?: Record<string, unknown>;
+  devedor?: Record<string, unknown>;
+  platform?: Record<string, unknown>;
+}
+
+export async function makeCob(server: TestServer, company: TestCompany, o: CobOptions): Promise<MadeCharge> {
+  const { db, clock, config } = server.services;
+  const made = await db.transaction().execute(async (trx) => {
+    const now = await clock.now(trx);
+    const expiracao = o.expiresIn ?? 3600;
+    return createChargeRecord(
+      trx,
+      {
+        companyId: company.companyId,
+        accountId: company.accountId,
+        kind: 'cob',
+        platformType: 'DYNAMIC',
+        txid: newTxid(),
+        correlationId: o.correlationId ?? null,
+        body: {
+          calendario: { criacao: now.toISOString(), expiracao },
+          ...(o.devedor ? { devedor: o.devedor } : {}),
+          valor: { original: formatDecimalAmount(cents(o.value)), ...(o.valor ?? {}) },
+          chave: company.pixKey,
+        },
+        platform: o.platform ?? {},
+        value: o.value,
+        pixKey: company.pixKey,
+        customerId: null,
+        expiresAt: new Date(now.getTime() + expiracao * 1000),
+        dueDate: null,
+        validityAfterDue: null,
+        paymentLinkId: randomUUID(),
+        now,
+      },
+      config.publicUrl,
+    );
+  });
+  return withCode(server, made);
+}
+
+export interface CobvOptions {
+  value: number;
+  dueDate: string;
+  validity?: number;
+  valor?: Record<string, unknown>;
+  correlationId?: string;
+}
+
+export async function makeCobv(server: TestServer, company: TestCompany, o: CobvOptions): Promise<MadeCharge> {
+  const { db, clock, config } = server.services;
+  const made = await db.transaction().execute(async (trx) => {
+    const now = await clock.now(trx);
+    return createChargeRecord(
+      trx,
+      {
+        companyId: company.companyId,
+        accountId: company.accountId,
+        kind: 'cobv',
+        platformType: 'OVERDUE',
+        txid: newTxid(),
+        correlationId: o.correlationId ?? null,
+        body: {
+          calendario: { criacao: now.toISOString(), dataDeVencimento: o.dueDate, validadeAposVencimento: o.validity ?? 30 },
+          devedor: { cpf: '52998224725', nome: 'Mariana Alves Costa' },
+          valor: { original: formatDecimalAmount(cents(o.value)), ...(o.valor ?? {}) },
+          chave: company.pixKey,
+        },
+        platform: {},
+        value: o.value,
+        pixKey: company.pixKey,
+        customerId: null,
+        expiresAt: null,
+        dueDate: o.dueDate,
+        validityAfterDue: o.validity ?? 30,
+        paymentLinkId: randomUUID(),
+        now,
+      },
+      config.publicUrl,
+    );
+  });
+  return withCode(server, made);
+}
+
+async function withCode(server: TestServer, charge: Charge): Promise<MadeCharge> {
+  const { db, config } = server.services;
+  const location = (await findLocationById(db, Number(charge.location_id)))!;
+  const company = await db.selectFrom('companies').selectAll().where('id', '=', charge.company_id).executeTakeFirstOrThrow();
+  const brCode = brCodeOf(config.publicUrl, charge, location, company);
+  const locationUrl = config.publicUrl.replace(/^https?:\/\//, '') + (location.kind === 'cobv' ? '/qr/v2/cobv/' : '/qr/v2/') + location.token;
+  return { charge, brCode, locationUrl };
+}
+
+export async function chargeRow(server: TestServer, id: string): Promise<Charge> {
+  return server.services.db.selectFrom('charges').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,124 @@
+// A real server per test file, on a fresh database: in-memory PGlite by default, or a new
+// schema of the Postgres at DATABASE_URL (dropped on close). Responses are checked against
+// the specs by the server itself (a contract break answers 500).
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { dropSchema } from '../../src/db/database';
+import { startServer, type RunningServer } from '../../src/server';
+
+export interface TestServer extends RunningServer {
+  client: TestClient;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+export interface TestServerOptions {
+  // Postgres: work in this schema (another server's, to run two servers on one database)
+  // and leave it in place on close; the server that created a schema drops it.
+  schema?: string;
+  // Embedded: keep the database in this folder (a restart reopens it) instead of memory.
+  dataDir?: string;
+  // false: no timers; jobs run only through services.jobs.runNow(name).
+  backgroundJobs?: boolean;
+}
+
+// uvu hides errors of before hooks: print them so a failed start says why.
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  try {
+    return await startTestServerOnce(env, options);
+  } catch (error) {
+    console.error('test server failed to start:', error);
+    throw error;
+  }
+}
+
+async function startTestServerOnce(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
+  const port = await freePort();
+  const url = process.env.DATABASE_URL;
+  const ownsSchema = Boolean(url) && !options.schema;
+  const schema = url ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', PIXGATE_VALIDATE_RESPONSES: 'true', ...env });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const template = process.env.PIXGATE_TEST_TEMPLATE;
+  const database = url ? { url, schema: schema!, poolSize: 8 } : options.dataDir ? { dataDir: options.dataDir } : template ? { templateFile: template } : {};
+  const server = await startServer({ config, logger, database, ...(options.backgroundJobs === undefined ? {} : { backgroundJobs: options.backgroundJobs }) });
+  const close = server.close.bind(server);
+  return {
+    ...server,
+    client: new TestClient(server.url),
+    async close() {
+      await close();
+      if (url && schema && ownsSchema) await dropSchema(url, schema);
+    },
+  };
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  form?: Record<string, string>;
+  raw?: string;
+  headers?: Record<string, string>;
+  auth?: string;
+}
+
+export class TestClient {
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.auth !== undefined) headers.authorization = options.auth;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.form) {
+      body = new URLSearchParams(options.form).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(this.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const type = res.headers.get('content-type') ?? '';
+    if (/image\//.test(type)) {
+      const buffer = Buffer.from(await res.arrayBuffer());
+      return { status: res.status, headers: res.headers, body: buffer as T, text: '' };
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (/json/.test(type) && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...options, body });
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', path, options);
+  }
+}

@@ -1,0 +1,108 @@
+// Outside sandbox mode, webhook URLs pointing to private, loopback or link-local addresses are
+// refused at registration (both APIs) and again at delivery, after DNS resolution.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pixToken } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+import { drain, record, startReceiver, type Receiver } from './receiver';
+
+let server: TestServer;
+let receiver: Receiver;
+let company: { companyId: string; appID: string; key: string; bearer: string };
+
+test.before(async () => {
+  server = await startTestServer({ PIXGATE_SANDBOX: 'false', PIXGATE_WEBHOOK_RETRY_SCHEDULE: 'none' }, { backgroundJobs: false });
+  receiver = await startReceiver();
+  const made = await server.services.sandbox.createCompany({ name: 'Producao Ltda' });
+  company = {
+    companyId: made.company.id,
+    appID: made.application.appID,
+    key: made.pixKey.key,
+    bearer: await pixToken(server.client, made.application),
+  };
+});
+test.after(async () => {
+  await receiver.close();
+  await server.close();
+});
+
+const PRIVATE = [
+  'http://127.0.0.1:8080/hook',
+  'https://10.0.0.5/hook',
+  'https://192.168.1.20/hook',
+  'http://169.254.169.254/latest/meta-data',
+  'http://[::1]:3000/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://localhost:3000/hook',
+  'http://api.localhost/hook',
+  'http://0.0.0.0/hook',
+];
+
+test('registration refuses private addresses on the platform API', async () => {
+  for (const url of PRIVATE) {
+    const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } }, { auth: company.appID });
+    assert.is(res.status, 400, `${url}: ${res.text}`);
+    assert.match(res.body.error, /^Webhook url must not point to a private, loopback or link-local address/);
+  }
+  // A public address literal is accepted (nothing is sent to it: no event happens).
+  const ok = await server.client.post('/api/v1/webhook', { webhook: { name: 'public', event: 'OPENPIX:CHARGE_EXPIRED', url: 'https://93.184.215.14/hook' } }, { auth: company.appID });
+  assert.is(ok.status, 200, ok.text);
+});
+
+test('registration refuses private addresses on the Pix API, with the standard errors', async () => {
+  for (const url of PRIVATE.slice(0, 4)) {
+    const res = await server.client.put(`/pix/v2/webhook/${company.key}`, { webhookUrl: url }, { auth: company.bearer });
+    assert.is(res.status, 400, res.text);
+    assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida');
+    assert.is(res.body.violacoes[0].propriedade, 'webhookUrl');
+    const rec = await server.client.put('/pix/v2/webhookrec', { webhookUrl: url }, { auth: company.bearer });
+    assert.is(rec.body.type, 'https://pix.bcb.gov.br/api/v2/error/WebhookRecOperacaoInvalida');
+  }
+});
+
+test('delivery checks again after DNS resolution: a URL that turned private gets nothing', async () => {
+  // Webhooks that were public when registered and now point (directly, or through a name
+  // resolving) to this machine: written as a registration made earlier would be.
+  const now = new Date();
+  const rows = [`${receiver.url}/literal`, receiver.url.replace('127.0.0.1', 'localhost') + '/by-name'].map((url, i) => ({
+    id: `wh-private-${i}`,
+    company_id: company.companyId,
+    kind: 'platform' as const,
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    chave: null,
+    name: 'turned private',
+    url,
+    authorization: null,
+    is_active: true,
+    secret: 'whsec_x',
+    created_at: now,
+    updated_at: now,
+  }));
+  await server.database.db.insertInto('webhooks').values(rows).execute();
+  await record(server, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { value: 1 } });
+  await drain(server);
+  assert.is(receiver.requests.length, 0);
+  const attempts = await server.database.db
+    .selectFrom('webhook_attempts')
+    .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+    .select(['webhook_deliveries.webhook_id', 'webhook_deliveries.status', 'webhook_attempts.status_code', 'webhook_attempts.error'])
+    .where('webhook_deliveries.company_id', '=', company.companyId)
+    .orderBy('webhook_deliveries.webhook_id')
+    .execute();
+  assert.equal(
+    attempts.map((a) => [a.webhook_id, a.status, a.status_code]),
+    [
+      ['wh-private-0', 'FAILED', null],
+      ['wh-private-1', 'FAILED', null],
+    ],
+  );
+  assert.is(attempts[0]!.error, 'refused: 127.0.0.1 is a private address');
+  assert.match(attempts[1]!.error!, /refused: localhost resolves to the private address (127\.0\.0\.1|::1)/);
+});
+
+test('sandbox routes are gone, webhooks are not', async () => {
+  assert.is((await server.client.post('/api/v1/sandbox/companies', { name: 'x' })).status, 404);
+  assert.is((await server.client.get('/api/v1/webhook', { auth: company.appID })).status, 200);
+});
+
+test.run();
