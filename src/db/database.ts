@@ -3,10 +3,11 @@
 // Both drivers return the same JS types: int8 as number (cents fit in 2^53), numeric as
 // string, date as 'YYYY-MM-DD', timestamps as Date.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
+import { SearchPathPostgresDialect } from './scoped-introspector';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -61,7 +62,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     types,
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
   return { db, kind: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
 }
 
