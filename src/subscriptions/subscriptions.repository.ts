@@ -1,5 +1,5 @@
 // All SQL of subscriptions and the charges they generated.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, NewSubscription, Subscription } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -49,15 +49,4 @@ export async function recordGenerated(
   if (Number(moved.numUpdatedRows) === 0) return false;
   await db.insertInto('subscription_charges').values({ subscription_id: sub.id, installment, charge_correlation_id: chargeCorrelationId, created_at: at }).execute();
   return true;
-}
-
-// The link the charge list filter reads (GET /api/v1/charge?subscription=): the charge's
-// platform options carry the subscription's correlationID.
-export async function linkCharge(db: Db, companyId: string, chargeCorrelationId: string, subscriptionCorrelationId: string): Promise<void> {
-  await db
-    .updateTable('charges')
-    .set({ platform: sql`coalesce(platform, '{}'::jsonb) || jsonb_build_object('subscription', ${subscriptionCorrelationId}::text)` } as never)
-    .where('company_id', '=', companyId)
-    .where('correlation_id', '=', chargeCorrelationId)
-    .execute();
 }

@@ -152,10 +152,10 @@ export class SubscriptionsService {
         ...(sub.additional_info ? { additionalInfo: sub.additional_info } : {}),
       } as never,
       true,
+      { subscription: sub.correlation_id },
     );
     return this.db.transaction().execute(async (trx) => {
       const at = await this.clock.now(trx);
-      await repo.linkCharge(trx, sub.company_id, correlationID, sub.correlation_id);
       const last = sub.installment_count !== null && installment >= sub.installment_count;
       const next = last ? { next_charge_at: null, status: 'COMPLETED' as const } : { next_charge_at: nextChargeAt(sub.next_charge_at!, sub.frequency, sub.day_generate_charge), status: 'ACTIVE' as const };
       return repo.recordGenerated(trx, sub, installment, correlationID, next, at);

@@ -40,7 +40,9 @@ export class PlatformChargesService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(principal: Principal, payload: ChargeCreatePayload, returnExisting: boolean) {
+  // `origin` is for other services that create charges (subscriptions): what they link the
+  // charge to is stored with it, in the same transaction.
+  async create(principal: Principal, payload: ChargeCreatePayload, returnExisting: boolean, origin: { subscription?: string } = {}) {
     const attempt = () =>
       this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);
@@ -49,7 +51,7 @@ export class PlatformChargesService {
           if (!returnExisting) throw errors.badRequest(DUPLICATE, [{ field: 'body.correlationID', message: 'is already used by another charge' }]);
           return this.createdView(trx, existing, now);
         }
-        const charge = await this.createIn(trx, principal, payload, now);
+        const charge = await this.createIn(trx, principal, payload, now, origin);
         return this.createdView(trx, charge, now);
       });
     try {
@@ -70,7 +72,7 @@ export class PlatformChargesService {
     return { charge: view, correlationID: view.correlationID as string, brCode: view.brCode as string };
   }
 
-  private async createIn(trx: Kysely<Database>, principal: Principal, payload: ChargeCreatePayload, now: Date): Promise<Charge> {
+  private async createIn(trx: Kysely<Database>, principal: Principal, payload: ChargeCreatePayload, now: Date, origin: { subscription?: string }): Promise<Charge> {
     const { companyId } = principal;
     const plan = planCharge(principal, payload, now);
     // The receiving key: the subaccount's key when sent, else the company's default key.
@@ -100,7 +102,11 @@ export class PlatformChargesService {
             chave: key.key,
             ...texts,
           };
-    const platform: PlatformOptions = { ...plan.platform, ...(customer ? { customer: customer.view as Record<string, unknown> } : {}) };
+    const platform: PlatformOptions = {
+      ...plan.platform,
+      ...(customer ? { customer: customer.view as Record<string, unknown> } : {}),
+      ...(origin.subscription !== undefined ? { subscription: origin.subscription } : {}),
+    };
     return createChargeRecord(
       trx,
       {
