@@ -7,6 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
+	tsx scripts/prepare-embedded.ts
 	touch $@
 
 install: node_modules/.installed

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
+import { isNewDataDir, readInitdbTemplate } from './embedded-template';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -68,11 +69,13 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 
 async function openEmbedded(dataDir: string | undefined, templateFile: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // A new data folder starts from the saved pristine cluster when there is one.
+  const initdb = dataDir && isNewDataDir(dataDir) ? readInitdbTemplate() : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const parsers = { [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v, [INT8]: (v: string) => Number(v) };
   // new PGlite(undefined, options) drops the date parser: pass the options alone in memory.
   const pglite = dataDir
-    ? new PGlite(dataDir, { parsers })
+    ? new PGlite(dataDir, { parsers, ...(initdb ? { loadDataDir: initdb } : {}) })
     : new PGlite({ parsers, ...(templateFile ? { loadDataDir: new Blob([readFileSync(templateFile)]) } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(async () => (await pglite.waitReady, pglite)) });
   return {
@@ -102,7 +105,8 @@ export { sql };
 // Writes a dump of a new embedded database, migrated, for tests to start from.
 export async function writeEmbeddedTemplate(file: string, migrate: (db: Kysely<Database>) => Promise<unknown>): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite();
+  const initdb = readInitdbTemplate();
+  const pglite = new PGlite(initdb ? { loadDataDir: initdb } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(async () => (await pglite.waitReady, pglite)) });
   await migrate(db);
   await db.destroy();
