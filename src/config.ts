@@ -35,7 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
     publicUrl: (env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     sandbox: flag(env.PIXGATE_SANDBOX, true),
-    logLevel: (env.LOG_LEVEL as LogLevel) || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     validateResponses: flag(env.PIXGATE_VALIDATE_RESPONSES, false),
     webhooks: {
       retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
@@ -43,6 +43,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     withdrawals: { fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'), minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM') },
   };
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value: string | undefined): LogLevel {
+  if (value === undefined || value === '') return 'info';
+  const level = value.toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${value}`);
+  return level;
 }
 
 // A non-negative integer number of cents from the environment.

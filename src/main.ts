@@ -1,8 +1,19 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
-import { loadConfig } from './config';
+import { type Config, loadConfig } from './config';
 import { createLogger, startServer } from './server';
 
-const config = loadConfig();
+// A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
+function fail(message: string): never {
+  process.stderr.write(`pixgate: ${message}\n`);
+  process.exit(2);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail((error as Error).message);
+}
 const logger = createLogger(config);
 const started = Date.now();
 
@@ -23,6 +34,10 @@ const server = await startServer({
       ].join('\n') + '\n',
     );
   },
+}).catch((error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE') fail(`port ${config.port} is already in use (set PORT to another one)`);
+  if (error.code === 'ECONNREFUSED') fail(`cannot reach the database at DATABASE_URL (${error.message})`);
+  throw error;
 });
 
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
