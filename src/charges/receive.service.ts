@@ -37,6 +37,9 @@ export interface IncomingPix {
   // txid when it had one ('***' means none).
   pixKey?: string;
   txid?: string;
+  // ... or the receiving account itself (a transfer to a branch and account number given by
+  // hand, the SPI's MANU initiation): no key and no charge; stored with pix_key '' (none).
+  accountId?: string;
   infoPagador?: string;
 }
 
@@ -107,7 +110,7 @@ export async function settleIncomingPix(trx: Kysely<Database>, incoming: Incomin
     details: {
       ...(target.txid ? { txid: target.txid } : {}),
       ...(infoPagador ? { infoPagador } : {}),
-      pixKey: target.pixKey,
+      ...(target.pixKey ? { pixKey: target.pixKey } : {}),
       payer: { name: incoming.payer.name, taxID: payerTaxId, ispb: incoming.payer.ispb },
       ...(charge
         ? {
@@ -182,7 +185,12 @@ async function resolveTarget(trx: Kysely<Database>, incoming: IncomingPix): Prom
     if (!parts.ok) return fail(parts.code, parts.message);
     return { companyId: charge.company_id, accountId: charge.account_id, pixKey: charge.pix_key, txid: charge.txid, charge, parts, qrCode: null };
   }
-  if (!incoming.pixKey) return fail('NOT_FOUND', 'The Pix has neither a location nor a key');
+  if (incoming.accountId) {
+    const account = await repo.findAccountParty(trx, incoming.accountId);
+    if (!account) return fail('NOT_FOUND', 'Account not found');
+    return { companyId: account.company_id, accountId: account.account_id, pixKey: '', txid: null, charge: null, parts: { components: null, withdrawal: null }, qrCode: null };
+  }
+  if (!incoming.pixKey) return fail('NOT_FOUND', 'The Pix has neither a location, a key nor an account');
   const owner = await findPixKeyOwner(trx, incoming.pixKey);
   if (!owner) return fail('NOT_FOUND', 'Pix key not found');
   const txid = incoming.txid && incoming.txid !== '***' ? incoming.txid : null;

@@ -33,7 +33,8 @@ export function pixView(p: PixReceived, devolutions: PixDevolution[]) {
     ...(p.txid !== null ? { txid: p.txid } : {}),
     valor: money(p.value),
     ...(p.components ? { componentesValor: p.components } : {}),
-    chave: p.pix_key,
+    // '' when the Pix was addressed to the account by hand (no key).
+    ...(p.pix_key ? { chave: p.pix_key } : {}),
     horario: p.settled_at.toISOString(),
     ...(p.info_pagador !== null ? { infoPagador: p.info_pagador } : {}),
     devolucoes: devolutions.map(devolucaoView),
@@ -53,7 +54,7 @@ export function platformPixView(p: PixReceived, charge?: Record<string, unknown>
     endToEndId: p.end_to_end_id,
     ...(p.txid !== null ? { transactionID: p.txid } : {}),
     ...(p.info_pagador !== null ? { infoPagador: p.info_pagador } : {}),
-    pixKey: p.pix_key,
+    ...(p.pix_key ? { pixKey: p.pix_key } : {}),
     type: 'PAYMENT' as const,
     status: 'CONFIRMED' as const,
     payer: { name: p.payer_name, taxID: taxIdView(p.payer_tax_id) },

@@ -47,18 +47,3 @@ export async function findLocalAccount(db: Db, branch: string, account: string):
     .where('bank_accounts.status', '=', 'OPEN')
     .executeTakeFirst();
 }
-
-// The key an account is credited through: the company default when it is on this account,
-// else its oldest key.
-export async function findKeyOfAccount(db: Db, accountId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('pix_keys')
-    .select('key')
-    .where('account_id', '=', accountId)
-    .orderBy('is_default', 'desc')
-    .orderBy('created_at')
-    .orderBy('key')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.key;
-}

@@ -151,15 +151,12 @@ export class SimulatedRail implements Rail {
     const { destination, payer } = transfer;
     if (!destination.accountId) return { ok: false, code: 'AC03', reason: SPI_REASONS.AC03! };
     if (destination.declaredTaxId && destination.declaredTaxId !== destination.taxId) return { ok: false, code: 'BE01', reason: SPI_REASONS.BE01! };
-    let address: { locationUrl: string } | { pixKey: string; txid?: string };
+    // Addressed as the payer addressed it: a dynamic code's location, a key (with a static
+    // code's txid), or the account given by hand (credited directly, keys or not).
+    let address: { locationUrl: string } | { pixKey: string; txid?: string } | { accountId: string };
     if (destination.locationUrl) address = { locationUrl: destination.locationUrl };
     else if (destination.pixKey) address = { pixKey: destination.pixKey, ...(destination.txid ? { txid: destination.txid } : {}) };
-    else {
-      // An account given by hand is credited through one of its keys.
-      const key = await repo.findKeyOfAccount(trx, destination.accountId);
-      if (!key) return { ok: false, code: 'AC03', reason: 'Creditor account cannot receive Pix (it has no Pix key)' };
-      address = { pixKey: key };
-    }
+    else address = { accountId: destination.accountId };
     const result = await receivePix(trx, {
       endToEndId: transfer.endToEndId,
       value: transfer.value,

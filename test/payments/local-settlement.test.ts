@@ -35,6 +35,20 @@ async function totals() {
   return { a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total };
 }
 
+// Every ledger entry of a payment (its hold and settlement) and of the Pix it became, in the
+// order written (one database transaction: hold, the receiver's credit, the payer's debit).
+async function movesOf(endToEndId: string) {
+  const txs = await server.database.db.selectFrom('transactions').select('id').where('end_to_end_id', '=', endToEndId).execute();
+  const payment = await server.database.db.selectFrom('payments').select('id').where('end_to_end_id', '=', endToEndId).executeTakeFirstOrThrow();
+  const rows = await server.database.db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'kind', 'amount'])
+    .where((eb) => eb.or([eb('transaction_id', 'in', txs.map((t) => t.id)), eb('move_id', 'like', `payment:${payment.id}:%`)]))
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ account: r.account_id, kind: r.kind, amount: Number(r.amount) }));
+}
+
 async function transactions(company: TestCompany) {
   return (await server.client.get('/api/v1/transaction?limit=100', { auth: company.appID })).body.transactions as Array<Record<string, any>>;
 }
@@ -135,6 +149,18 @@ test('MANUAL to B\'s account (our ISPB): credited; a holder tax id that does not
   const ok = await pay(server, a, manual('conta-b', bTaxId));
   assert.is(ok.body.payment.status, 'CONFIRMED', ok.text);
   assert.equal(await totals(), { a: before.a - 3_000, b: before.b + 3_000 });
+  // Addressed to the account itself, not through one of B's keys: one money move (A's hold
+  // debited, B's account credited), and B sees a Pix without a key.
+  const e2e = ok.body.transaction.endToEndId;
+  const theirs = (await transactions(b)).find((t) => t.endToEndId === e2e)!;
+  assert.equal([theirs.type, theirs.value, theirs.payer.name, theirs.pixKey], ['PAYMENT', 3_000, 'Aurora Moda', undefined]);
+  assert.equal(await movesOf(e2e), [
+    { account: a.accountId, kind: 'HOLD', amount: 3_000 },
+    { account: b.accountId, kind: 'CREDIT', amount: 3_000 },
+    { account: a.accountId, kind: 'DEBIT', amount: 3_000 },
+  ]);
+  const received = await server.database.db.selectFrom('pix_received').select(['account_id', 'pix_key', 'charge_id']).where('end_to_end_id', '=', e2e).executeTakeFirstOrThrow();
+  assert.equal(received, { account_id: b.accountId, pix_key: '', charge_id: null });
   const be01 = await pay(server, a, manual('conta-b-errada', '11222333000181'));
   assert.is(be01.body.payment.status, 'FAILED');
   assert.ok(be01.body.transaction.providerRejectedReason.startsWith('BE01: '));
@@ -144,11 +170,43 @@ test('MANUAL to B\'s account (our ISPB): credited; a holder tax id that does not
   assert.equal(await totals(), { a: before.a - 3_000, b: before.b + 3_000 });
 });
 
+test('MANUAL to B\'s second account, which has no Pix key: that account is credited, not B\'s default one', async () => {
+  const second = await server.client.post('/api/v1/account', undefined, { auth: b.appID });
+  assert.is(second.status, 200, second.text);
+  const { accountId, branch, account } = second.body.account;
+  const keys = (await server.client.get('/api/v1/pix-keys', { auth: b.appID })).body.pixKeys as Array<{ key: string }>;
+  assert.ok(keys.length >= 1, 'B has keys, but none on its second account');
+  const before = { ...(await totals()), second: (await balanceOf(server, b, accountId)).total };
+  const res = await pay(server, a, {
+    type: 'MANUAL',
+    value: 1_500,
+    correlationID: 'conta-b-segunda',
+    holder: { name: 'Padaria Estrela', taxID: { taxID: bTaxId, type: 'BR:CNPJ' } },
+    psp: { id: '99999999' },
+    account: { branch, account, accountType: 'TRAN' },
+    autoApprove: true,
+  });
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.payment.status, 'CONFIRMED', res.text);
+  assert.equal([res.body.destination.account, res.body.destination.name], [account, 'Padaria Estrela']);
+  const after = { ...(await totals()), second: (await balanceOf(server, b, accountId)).total };
+  assert.equal(after, { a: before.a - 1_500, b: before.b, second: before.second + 1_500 });
+  const e2e = res.body.transaction.endToEndId;
+  assert.equal(await movesOf(e2e), [
+    { account: a.accountId, kind: 'HOLD', amount: 1_500 },
+    { account: accountId, kind: 'CREDIT', amount: 1_500 },
+    { account: a.accountId, kind: 'DEBIT', amount: 1_500 },
+  ]);
+  const theirs = (await transactions(b)).find((t) => t.endToEndId === e2e)!;
+  assert.equal([theirs.type, theirs.value], ['PAYMENT', 1_500]);
+});
+
 test('money is neither created nor lost across both companies', async () => {
   const sent = (await transactions(a)).filter((t) => t.type === 'PIX_OUT').reduce((sum, t) => sum + t.value, 0);
   const received = (await transactions(b)).filter((t) => t.type === 'PAYMENT').reduce((sum, t) => sum + t.value, 0);
   assert.is(sent, received);
-  assert.equal(await totals(), { a: 1_000_000 - sent, b: received });
+  const accounts = (await server.client.get('/api/v1/account', { auth: b.appID })).body.accounts as Array<{ balance: { total: number } }>;
+  assert.equal([(await balanceOf(server, a)).total, accounts.reduce((sum, x) => sum + x.balance.total, 0)], [1_000_000 - sent, received]);
 });
 
 test.run();
