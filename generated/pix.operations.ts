@@ -1625,7 +1625,12 @@ export const pixOperations: OperationMeta[] = [
     "security": [],
     "scope": null,
     "requestContentTypes": [],
-    "problemTypes": {}
+    "problemTypes": {
+      "400": {
+        "type": "RequisicaoInvalida",
+        "title": "Requisição inválida."
+      }
+    }
   }
 ];
 

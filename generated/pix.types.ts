@@ -2332,6 +2332,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description RequisicaoInvalida: the request carries a parameter the operation does not take. */
+        RequisicaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4427,6 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["JwkSet"];
                 };
             };
+            400: components["responses"]["RequisicaoInvalida"];
         };
     };
 }
