@@ -18,6 +18,11 @@ export async function findCompanyTransactions(db: Db, companyId: string, endToEn
     .execute();
 }
 
+// The company's payment that carries this endToEndId (set on approval, CONFIRMED or FAILED).
+export async function findCompanyPayment(db: Db, companyId: string, endToEndId: string): Promise<{ id: string; status: string } | undefined> {
+  return db.selectFrom('payments').select(['id', 'status']).where('company_id', '=', companyId).where('end_to_end_id', '=', endToEndId).executeTakeFirst();
+}
+
 export async function findByTransaction(db: Db, transactionId: string): Promise<FundsRecovery | undefined> {
   return db.selectFrom('funds_recoveries').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
 }

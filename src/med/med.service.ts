@@ -70,7 +70,12 @@ export class MedService {
       return await this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);
         const rows = await repo.findCompanyTransactions(trx, principal.companyId, input.transactionEndToEndId);
-        if (rows.length === 0) throw errors.notFound('Transaction not found');
+        if (rows.length === 0) {
+          // A payment that failed (or was removed) writes no transaction, only its endToEndId.
+          const payment = await repo.findCompanyPayment(trx, principal.companyId, input.transactionEndToEndId);
+          if (payment && REJECTED_PAYMENTS.has(payment.status)) throw errors.badRequest('Transaction was rejected');
+          throw errors.notFound('Transaction not found');
+        }
         const sent = rows.find((r) => r.type === 'PIX_OUT');
         if (!sent) throw errors.badRequest('Transaction was not sent from your account');
         const detailStatus = (sent.details as { status?: unknown }).status;

@@ -1,35 +1,53 @@
 // Funds recovery (MED): open for a Pix sent from an own account, read, cancel, and the
-// sandbox's analysis moves; the MED_API feature gate and tenancy.
+// sandbox's analysis moves; the MED_API feature gate and tenancy. Every Pix here is real (a
+// payment through the API, or a Pix received from the sandbox's payer), so the money-out
+// audit after the file holds: each PIX_OUT is backed by debits of its value.
 import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newEndToEndId } from '../../src/lib/ids';
-import { insertTransaction } from '../../src/transactions/transactions.repository';
-import { auditLedger } from '../support/ledger-auditor';
+import { auditMoneyOut } from '../support/ledger-auditor';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let a: TestCompany;
 let b: TestCompany;
+let sent = 0;
+
+const OUTSIDE_KEY = 'fornecedor@tecidosbrasil.com.br';
 
 test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client, { name: 'Loja Aurora' });
   b = await createCompany(server.client, { name: 'Loja Boreal' });
+  await receive(a, 100_000);
+  await receive(b, 100_000);
 });
 test.after(async () => {
-  await auditLedger(server.database.db);
+  await auditMoneyOut(server.database.db);
   await server.close();
 });
 
-// A row as the payments area writes it for a Pix sent (or another kind of movement).
-async function sentPix(company: TestCompany, type: 'PIX_OUT' | 'PIX_IN' = 'PIX_OUT', value = 4_990, paymentId: string | null = null): Promise<string> {
-  const e2e = newEndToEndId('99999999', new Date());
-  await server.database.db.transaction().execute((trx) =>
-    insertTransaction(trx, { company_id: company.companyId, account_id: company.accountId, type, value, end_to_end_id: e2e, charge_id: null, payment_id: paymentId, created_at: new Date() }),
+// A Pix from the sandbox's outside payer to the company's key: its endToEndId.
+async function receive(company: TestCompany, value: number): Promise<string> {
+  const res = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value, payer: { name: 'Joao Pedro Martins', taxID: '26801573110' } });
+  assert.is(res.status, 200, res.text);
+  return res.body.endToEndId;
+}
+
+// A Pix the company sends through the API (auto-approved): its endToEndId. It must end as
+// expected, or the test fails here.
+async function sentPix(company: TestCompany, key = OUTSIDE_KEY, status: 'CONFIRMED' | 'FAILED' = 'CONFIRMED'): Promise<string> {
+  const res = await server.client.post(
+    '/api/v1/payment',
+    { type: 'PIX_KEY', value: 990, destinationAlias: key, destinationAliasType: 'EMAIL', correlationID: `med-${++sent}`, autoApprove: true },
+    { auth: company.appID },
   );
-  return e2e;
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.payment.status, status, res.text);
+  assert.match(res.body.transaction.endToEndId, /^E99999999/);
+  return res.body.transaction.endToEndId;
 }
 
 const open = (company: TestCompany, body: Record<string, unknown>) => server.client.post('/api/v1/funds-recovery', body, { auth: company.appID });
@@ -54,39 +72,34 @@ test('opens a recovery for a sent Pix: CREATED, no events, read back by dictId',
 });
 
 test('refuses a Pix not sent by the caller, a rejected one and an unknown one', async () => {
-  const received = await sentPix(a, 'PIX_IN');
+  const received = await receive(a, 1_000);
   assert.equal(await open(a, { transactionEndToEndId: received, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [400, { error: 'Transaction was not sent from your account' }]);
   const unknown = newEndToEndId('99999999', new Date());
   assert.equal(await open(a, { transactionEndToEndId: unknown, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [404, { error: 'Transaction not found' }]);
   // Another company's Pix is not found either.
   const ofB = await sentPix(b);
   assert.equal(await open(a, { transactionEndToEndId: ofB, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [404, { error: 'Transaction not found' }]);
-  // A PIX_OUT whose payment failed.
-  const paymentId = randomUUID();
-  const e2e = newEndToEndId('99999999', new Date());
-  await server.database.db.transaction().execute(async (trx) => {
-    const now = new Date();
-    await trx
-      .insertInto('payments')
-      .values({ id: paymentId, company_id: a.companyId, account_id: a.accountId, correlation_id: `falhou-${paymentId}`, type: 'PIX_KEY', status: 'FAILED', value: 100, request_hash: 'x', request: '{}', destination: '{}', comment: null, metadata: null, end_to_end_id: e2e, transaction_id: null, failure_code: 'X', failure_reason: 'x', created_at: now, updated_at: now, settled_at: now } as never)
-      .execute();
-    await insertTransaction(trx, { company_id: a.companyId, account_id: a.accountId, type: 'PIX_OUT', value: 100, end_to_end_id: e2e, charge_id: null, payment_id: paymentId, created_at: now });
-  });
-  assert.equal(await open(a, { transactionEndToEndId: e2e, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [400, { error: 'Transaction was rejected' }]);
+  // A payment that FAILED (the receiving side refused it: AC03): the Pix did not go through.
+  const failed = await sentPix(a, 'ac03@fail.pixgate.dev', 'FAILED');
+  assert.equal(await open(a, { transactionEndToEndId: failed, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [400, { error: 'Transaction was rejected' }]);
+  // ... and of another company, not found.
+  assert.equal(await open(b, { transactionEndToEndId: failed, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [404, { error: 'Transaction not found' }]);
   // Bad input is a 400, never a 500.
   const bad = await open(a, { transactionEndToEndId: 'nope', situationType: 'FRAUD', details: '' });
   assert.is(bad.status, 400, bad.text);
   assert.is(bad.body.error, 'Validation error');
 });
 
-test('a real payment sent through the API can be recovered', async () => {
-  await server.client.post('/api/v1/sandbox/pix-in', { pixKey: a.pixKey, value: 10_000, payer: { name: 'Joao Pedro Martins', taxID: '26801573110' } });
+test('a payment to another company here can be recovered by its payer, not by its receiver', async () => {
   const paid = await server.client.post('/api/v1/payment', { type: 'PIX_KEY', value: 2_500, destinationAlias: b.pixKey, destinationAliasType: 'RANDOM', correlationID: 'med-real', autoApprove: true }, { auth: a.appID });
-  if (paid.status !== 200 || paid.body.payment?.status !== 'CONFIRMED') { console.log('real payment skipped', paid.status, paid.text); return; }
-  const e2e = paid.body.transaction?.endToEndId ?? paid.body.payment.endToEndId;
+  assert.is(paid.status, 200, paid.text);
+  assert.is(paid.body.payment.status, 'CONFIRMED', paid.text);
+  const e2e = paid.body.transaction.endToEndId;
   const res = await open(a, { transactionEndToEndId: e2e, situationType: 'ACCOUNT_TAKEOVER', details: 'Conta invadida' });
   assert.is(res.status, 201, res.text);
   assert.is(res.body.fundsRecovery.rootTransactionId, e2e);
+  // B received that Pix (a PIX_IN of the same endToEndId): not B's to recover.
+  assert.equal(await open(b, { transactionEndToEndId: e2e, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [400, { error: 'Transaction was not sent from your account' }]);
 });
 
 test('cancel: from CREATED or AWAITING_ANALYSIS; COMPLETED and CANCELLED are terminal (409); events follow each move', async () => {
@@ -131,6 +144,7 @@ test('cancel: from CREATED or AWAITING_ANALYSIS; COMPLETED and CANCELLED are ter
 
 test('without the MED_API feature every operation answers 403', async () => {
   const noMed = await createCompany(server.client, { name: 'Sem MED', features: ['BAAS'] });
+  await receive(noMed, 5_000);
   const e2e = await sentPix(noMed);
   const msg = { error: 'You need feature MED_API to access this endpoint' };
   assert.equal(await open(noMed, { transactionEndToEndId: e2e, situationType: 'SCAM', details }).then((r) => [r.status, r.body]), [403, msg]);
