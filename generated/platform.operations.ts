@@ -49,7 +49,9 @@ export const platformOperations: OperationMeta[] = [
       "AppID"
     ],
     "scope": "ACCOUNT_POST",
-    "requestContentTypes": [],
+    "requestContentTypes": [
+      "application/json"
+    ],
     "problemTypes": {}
   },
   {

@@ -33,7 +33,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate the account of the calling credential
-         * @description Creates a new account with the holder data of the account tied to the calling application. Needs the bank account feature (400 otherwise) and a MASTER application (403 Wrong API type otherwise).
+         * @description Creates a new account with the holder data of the account tied to the calling application. Needs the bank account feature (400 otherwise) and a MASTER application (403 Wrong API type otherwise). The holder e-mail (the one GET /api/v1/account?email= filters by) is holderEmail when sent, else the calling account's.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -3356,7 +3356,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional holder data of the new account */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description E-mail of the account's holder user (stored as sent, matched without case by GET /api/v1/account?email=)
+                     */
+                    holderEmail?: string;
+                };
+            };
+        };
         responses: {
             /** @description The new account */
             200: {

@@ -12,8 +12,8 @@ export const accountHandlers = {
     const { accounts, total } = await ctx.services.accounts.list(callerOf(ctx), page, req.query.email);
     return { status: 200, body: { accounts, pageInfo: pageInfo(page, total) } };
   },
-  async createAccount(_req, ctx) {
-    return { status: 200, body: { account: await ctx.services.accounts.create(callerOf(ctx)) } };
+  async createAccount(req, ctx) {
+    return { status: 200, body: { account: await ctx.services.accounts.create(callerOf(ctx), req.body?.holderEmail) } };
   },
   async deleteAccount(req, ctx) {
     return { status: 200, body: await ctx.services.accounts.close(callerOf(ctx), req.params.accountId) };

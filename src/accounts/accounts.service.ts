@@ -85,8 +85,9 @@ export class AccountsService {
     };
   }
 
-  // Duplicates the account of the calling application: same holder, new number, no balance.
-  async create(principal: Principal): Promise<AccountView> {
+  // Duplicates the account of the calling application: same holder, new number, no balance;
+  // the holder e-mail is the one sent, else the calling account's.
+  async create(principal: Principal, holderEmail?: string): Promise<AccountView> {
     if (!hasFeature(principal, FEATURES.bankAccount)) throw errors.badRequest('Bank account feature is not enabled');
     if (principal.applicationType !== 'MASTER') throw errors.forbidden('Wrong API type');
     return this.db.transaction().execute(async (trx) => {
@@ -103,7 +104,7 @@ export class AccountsService {
         account_name: source.account_name,
         status: 'OPEN',
         created_at: await this.clock.now(trx),
-        holder_email: source.holder_email,
+        holder_email: holderEmail?.trim() || source.holder_email,
       });
       return accountView({ ...created, tax_id: source.tax_id, official_name: source.official_name, trade_name: source.trade_name }, balanceView(undefined));
     });

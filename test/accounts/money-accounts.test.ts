@@ -51,21 +51,30 @@ test('POST /account needs the bank account feature (400) and a MASTER applicatio
   assert.equal(res.body, { error: 'Wrong API type' });
 });
 
-test('GET /account?email= keeps the accounts whose holder has that e-mail (without case)', async () => {
-  await server.database.db.updateTable('bank_accounts').set({ holder_email: 'Financeiro@Aurora.com.br' }).where('id', '=', second).execute();
+test('POST /account {holderEmail} sets the new account\'s holder e-mail; GET /account?email= keeps the accounts whose holder has it (without case)', async () => {
+  const none0 = (await server.client.get('/api/v1/account?email=financeiro@aurora.com.br', { auth: a.appID })).body;
+  assert.is(none0.pageInfo.totalCount, 0, 'accounts without an e-mail never match');
+  const created = await server.client.post('/api/v1/account', { holderEmail: 'Financeiro@Aurora.com.br' }, { auth: a.appID });
+  assert.is(created.status, 200, created.text);
+  const withEmail = created.body.account.accountId as string;
   const found = (await server.client.get('/api/v1/account?email=financeiro@aurora.com.br', { auth: a.appID })).body;
-  assert.equal(found.accounts.map((x: { accountId: string }) => x.accountId), [second]);
+  assert.equal(found.accounts.map((x: { accountId: string }) => x.accountId), [withEmail]);
   assert.is(found.pageInfo.totalCount, 1);
   const none = (await server.client.get('/api/v1/account?email=ninguem@aurora.com.br', { auth: a.appID })).body;
   assert.equal(none.accounts, []);
   assert.is(none.pageInfo.totalCount, 0);
   assert.is((await server.client.get('/api/v1/account?email=financeiro@aurora.com.br', { auth: b.appID })).body.pageInfo.totalCount, 0);
   assert.is((await server.client.get('/api/v1/account?email=not-an-email', { auth: a.appID })).status, 400);
-  // A duplicate keeps the holder's e-mail.
-  const app = await server.client.post('/api/v1/application', { accountId: second, application: { name: 'second', type: 'MASTER' } }, { auth: a.appID });
+  const bad = await server.client.post('/api/v1/account', { holderEmail: 'not-an-email' }, { auth: a.appID });
+  assert.is(bad.status, 400, bad.text);
+  assert.is(bad.body.details?.[0]?.field, 'body.holderEmail', bad.text);
+  assert.is((await server.client.post('/api/v1/account', { email: 'x@y.com' }, { auth: a.appID })).status, 400, 'unknown fields are refused');
+  // A duplicate made without holderEmail keeps the calling account's e-mail.
+  const app = await server.client.post('/api/v1/application', { accountId: withEmail, application: { name: 'with-email', type: 'MASTER' } }, { auth: a.appID });
   const third = (await server.client.post('/api/v1/account', undefined, { auth: app.body.application.appID })).body.account.accountId;
   assert.is((await server.client.get('/api/v1/account?email=FINANCEIRO@aurora.com.br', { auth: a.appID })).body.pageInfo.totalCount, 2);
-  assert.is((await server.client.delete(`/api/v1/account/${third}`, { auth: a.appID })).status, 200);
+  for (const id of [third, withEmail]) assert.is((await server.client.delete(`/api/v1/account/${id}`, { auth: a.appID })).status, 200);
+  assert.is((await server.client.get('/api/v1/account?email=financeiro@aurora.com.br', { auth: a.appID })).body.pageInfo.totalCount, 0, 'closed accounts are not listed');
 });
 
 test('DELETE /account/{id}: every rule and message', async () => {
