@@ -117,4 +117,27 @@ test('a BOLETO payment takes value and destination from the boleto; approving pa
   assert.is((await pay(server, a, { type: 'BOLETO', boletoBarcode: BARCODE, value: 1, correlationID: 'com-valor' })).status, 400, 'a BOLETO takes no value');
 });
 
+test('a boleto whose beneficiary is a company here is paid to the outside world: no boleto is issued here, so nothing is credited here', async () => {
+  // A utility boleto (segment 6) names its beneficiary by CNPJ base; this one names company B.
+  const b = await createCompany(server.client, { name: 'Energia Local', taxID: '11222333000181' });
+  let barcode = '';
+  for (let dv = 0; dv < 10 && !barcode; dv++) {
+    const code = `868${dv}00000004321` + '11222333' + '9'.repeat(21);
+    if (validateBoleto(code, '2026-01-01').ok) barcode = code;
+  }
+  assert.is(barcode.length, 44);
+  const boleto = (await validate(barcode)).body.boleto;
+  assert.equal([boleto.amount, boleto.beneficiary.taxID.taxID], [4_321, '11222333000181']);
+  const before = { a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total };
+  const res = await pay(server, a, { type: 'BOLETO', boletoBarcode: barcode, correlationID: 'boleto-de-b', autoApprove: true });
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.payment.status, 'CONFIRMED', res.text);
+  assert.is(res.body.destination.taxID, '11222333000181');
+  assert.is.not(res.body.destination.bank, 'pixgate sandbox PSP');
+  assert.is.not(res.body.transaction.creditParty.psp.id, '99999999');
+  assert.equal({ a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total }, { a: before.a - 4_321, b: before.b });
+  const bList = (await server.client.get('/api/v1/transaction', { auth: b.appID })).body.transactions;
+  assert.equal(bList, [], 'B receives nothing here');
+});
+
 test.run();
