@@ -5,6 +5,7 @@ import type { Charge, Company, Location } from '../db/schema';
 import { buildDynamicBrCode } from '../lib/brcode';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import { dueChargeAmount, platformDiscountFor, type DueChargeAmounts, type DueChargeInput, type PlatformDiscount } from '../lib/due-charge';
+import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
 
 // The sandbox keeps no postal address of companies: their codes and due-date charges use this
@@ -107,8 +108,13 @@ export function tokenOfLocationUrl(locationUrl: string): string | undefined {
   return token || undefined;
 }
 
+// The merchant name of a BR Code (field 59): the trade name, else the name, as long as it has
+// characters that survive the ASCII clean-up (a name in another script has none: a code
+// cannot be built on it, so the code then names the receiver generically).
+export const FALLBACK_MERCHANT_NAME = 'RECEBEDOR PIX';
 export function merchantNameOf(company: Pick<Company, 'trade_name' | 'name'>): string {
-  return company.trade_name || company.name;
+  for (const name of [company.trade_name, company.name]) if (name && toEmvText(name, 25)) return name;
+  return FALLBACK_MERCHANT_NAME;
 }
 
 // The dynamic BR Code of a charge served at `location`. A cob's code carries its amount

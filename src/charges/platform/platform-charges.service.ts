@@ -19,7 +19,7 @@ import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord }
 import * as repo from '../charges.repository';
 import { findCompanyCharge } from '../payable';
 import { recebedorOf } from '../standard/standard-bodies';
-import { devedorOfCustomer, planCharge, type ChargeCreatePayload } from './platform-rules';
+import { MAX_EXPIRES_IN, devedorOfCustomer, planCharge, type ChargeCreatePayload } from './platform-rules';
 import { buildPlatformChargeView, chargeViewContexts, platformChargeView, type PlatformOptions } from './platform-view';
 
 const NOT_FOUND = 'Charge not found';
@@ -213,6 +213,9 @@ export class PlatformChargesService {
       let revised: Charge;
       if (charge.kind === 'cob') {
         const expiracao = Math.round((at.getTime() - charge.created_at.getTime()) / 1000);
+        if (expiracao > MAX_EXPIRES_IN) {
+          throw errors.validation([{ field: 'body.expiresDate', message: `must be at most ${MAX_EXPIRES_IN} seconds after the charge's creation` }], 'expiresDate is too far ahead');
+        }
         const body = charge.body as { calendario: Record<string, unknown> };
         revised = await reviseChargeRecord(
           trx,

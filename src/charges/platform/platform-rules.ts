@@ -14,6 +14,13 @@ import type { PlatformOptions } from './platform-view';
 export type ChargeCreatePayload = components['schemas']['ChargeCreatePayload'];
 
 export const MIN_EXPIRES_IN = 300;
+// The standard's limits: valor.original is at most 10 integer digits (9999999999.99, also the
+// 13 characters of the BR Code's amount field) and calendario.expiracao an int32.
+export const MAX_VALUE = 999_999_999_999;
+export const MAX_EXPIRES_IN = 2_147_483_647;
+// The last date a charge may be due or valid until (dates are written as YYYY-MM-DD).
+const LAST_DATE_MS = Date.UTC(9999, 11, 31);
+const DAY_MS = 86_400_000;
 const BASIS_POINTS_100_PERCENT = 10000;
 
 // Decimal string with 2 decimals of a non-negative integer of hundredths (150 -> "1.50").
@@ -64,6 +71,8 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
   }
   if (p.subaccount !== undefined && !validatePixKey(p.subaccount).ok) refuse('subaccount', 'subaccount is not a valid Pix key');
 
+  if (p.value > MAX_VALUE) refuse('value', `value must be at most ${MAX_VALUE} (${hundredths(MAX_VALUE)})`);
+
   let plan: Omit<PlatformPlan, 'platform'>;
   if (!dueCharge) {
     for (const f of ['dueDate', 'daysForDueDate', 'daysAfterDueDate', 'interests', 'fines', 'discount'] as const) {
@@ -72,9 +81,11 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     let expiracao = p.expiresIn ?? DEFAULT_EXPIRACAO;
     if (p.expiresIn !== undefined && p.expiresDate !== undefined) refuse('expiresDate', 'send expiresIn or expiresDate, not both');
     if (p.expiresIn !== undefined && p.expiresIn < MIN_EXPIRES_IN) refuse('expiresIn', `expiresIn must be >= ${MIN_EXPIRES_IN}`);
+    if (p.expiresIn !== undefined && p.expiresIn > MAX_EXPIRES_IN) refuse('expiresIn', `expiresIn must be <= ${MAX_EXPIRES_IN}`);
     if (p.expiresDate !== undefined) {
       expiracao = Math.floor((Date.parse(p.expiresDate) - now.getTime()) / 1000);
       if (expiracao < MIN_EXPIRES_IN) refuse('expiresDate', 'expiresDate must be at least 5 minutes in the future');
+      else if (expiracao > MAX_EXPIRES_IN) refuse('expiresDate', `expiresDate must be at most ${MAX_EXPIRES_IN} seconds ahead`);
     }
     plan = { kind: 'cob', expiracao, valor: { original: hundredths(p.value), modalidadeAlteracao: 0 } };
   } else {
@@ -85,10 +96,15 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     let dueDate = today;
     if (p.dueDate !== undefined && p.daysForDueDate !== undefined) refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
     else if (p.dueDate !== undefined) dueDate = new Date(p.dueDate).toISOString().slice(0, 10);
-    else if (p.daysForDueDate !== undefined) dueDate = addCalendarDays(today, p.daysForDueDate);
-    else refuse('dueDate', `dueDate or daysForDueDate is required for ${type} charges`);
+    else if (p.daysForDueDate !== undefined) {
+      if (Date.parse(today) + p.daysForDueDate * DAY_MS > LAST_DATE_MS) refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');
+      else dueDate = addCalendarDays(today, p.daysForDueDate);
+    } else refuse('dueDate', `dueDate or daysForDueDate is required for ${type} charges`);
     if (dueDate < today) refuse('dueDate', 'dueDate cannot be in the past');
     const validity = p.daysAfterDueDate ?? DEFAULT_VALIDADE;
+    if (/^\d{4}-/.test(dueDate) && Date.parse(dueDate) + validity * DAY_MS > LAST_DATE_MS) {
+      refuse(p.daysAfterDueDate !== undefined ? 'daysAfterDueDate' : 'dueDate', 'the charge would stay payable after 9999-12-31');
+    }
     const valor: CobvValor = { original: hundredths(p.value) };
     if (p.fines) {
       if (p.fines.value >= BASIS_POINTS_100_PERCENT) refuse('fines.value', 'the fine must be below 100% (10000 basis points)');
