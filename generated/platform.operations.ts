@@ -171,6 +171,16 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getPaymentLinkPage",
+    "method": "get",
+    "path": "/pay/{paymentLinkID}",
+    "tag": "Image",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getQrCodeBase64",
     "method": "get",
     "path": "/api/image/qrcode/base64/{id}",
@@ -1077,6 +1087,7 @@ export interface PlatformHandlers {
   getCashbackBalance: Handler<operations['getCashbackBalance']>;
   getOrCreateCashback: Handler<operations['getOrCreateCashback']>;
   getChargeQrImage: Handler<operations['getChargeQrImage']>;
+  getPaymentLinkPage: Handler<operations['getPaymentLinkPage']>;
   getQrCodeBase64: Handler<operations['getQrCodeBase64']>;
   listCharges: Handler<operations['listCharges']>;
   createCharge: Handler<operations['createCharge']>;

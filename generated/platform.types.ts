@@ -200,6 +200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pay/{paymentLinkID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment page of a charge or static QR code
+         * @description Open endpoint, the target of a charge's `paymentLinkUrl`: an HTML page with the QR code image, the amount, the description, the status and the copy-and-paste BR Code. The payment link id is unguessable, as for the QR code image.
+         */
+        get: operations["getPaymentLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/image/qrcode/base64/{id}": {
         parameters: {
             query?: never;
@@ -3802,6 +3822,42 @@ export interface operations {
                 };
             };
             /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentLinkPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment link id of the charge or static QR code
+                 * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+                 */
+                paymentLinkID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No charge or static QR code has this payment link id */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import { ImagesService } from '../images/images.service';
+import { PaymentPageService } from '../images/payment-page';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
@@ -20,6 +21,7 @@ export interface ChargesServices {
   payloads: PayloadService;
   platform: PlatformChargesService;
   images: ImagesService;
+  paymentPages: PaymentPageService;
   expiry: ChargeExpiry;
 }
 
@@ -37,6 +39,7 @@ export function buildChargesServices(config: Config, db: Kysely<Database>, clock
     payloads: new PayloadService(db, clock, payloadKeys),
     platform: new PlatformChargesService(db, clock, config.publicUrl),
     images: new ImagesService(db, config.publicUrl),
+    paymentPages: new PaymentPageService(db, clock, config.publicUrl),
     expiry,
   };
 }

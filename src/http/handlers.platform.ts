@@ -100,6 +100,7 @@ export const platformHandlers: PlatformHandlers = {
   sandboxPixIn: pixInPlatformHandlers.sandboxPixIn,
   sandboxAcceptRec: sandboxRecHandlers.sandboxAcceptRec,
   sandboxRejectRec: sandboxRecHandlers.sandboxRejectRec,
+  getPaymentLinkPage: imageHandlers.getPaymentLinkPage,
   getQrCodeBase64: imageHandlers.getQrCodeBase64,
   sandboxAdvanceFundsRecovery: medHandlers.sandboxAdvanceFundsRecovery,
   sandboxOpenDispute: disputeHandlers.sandboxOpenDispute,
