@@ -901,10 +901,8 @@ export const platformOperations: OperationMeta[] = [
     "method": "get",
     "path": "/api/v1/webhook/public-keys",
     "tag": "Webhook",
-    "security": [
-      "AppID"
-    ],
-    "scope": "WEBHOOK_GET",
+    "security": [],
+    "scope": null,
     "requestContentTypes": [],
     "problemTypes": {}
   },

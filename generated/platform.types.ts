@@ -1036,7 +1036,7 @@ export interface paths {
         };
         /**
          * Get the webhook signing public keys
-         * @description RSA public keys (PEM and JWK) that verify the x-webhook-signature header of deliveries: an RS256 signature, base64, of the raw request body.
+         * @description RSA public keys that verify the x-webhook-signature header of deliveries: an RS256 signature (PKCS#1 v1.5), base64, of the raw request body. Open (no Authorization): a receiver verifies deliveries without an appID. `public_keys` is the public reference's format (key_identifier: hex SHA-256 of the key's DER SubjectPublicKeyInfo; is_current: the key signing deliveries now; key: PEM), `keys` the same keys with their kid (sent in X-Pixgate-Key-Id) and JWK.
          */
         get: operations["getWebhookPublicKeys"];
         put?: never;
@@ -3003,6 +3003,15 @@ export interface components {
                 /** @default true */
                 isActive: boolean;
             };
+        };
+        /** @description RSA public key verifying the x-webhook-signature header, in the public reference's format. */
+        WebhookReferencePublicKey: {
+            /** @description Hex SHA-256 of the key's DER SubjectPublicKeyInfo (stable identifier) */
+            key_identifier: string;
+            /** @description Whether new deliveries are signed with this key */
+            is_current: boolean;
+            /** @description SPKI public key in PEM */
+            key: string;
         };
         /** @description RSA public key verifying the x-webhook-signature header. */
         WebhookPublicKey: {
@@ -6384,12 +6393,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        public_keys: components["schemas"]["WebhookReferencePublicKey"][];
                         keys: components["schemas"]["WebhookPublicKey"][];
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

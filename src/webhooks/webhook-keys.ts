@@ -1,7 +1,7 @@
 // The RSA key behind x-webhook-signature: created once (across processes) and kept in the
 // database by SigningKeyService, published by GET /api/v1/webhook/public-keys.
 import type { SigningKeyService } from '../signing/signing.service';
-import { createWebhookRsaKey, publicPemOf } from './signature';
+import { createWebhookRsaKey, keyIdentifierOf, publicPemOf } from './signature';
 
 const PURPOSE = 'webhook-rsa';
 
@@ -9,6 +9,8 @@ export interface WebhookKey {
   kid: string;
   privateKeyPem: string;
   publicKeyPem: string;
+  // Hex SHA-256 of the DER SubjectPublicKeyInfo: the public reference's key_identifier.
+  keyIdentifier: string;
   jwk: { kty: 'RSA'; n: string; e: string; kid: string; alg: string; use: string };
   createdAt: Date;
 }
@@ -27,6 +29,7 @@ export class WebhookKeys {
           kid: row.kid,
           privateKeyPem: row.private_key,
           publicKeyPem: publicPemOf(row.private_key),
+          keyIdentifier: keyIdentifierOf(row.private_key),
           jwk: row.public_jwk as unknown as WebhookKey['jwk'],
           createdAt: row.created_at,
         },

@@ -22,7 +22,7 @@ export const webhookHandlers = {
     return { status: 200, body: { status: 'OK', id: req.params.id } };
   },
   async getWebhookPublicKeys(_req, ctx) {
-    return { status: 200, body: { keys: await ctx.services.webhooks.publicKeys() } };
+    return { status: 200, body: await ctx.services.webhooks.publicKeys() };
   },
   async listWebhookDeliveries(req, ctx) {
     const page = pageOf(req.query);

@@ -114,9 +114,14 @@ export class WebhooksService {
     if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id))) throw errors.notFound('Webhook not found');
   }
 
+  // Both formats: `public_keys` as the public reference answers it (receivers written for it
+  // read `key` of the `is_current` one), `keys` with the kid of X-Pixgate-Key-Id and the JWK.
   async publicKeys() {
     const key = await this.keys.current();
-    return [{ kid: key.kid, alg: 'RS256' as const, pem: key.publicKeyPem, jwk: key.jwk as never, active: true, createdAt: key.createdAt.toISOString() }];
+    return {
+      public_keys: [{ key_identifier: key.keyIdentifier, is_current: true, key: key.publicKeyPem }],
+      keys: [{ kid: key.kid, alg: 'RS256' as const, pem: key.publicKeyPem, jwk: key.jwk as never, active: true, createdAt: key.createdAt.toISOString() }],
+    };
   }
 
   async deliveries(principal: Principal, webhookId: string, page: Page) {

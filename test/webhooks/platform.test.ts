@@ -1,7 +1,7 @@
 // Platform API webhooks: registration, listing, removal, public keys; delivery of recorded
 // events to a real receiver on 127.0.0.1 with both signatures; retries with backoff, the
 // delivery log, exhaustion and manual redelivery; timeouts.
-import { createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -128,11 +128,23 @@ test("another company's webhook answers exactly like a missing one", async () =>
   assert.is((await server.client.delete(`/api/v1/webhook/${id}`, { auth: acme.appID })).status, 404);
 });
 
-test('public keys: one RS256 key as PEM and JWK, the same on every call', async () => {
+test('public keys: open, one RS256 key in the public reference format and as PEM and JWK, the same on every call', async () => {
   const a = await server.client.get('/api/v1/webhook/public-keys', { auth: acme.appID });
   const b = await server.client.get('/api/v1/webhook/public-keys', { auth: other.appID });
+  const open = await server.client.get('/api/v1/webhook/public-keys');
   assert.is(a.status, 200, a.text);
   assert.equal(a.body, b.body);
+  assert.is(open.status, 200, open.text);
+  assert.equal(open.body, a.body);
+  // What a receiver written for the public reference reads.
+  assert.equal(Object.keys(a.body).sort(), ['keys', 'public_keys']);
+  assert.is(a.body.public_keys.length, 1);
+  const [reference] = a.body.public_keys;
+  assert.equal(Object.keys(reference).sort(), ['is_current', 'key', 'key_identifier']);
+  assert.is(reference.is_current, true);
+  assert.is(reference.key, a.body.keys[0].pem);
+  const der = createPublicKey(reference.key).export({ type: 'spki', format: 'der' });
+  assert.is(reference.key_identifier, createHash('sha256').update(der).digest('hex'));
   assert.is(a.body.keys.length, 1);
   const [key] = a.body.keys;
   assert.is(key.alg, 'RS256');

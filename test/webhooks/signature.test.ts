@@ -1,6 +1,6 @@
-// The documented verification (the snippet of docs/webhooks.md, run as written) accepts a real
-// delivery and refuses forged, tampered and stale ones; the retry schedule; address ranges.
-import { createHmac } from 'node:crypto';
+// The documented verifications (both snippets of docs/webhooks.md, run as written) accept the real
+// deliveries of a paid charge and refuse forged, tampered and stale ones; the retry schedule; address ranges.
+import { createHmac, createSign, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,25 +11,36 @@ import { loadConfig } from '../../src/config';
 import { DEFAULT_RETRY_SCHEDULE, JITTER, nextDelayMs, parseRetrySchedule, totalScheduleMs } from '../../src/webhooks/retry';
 import { hmacSignature } from '../../src/webhooks/signature';
 import { isPrivateAddress } from '../../src/webhooks/url-guard';
-import { createCompany } from '../support/fixtures';
+import { createCompany, pixToken } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
-import { drain, record, startReceiver, type Receiver } from './receiver';
+import { drain, startReceiver, type Receiver } from './receiver';
 
 type Verify = (secret: string, rawBody: string, header: string | undefined, toleranceSeconds?: number, nowSeconds?: number) => boolean;
+type Documented = {
+  verifyPixgateSignature: Verify;
+  fetchWebhookPublicKeys: (baseUrl: string) => Promise<string[]>;
+  verifyWebhookSignature: (pems: string[], rawBody: string, header: string | undefined) => boolean;
+};
 
 let server: TestServer;
 let receiver: Receiver;
-let verify: Verify;
+let documented: Documented;
 let dir: string;
 
 test.before(async () => {
-  // The verification snippet exactly as docs/webhooks.md shows it.
+  // The verification snippets exactly as docs/webhooks.md shows them, run as modules.
   const doc = readFileSync(resolve(import.meta.dirname, '../../docs/webhooks.md'), 'utf8');
-  const snippet = /```js\n(\/\/ verify-pixgate-signature\.mjs[\s\S]*?)```/.exec(doc)?.[1];
-  assert.ok(snippet, 'docs/webhooks.md has the verification snippet');
+  const hmac = /```js\n(\/\/ verify-pixgate-signature\.mjs[\s\S]*?)```/.exec(doc)?.[1];
+  const rsa = /```js\n(\/\/ verify-webhook-signature\.mjs[\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(hmac, 'docs/webhooks.md has the HMAC verification snippet');
+  assert.ok(rsa, 'docs/webhooks.md has the x-webhook-signature verification snippet');
   dir = mkdtempSync(join(tmpdir(), 'pixgate-doc-'));
-  writeFileSync(join(dir, 'verify.mjs'), snippet!);
-  verify = (await import(pathToFileURL(join(dir, 'verify.mjs')).href)).verifyPixgateSignature;
+  writeFileSync(join(dir, 'verify-hmac.mjs'), hmac!);
+  writeFileSync(join(dir, 'verify-rsa.mjs'), rsa!);
+  documented = {
+    ...(await import(pathToFileURL(join(dir, 'verify-hmac.mjs')).href)),
+    ...(await import(pathToFileURL(join(dir, 'verify-rsa.mjs')).href)),
+  };
   server = await startTestServer({}, { backgroundJobs: false });
   receiver = await startReceiver();
 });
@@ -39,35 +50,63 @@ test.after(async () => {
   await server.close();
 });
 
-test('a real delivery passes the documented verification; forged, tampered and stale ones fail it', async () => {
+test('real deliveries of a paid charge pass the documented verifications; forged, tampered and stale ones fail them', async () => {
   const company = await createCompany(server.client);
   const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'v', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/v` } }, { auth: company.appID });
   const secret: string = res.body.webhook.secret;
-  await record(server, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { value: 100 } });
-  await drain(server);
-  const [req] = await receiver.waitFor(1);
-  const header = req!.headers['x-pixgate-signature'] as string;
+  const put = await server.client.put(`/pix/v2/webhook/${company.pixKey}`, { webhookUrl: `${receiver.url}/erp` }, { auth: await pixToken(server.client, company) });
+  assert.is(put.status, 200, put.text);
+  const pixSecret = put.headers.get('x-pixgate-webhook-secret')!;
+  const charge = await server.client.post('/api/v1/charge', { correlationID: 'pedido-assinado', value: 10000 }, { auth: company.appID });
+  assert.is(charge.status, 200, charge.text);
+  const pay = await server.client.post('/api/v1/sandbox/pay', { brCode: charge.body.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  assert.is(pay.status, 200, pay.text);
+  await drain(server, 2);
+  const requests = await receiver.waitFor(2);
+  assert.equal(requests.map((r) => r.path).sort(), ['/erp/pix', '/v']);
+  const platform = requests.find((r) => r.path === '/v')!;
+  const callback = requests.find((r) => r.path === '/erp/pix')!;
+  const { verifyPixgateSignature: verify, fetchWebhookPublicKeys, verifyWebhookSignature } = documented;
+
+  // The public keys as a receiver of the public reference fetches them: no credentials.
+  const pems = await fetchWebhookPublicKeys(server.url);
+  assert.is(pems.length, 1);
+  for (const r of [platform, callback]) assert.ok(verifyWebhookSignature(pems, r.body, r.headers['x-webhook-signature'] as string), `${r.path}: x-webhook-signature`);
+  assert.ok(verify(pixSecret, callback.body, callback.headers['x-pixgate-signature'] as string), 'the /pix callback verifies with its own secret');
+  assert.not.ok(verify(secret, callback.body, callback.headers['x-pixgate-signature'] as string), "another webhook's secret does not verify it");
+
+  const header = platform.headers['x-pixgate-signature'] as string;
+  const body = platform.body;
+  assert.ok(body.includes('"value":10000'));
   const t = Number(/^t=(\d+),v1=[0-9a-f]{64}$/.exec(header)![1]);
 
-  assert.ok(verify(secret, req!.body, header), 'the genuine delivery verifies');
+  assert.ok(verify(secret, body, header), 'the genuine delivery verifies');
   // Forged: signed by someone without the secret, or with the right format but wrong digest.
-  const forger = hmacSignature('whsec_guessed', req!.body, Math.floor(Date.now() / 1000));
-  assert.not.ok(verify(secret, req!.body, forger));
-  assert.not.ok(verify(secret, req!.body, header.replace(/v1=(.)/, (_m, c) => `v1=${c === 'a' ? 'b' : 'a'}`)));
+  const forger = hmacSignature('whsec_guessed', body, Math.floor(Date.now() / 1000));
+  assert.not.ok(verify(secret, body, forger));
+  assert.not.ok(verify(secret, body, header.replace(/v1=(.)/, (_m, c) => `v1=${c === 'a' ? 'b' : 'a'}`)));
+  const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const forgedRsa = createSign('RSA-SHA256').update(body).sign(otherKey.privateKey, 'base64');
+  assert.not.ok(verifyWebhookSignature(pems, body, forgedRsa), 'an RSA signature by another key');
+  assert.not.ok(verifyWebhookSignature(pems, body, undefined));
+  assert.not.ok(verifyWebhookSignature(pems, body, ''));
   // Tampered: the body changed after signing (amount raised).
-  assert.not.ok(verify(secret, req!.body.replace('"value":100', '"value":100000'), header));
+  const tampered = body.replace('"value":10000', '"value":1000000');
+  assert.is.not(tampered, body);
+  assert.not.ok(verify(secret, tampered, header));
+  assert.not.ok(verifyWebhookSignature(pems, tampered, platform.headers['x-webhook-signature'] as string));
   // A timestamp moved forward with the old digest.
-  assert.not.ok(verify(secret, req!.body, header.replace(`t=${t}`, `t=${t + 1}`)));
+  assert.not.ok(verify(secret, body, header.replace(`t=${t}`, `t=${t + 1}`)));
   // Stale: the genuine request replayed after the tolerance window (5 minutes).
-  assert.ok(verify(secret, req!.body, header, 300, t + 300));
-  assert.not.ok(verify(secret, req!.body, header, 300, t + 301));
-  assert.not.ok(verify(secret, req!.body, header, 300, t - 301));
+  assert.ok(verify(secret, body, header, 300, t + 300));
+  assert.not.ok(verify(secret, body, header, 300, t + 301));
+  assert.not.ok(verify(secret, body, header, 300, t - 301));
   // A freshly timestamped signature made with the secret verifies (what the server does).
-  const fresh = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${req!.body}`).digest('hex')}`;
+  const fresh = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
   assert.is(fresh, header);
-  for (const bad of [undefined, '', 'v1=abc', `t=${t}`, `t=x,v1=${header.split('v1=')[1]}`]) assert.not.ok(verify(secret, req!.body, bad), String(bad));
+  for (const bad of [undefined, '', 'v1=abc', `t=${t}`, `t=x,v1=${header.split('v1=')[1]}`]) assert.not.ok(verify(secret, body, bad), String(bad));
   // Several v1 (e.g. during a secret rotation): one match is enough.
-  assert.ok(verify(secret, req!.body, `${forger},v1=${header.split('v1=')[1]}`.replace(/^t=\d+/, `t=${t}`)));
+  assert.ok(verify(secret, body, `${forger},v1=${header.split('v1=')[1]}`.replace(/^t=\d+/, `t=${t}`)));
 });
 
 test('the default retry schedule backs off exponentially over at least 24 hours', () => {
