@@ -24,6 +24,9 @@ export function keyWebhookView(w: Webhook) {
   return { webhookUrl: w.url, chave: w.chave!, criacao: w.created_at.toISOString() };
 }
 
+// A key with a NUL character is none of the company's (and the database cannot hold it).
+const isStorable = (text: string) => !text.includes('\u0000');
+
 export class PixWebhooksService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -35,7 +38,7 @@ export class PixWebhooksService {
   async putKey(principal: Principal, chave: string, webhookUrl: string): Promise<string> {
     await this.checkUrl(webhookUrl, OPERACAO_INVALIDA);
     return this.db.transaction().execute(async (trx) => {
-      if (!(await findCompanyKey(trx, principal.companyId, chave))) {
+      if (!isStorable(chave) || !(await findCompanyKey(trx, principal.companyId, chave))) {
         throw errors.validation([{ field: 'chave', message: 'The Pix key does not belong to this receiving user', value: chave }], OPERACAO_INVALIDA);
       }
       const saved = await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, 'pix', webhookUrl, chave));
@@ -44,17 +47,21 @@ export class PixWebhooksService {
   }
 
   async getKey(principal: Principal, chave: string) {
-    const webhook = await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave);
+    const webhook = isStorable(chave) ? await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave) : undefined;
     if (!webhook) throw errors.notFound(`No webhook is configured for key ${chave}.`);
     return keyWebhookView(webhook);
   }
 
   async deleteKey(principal: Principal, chave: string): Promise<void> {
-    if (!(await repo.deletePixWebhook(this.db, principal.companyId, 'pix', chave))) throw errors.notFound(`No webhook is configured for key ${chave}.`);
+    if (!isStorable(chave) || !(await repo.deletePixWebhook(this.db, principal.companyId, 'pix', chave))) throw errors.notFound(`No webhook is configured for key ${chave}.`);
   }
 
   async listKeys(principal: Principal, query: PixListQuery) {
     const page = pixListQuery(query);
+    // The database counts rows in a bigint: a page beyond what a number holds exactly is refused.
+    if (!Number.isSafeInteger(page.offset)) {
+      throw errors.validation([{ field: 'paginacao.paginaAtual', message: 'is beyond any page', value: String(page.paginaAtual) }], 'The list parameters are not valid');
+    }
     const { rows, total } = await repo.listKeyWebhooks(this.db, principal.companyId, page, page.offset, page.itensPorPagina);
     return { parametros: parametros(query, page, total), webhooks: rows.map(keyWebhookView) };
   }

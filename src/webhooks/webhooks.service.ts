@@ -64,6 +64,24 @@ export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
 
 const DUPLICATE = 'A webhook for this url and event already exists';
 
+// What a text field may hold: the database refuses NUL, and the authorization is sent as an
+// HTTP header, so it must be a valid header value (no line breaks or other control characters).
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+function checkInput(input: CreateWebhookInput): void {
+  const issues = [];
+  if (input.name.includes('\u0000')) issues.push({ field: 'body.webhook.name', message: 'must not contain NUL characters' });
+  if (input.authorization !== undefined && (CONTROL.test(input.authorization) || /[^\u0000-\u00ff]/.test(input.authorization))) {
+    issues.push({ field: 'body.webhook.authorization', message: 'must be a valid HTTP header value (no line breaks, control or non-Latin-1 characters)' });
+  }
+  if (issues.length) throw errors.validation(issues);
+}
+
+// The database counts rows in a bigint: a skip beyond what a number holds exactly is refused.
+export function checkSkip(page: Page): void {
+  if (!Number.isSafeInteger(page.skip)) throw errors.validation([{ field: 'query.skip', message: `must be at most ${Number.MAX_SAFE_INTEGER}` }]);
+}
+
 export class WebhooksService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -74,6 +92,7 @@ export class WebhooksService {
   ) {}
 
   async create(principal: Principal, input: CreateWebhookInput) {
+    checkInput(input);
     const check = await checkWebhookUrl(input.url, this.config.sandbox);
     if (!check.ok) throw errors.badRequest(`Webhook url ${check.reason}`, [{ field: 'body.webhook.url', message: check.reason }]);
     const event = input.event ?? DEFAULT_EVENT;
@@ -105,12 +124,14 @@ export class WebhooksService {
   }
 
   async list(principal: Principal, url: string | undefined, page: Page) {
+    checkSkip(page);
     const { rows, total } = await repo.listPlatformWebhooks(this.db, principal.companyId, url, page.skip, page.limit);
     return { webhooks: rows.map(webhookView), total };
   }
 
   // Removes the webhook with its delivery log; pending deliveries are not attempted again.
   async remove(principal: Principal, id: string): Promise<void> {
+    if (id.includes('\u0000')) throw errors.notFound('Webhook not found');
     if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id))) throw errors.notFound('Webhook not found');
   }
 
@@ -125,6 +146,7 @@ export class WebhooksService {
   }
 
   async deliveries(principal: Principal, webhookId: string, page: Page) {
+    checkSkip(page);
     await this.webhookOf(principal, webhookId);
     const { rows, total } = await repo.listDeliveriesOfWebhook(this.db, principal.companyId, webhookId, page.skip, page.limit);
     const attempts = await repo.attemptsOf(this.db, rows.map((r) => r.id));
@@ -134,6 +156,7 @@ export class WebhooksService {
   // One attempt now (synchronous, bounded by the delivery timeout); answers the delivery.
   async redeliver(principal: Principal, webhookId: string, deliveryId: string) {
     const webhook = await this.webhookOf(principal, webhookId);
+    if (deliveryId.includes('\u0000')) throw errors.notFound('Delivery not found');
     const found = await repo.findDeliveryOfWebhook(this.db, principal.companyId, webhookId, deliveryId);
     if (!found) throw errors.notFound('Delivery not found');
     const leased = await this.delivery.redeliver(principal.companyId, webhook, deliveryId);
@@ -145,6 +168,8 @@ export class WebhooksService {
   }
 
   private async webhookOf(principal: Principal, id: string): Promise<Webhook> {
+    // An id the database cannot even hold (NUL) names no webhook.
+    if (id.includes('\u0000')) throw errors.notFound('Webhook not found');
     const webhook = await repo.findWebhook(this.db, principal.companyId, 'platform', id);
     if (!webhook) throw errors.notFound('Webhook not found');
     return webhook;

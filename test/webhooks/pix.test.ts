@@ -112,6 +112,12 @@ test("the standard's errors: another user's key, a bad URL, a bad period, no web
   assert.equal([theirs.status, theirs.body.type], [404, `${ERR}WebhookNaoEncontrado`]);
   assert.is((await del(acme, `webhook/${other.key}`)).status, 404);
   assert.is((await del(other, `webhook/${other.key}`)).status, 204);
+  // Input the database cannot hold or count: clear 4xx in the standard's format, never a 500.
+  const nul = await put(acme, 'webhook/a%00b', `${receiver.url}/x`);
+  assert.equal([nul.status, nul.headers.get('content-type'), nul.body.type, nul.body.violacoes?.[0]?.propriedade], [400, 'application/problem+json', `${ERR}WebhookOperacaoInvalida`, 'chave']);
+  assert.equal([(await get(acme, 'webhook/a%00b')).body.type, (await del(acme, 'webhook/a%00b')).status], [`${ERR}WebhookNaoEncontrado`, 404]);
+  const far = await get(acme, 'webhook?paginacao.paginaAtual=99999999999999999999');
+  assert.equal([far.status, far.body.type, far.body.violacoes?.[0]?.propriedade], [400, `${ERR}WebhookConsultaInvalida`, 'paginacao.paginaAtual'], far.text);
   const noScope = await pixToken(server.client, await appOf(acme), 'webhook.read');
   const denied = await server.client.put(`/pix/v2/webhook/${acme.key}`, { webhookUrl: `${receiver.url}/x` }, { auth: noScope });
   assert.is(denied.status, 403);

@@ -109,6 +109,41 @@ test('refused registrations: duplicate url and event, a scheme other than http(s
   await removeAll(other);
 });
 
+test('bad input is a clear 400 or 404, never a 500: NUL characters, header-breaking authorization, huge skip', async () => {
+  const hook = { name: 'x', event: 'OPENPIX:CHARGE_CREATED', url: `${receiver.url}/bad` };
+  for (const [webhook, field] of [
+    [{ ...hook, name: 'a\u0000b' }, 'body.webhook.name'],
+    [{ ...hook, authorization: 'Bearer a\u0000b' }, 'body.webhook.authorization'],
+    [{ ...hook, authorization: 'Bearer a\r\nX-Injected: 1' }, 'body.webhook.authorization'],
+    [{ ...hook, authorization: 'Bearer \u20ac' }, 'body.webhook.authorization'],
+    [{ ...hook, url: 'https://example.com/\u0000' }, 'body.webhook.url'],
+  ] as const) {
+    const res = await create(acme, webhook);
+    assert.is(res.status, 400, res.text);
+    assert.is(res.body.details[0].field, field, res.text);
+  }
+  const w = (await create(acme, hook)).body.webhook;
+  const id = encodeURIComponent(w.id);
+  try {
+    const huge = '99999999999999999999';
+    for (const path of [`/api/v1/webhook?skip=${huge}`, `/api/v1/webhook/${id}/deliveries?skip=${huge}`]) {
+      const res = await server.client.get(path, { auth: acme.appID });
+      assert.equal([res.status, res.body.details?.[0]?.field], [400, 'query.skip'], res.text);
+    }
+    assert.is((await server.client.get('/api/v1/webhook?url=%00', { auth: acme.appID })).status, 400);
+    for (const [method, path, error] of [
+      ['DELETE', '/api/v1/webhook/a%00b', 'Webhook not found'],
+      ['GET', '/api/v1/webhook/a%00b/deliveries', 'Webhook not found'],
+      ['POST', `/api/v1/webhook/${id}/deliveries/a%00b/redeliver`, 'Delivery not found'],
+    ] as const) {
+      const res = await server.client.request(method, path, { auth: acme.appID });
+      assert.equal([res.status, res.body.error], [404, error], `${method} ${path}: ${res.text}`);
+    }
+  } finally {
+    await server.client.delete(`/api/v1/webhook/${id}`, { auth: acme.appID });
+  }
+});
+
 test("another company's webhook answers exactly like a missing one", async () => {
   const mine = (await create(acme, { name: 'mine', event: 'OPENPIX:MOVEMENT_CONFIRMED', url: `${receiver.url}/m` })).body.webhook;
   const id = encodeURIComponent(mine.id);
