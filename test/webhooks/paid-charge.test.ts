@@ -87,6 +87,12 @@ test('advancing the sandbox clock past an expiry delivers CHARGE_EXPIRED', async
   assert.is(expired.length, 1);
   assert.equal([expired[0]!.json.event, expired[0]!.json.charge.correlationID], ['OPENPIX:CHARGE_EXPIRED', 'pedido-expira']);
   assert.equal(verifyHmacSignature(hook.body.webhook.secret, expired[0]!.body, expired[0]!.headers['x-pixgate-signature'] as string), { ok: true });
+  // Exactly one: the clock moving further and the job running again notify nothing more.
+  assert.is((await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 86_400 })).status, 200);
+  await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
+  await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
+  await drain(server, 2);
+  assert.is(at('/expired').length, 1);
 });
 
 test.run();
