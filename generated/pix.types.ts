@@ -1014,9 +1014,9 @@ export interface components {
             parametros: components["schemas"]["ParametrosConsultaCob"];
             cobs: (components["schemas"]["CobCompleta"] & unknown)[];
         };
-        /** @description Request to create an immediate charge. */
+        /** @description Request to create an immediate charge. calendario may be left out (the standard's own Pix Saque and Pix Troco examples do): expiracao is then 86400. */
         CobSolicitada: {
-            calendario: components["schemas"]["CobExpiracao"];
+            calendario?: components["schemas"]["CobExpiracao"];
         } & {
             devedor?: components["schemas"]["PessoaFisica"] | components["schemas"]["PessoaJuridica"];
         } & {
