@@ -1,5 +1,7 @@
 // Outside sandbox mode, webhook URLs pointing to private, loopback or link-local addresses are
 // refused at registration (both APIs) and again at delivery, after DNS resolution.
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { pixToken } from '../support/fixtures';
@@ -98,6 +100,47 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
   );
   assert.is(attempts[0]!.error, 'refused: 127.0.0.1 is a private address');
   assert.match(attempts[1]!.error!, /refused: localhost resolves to the private address (127\.0\.0\.1|::1)/);
+});
+
+test('a name that resolves (by DNS, not by its spelling) to a loopback address is refused at registration and at delivery', async () => {
+  // The resolver answers 127.0.0.1 for this name, as a rebinding DNS would: patched through the
+  // builtin module so that the server's own imports see it.
+  const name = 'hooks.rebinding.example';
+  const original = dns.lookup;
+  let answer = '127.0.0.1';
+  (dns as { lookup: unknown }).lookup = (host: string, options: unknown, callback: (...args: unknown[]) => void) => {
+    if (host !== name) return (original as (...args: unknown[]) => void)(host, options, callback);
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+    const family = answer.includes(':') ? 6 : 4;
+    return all ? callback(null, [{ address: answer, family }]) : callback(null, answer, family);
+  };
+  syncBuiltinESMExports();
+  try {
+    const port = new URL(receiver.url).port;
+    const url = `http://${name}:${port}/rebound`;
+    const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } }, { auth: company.appID });
+    assert.is(res.status, 400, res.text);
+    assert.is(res.body.error, `Webhook url must not point to a private, loopback or link-local address (${name} resolves to 127.0.0.1)`);
+    answer = '::1';
+    const pix = await server.client.put(`/pix/v2/webhook/${company.key}`, { webhookUrl: url }, { auth: company.bearer });
+    assert.equal([pix.status, pix.body.type], [400, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida'], pix.text);
+    // Public when registered, loopback when delivered: nothing is sent.
+    answer = '93.184.215.14';
+    const ok = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_EXPIRED', url } }, { auth: company.appID });
+    assert.is(ok.status, 200, ok.text);
+    answer = '127.0.0.1';
+    receiver.requests.length = 0;
+    await record(server, company.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { value: 1 } });
+    await drain(server);
+    assert.is(receiver.requests.length, 0);
+    const log = await server.client.get(`/api/v1/webhook/${encodeURIComponent(ok.body.webhook.id)}/deliveries`, { auth: company.appID });
+    const [delivery] = log.body.deliveries;
+    assert.equal([delivery.status, delivery.attempts.length, delivery.attempts[0].statusCode], ['FAILED', 1, null]);
+    assert.is(delivery.attempts[0].error, `EPRIVATEADDRESS: refused: ${name} resolves to the private address 127.0.0.1`);
+  } finally {
+    (dns as { lookup: unknown }).lookup = original;
+    syncBuiltinESMExports();
+  }
 });
 
 test('sandbox routes are gone, webhooks are not', async () => {
