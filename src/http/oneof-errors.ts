@@ -1,11 +1,53 @@
 // Validation errors of a oneOf, reduced to the branch the input meant. With allErrors, ajv
 // reports every branch's errors (a PIX_KEY payment body would hear about qrCode, holder and
-// boletoBarcode); when exactly one branch has no enum/const mismatch on a property of the
-// object itself (its discriminator, such as `type`), only that branch's errors are kept.
+// boletoBarcode). The branch meant is found by its discriminator: a property of the object
+// itself (such as `type`) that fails an enum/const in every branch but one. When the
+// discriminator itself is missing or unknown, every branch says so alike: those errors are
+// kept once, and the rest (which branch-specific field is missing) dropped.
 import type { ErrorObject } from 'ajv';
 
 function isDirectChild(path: string, parent: string): boolean {
   return path.startsWith(`${parent}/`) && !path.slice(parent.length + 1).includes('/');
+}
+
+// The properties of the object under the oneOf whose enum/const failed in this branch.
+function mismatchedProperties(errs: ErrorObject[], objectPath: string): Set<string> {
+  const out = new Set<string>();
+  for (const e of errs) {
+    if ((e.keyword === 'enum' || e.keyword === 'const') && isDirectChild(e.instancePath, objectPath)) out.add(e.instancePath.slice(objectPath.length + 1));
+  }
+  return out;
+}
+
+function missingProperties(errs: ErrorObject[], objectPath: string): Set<string> {
+  const out = new Set<string>();
+  for (const e of errs) if (e.keyword === 'required' && e.instancePath === objectPath) out.add(String((e.params as { missingProperty?: string }).missingProperty));
+  return out;
+}
+
+function narrow(summary: ErrorObject, branches: Map<string, ErrorObject[]>): ErrorObject[] | undefined {
+  const objectPath = summary.instancePath;
+  const all = [...branches.values()];
+  const mismatches = all.map((errs) => mismatchedProperties(errs, objectPath));
+  // A discriminator: failing in all branches but one picks that one.
+  const names = new Set(mismatches.flatMap((m) => [...m]));
+  for (const name of names) {
+    const clean = all.filter((_, i) => !mismatches[i]!.has(name));
+    if (clean.length === 1 && all.length > 1) return clean[0];
+  }
+  // Failing in every branch (unknown value): one error about it is the answer.
+  for (const name of names) {
+    if (mismatches.every((m) => m.has(name))) {
+      const first = all[0]!.find((e) => (e.keyword === 'enum' || e.keyword === 'const') && e.instancePath === `${objectPath}/${name}`)!;
+      const allowed = all.flatMap((errs) => errs.filter((e) => e.instancePath === `${objectPath}/${name}`).flatMap((e) => ('allowedValues' in e.params ? (e.params.allowedValues as unknown[]) : [e.params.allowedValue])));
+      return [{ ...first, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] }, message: `must be one of ${[...new Set(allowed)].join(', ')}` }];
+    }
+  }
+  // Missing in every branch (no discriminator sent): keep those required errors, once.
+  const missing = all.map((errs) => missingProperties(errs, objectPath));
+  const everywhere = [...missing[0]!].filter((name) => missing.every((m) => m.has(name)));
+  if (everywhere.length > 0) return all[0]!.filter((e) => e.keyword === 'required' && e.instancePath === objectPath && everywhere.includes(String((e.params as { missingProperty?: string }).missingProperty)));
+  return undefined;
 }
 
 export function pruneOneOfBranches(list: ErrorObject[]): ErrorObject[] {
@@ -18,10 +60,10 @@ export function pruneOneOfBranches(list: ErrorObject[]): ErrorObject[] {
       const branch = e.schemaPath.slice(prefix.length).split('/')[0]!;
       branches.set(branch, [...(branches.get(branch) ?? []), e]);
     }
-    const meant = [...branches.values()].filter((errs) => !errs.some((e) => (e.keyword === 'enum' || e.keyword === 'const') && isDirectChild(e.instancePath, summary.instancePath)));
-    if (meant.length !== 1) continue;
-    const keep = new Set(meant[0]);
-    out = out.filter((e) => e !== summary && (!e.schemaPath.startsWith(prefix) || keep.has(e)));
+    const keep = narrow(summary, branches);
+    if (!keep) continue;
+    const kept = new Set(keep);
+    out = out.filter((e) => e !== summary && (!e.schemaPath.startsWith(prefix) || kept.has(e))).concat(keep.filter((e) => !out.includes(e)));
   }
   return out;
 }
