@@ -96,6 +96,11 @@ function bodyError(err: Error & { status?: number; type?: string }): ApiError {
 
 function toApiError(thrown: unknown): ApiError {
   if (isApiError(thrown)) return thrown;
+  if (thrown instanceof URIError) return errors.badEncoding();
+  // Postgres class 22 (data exception) and 54000 (e.g. index row too large) come from values
+  // the client sent; the transaction they broke has rolled back.
+  const sqlState = (thrown as { code?: unknown }).code;
+  if (typeof sqlState === 'string' && /^(22[0-9A-Z]{3}|54000)$/.test(sqlState)) return errors.unacceptableValue();
   const status = (thrown as { status?: number }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError('HTTP', status, (thrown as Error).message || 'Bad request');

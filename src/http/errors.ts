@@ -53,6 +53,10 @@ export const errors = {
     }),
   notImplemented: (operationId: string) =>
     new ApiError('NOT_IMPLEMENTED', 501, `Operation ${operationId} is not implemented yet`),
+  badEncoding: () => new ApiError('BAD_ENCODING', 400, 'The request path or query is not valid percent-encoded UTF-8'),
+  // The database refused a value the schema let through (a NUL character, a number out of
+  // range, a value too large for an index): the client's input, not a server fault.
+  unacceptableValue: () => new ApiError('UNACCEPTABLE_VALUE', 400, 'A value in the request cannot be stored (NUL character, number out of range or value too large)'),
   internal: () => new ApiError('INTERNAL', 500, 'Internal server error', { pixType: 'ErroInternoDoServidor' }),
 } as const;
 

@@ -28,6 +28,8 @@ function missingProperties(errs: ErrorObject[], objectPath: string): Set<string>
 function narrow(summary: ErrorObject, branches: Map<string, ErrorObject[]>): ErrorObject[] | undefined {
   const objectPath = summary.instancePath;
   const all = [...branches.values()];
+  // A oneOf nested in a branch already dropped has nothing left to narrow.
+  if (all.length === 0) return undefined;
   const mismatches = all.map((errs) => mismatchedProperties(errs, objectPath));
   // A discriminator: failing in all branches but one picks that one.
   const names = new Set(mismatches.flatMap((m) => [...m]));

@@ -93,6 +93,22 @@ test('health and reference pages', async () => {
   assert.match(spec.text, /openapi: 3/);
 });
 
+test('bad percent-encoding in a path: 400 in each format', async () => {
+  isPlatformError(await server.client.get('/api/v1/charge/%ff', { auth: acme.appID }), 400);
+  isProblem(await server.client.get('/pix/v2/cob/%ff%fe', { auth: bearer }), 400);
+});
+
+test('values the database cannot hold (NUL, out of range): 400, and nothing half-written', async () => {
+  const nul = await server.client.post('/api/v1/customer', { name: 'Ana\u0000Souza', email: 'ana@example.com' }, { auth: acme.appID });
+  isPlatformError(nul, 400);
+  const list = await server.client.get('/api/v1/customer', { auth: acme.appID });
+  assert.is(list.status, 200);
+  assert.not.ok(JSON.stringify(list.body).includes('Souza'), 'no customer was stored');
+  isPlatformError(await server.client.get('/api/v1/charge?skip=99999999999999999999', { auth: acme.appID }), 400);
+  const cob = await server.client.put('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { calendario: { expiracao: 3600 }, valor: { original: '1.00' }, chave: acme.pixKey, solicitacaoPagador: 'a\u0000b' }, { auth: bearer });
+  isProblem(cob, 400);
+});
+
 test('every answer carries a request id', async () => {
   const res = await server.client.get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
   assert.is(res.headers.get('x-request-id'), 'abc-123');

@@ -29,4 +29,16 @@ test('an unknown or missing discriminator is said once', () => {
   assert.equal(errorsOf({}), ["/ required must have required property 'type'"]);
 });
 
+test('a oneOf nested in a dropped branch is left alone', () => {
+  const nested = ajv.compile({
+    oneOf: [
+      { type: 'object', required: ['m', 'd'], properties: { m: { const: 1 }, d: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'number' } }] } } },
+      { type: 'object', required: ['m', 'v'], properties: { m: { const: 3 }, v: { type: 'string', pattern: '^[0-9]+$' } } },
+    ],
+  });
+  assert.is(nested({ m: 3, v: 'x', d: true }), false);
+  const kept = pruneOneOfBranches(nested.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`);
+  assert.equal(kept, ['/v pattern']);
+});
+
 test.run();
