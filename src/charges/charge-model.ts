@@ -121,7 +121,9 @@ export function merchantNameOf(company: Pick<Company, 'trade_name' | 'name'>): s
 // unless the payer may change it (modalidadeAlteracao 1); a cobv's amount depends on the
 // payment date, so its code carries none.
 export function brCodeOf(publicUrl: string, charge: Charge, location: Pick<Location, 'kind' | 'token'>, company: Pick<Company, 'trade_name' | 'name'>): string {
-  const fixed = charge.kind === 'cob' && (charge.body as { valor?: { modalidadeAlteracao?: number } }).valor?.modalidadeAlteracao !== 1;
+  const valor = (charge.body as { valor?: { modalidadeAlteracao?: number; retirada?: Record<string, { modalidadeAlteracao?: number } | undefined> } }).valor;
+  const withdrawal = valor?.retirada?.saque ?? valor?.retirada?.troco;
+  const fixed = charge.kind === 'cob' && valor?.modalidadeAlteracao !== 1 && withdrawal?.modalidadeAlteracao !== 1;
   return buildDynamicBrCode({
     locationUrl: locationUrlOf(publicUrl, location),
     merchantName: merchantNameOf(company),

@@ -179,6 +179,24 @@ test('saque and troco: the payer pays original plus the withdrawal', async () =>
   const open = await server.client.post('/pix/v2/cob', { calendario: {}, valor: { original: '89.70', modalidadeAlteracao: 1 }, chave: acme.key }, auth(acme));
   assert.is(open.status, 201, open.text);
   assert.is(decodeBrCode(open.body.pixCopiaECola).amount, undefined);
+  // change of 0.00 that the payer chooses (the standard's own Pix Troco example)
+  const chosen = await server.client.post(
+    '/pix/v2/cob',
+    { valor: { original: '30.00', retirada: { troco: { valor: '0.00', modalidadeAlteracao: 1, modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    auth(acme),
+  );
+  assert.is(chosen.status, 201, chosen.text);
+  assert.is(decodeBrCode(chosen.body.pixCopiaECola).amount, undefined);
+  const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: chosen.body.pixCopiaECola, value: 5000, payer: { name: 'Ana', taxID: '52998224725' } });
+  assert.is(paid.status, 200, paid.text);
+  const pix = await server.client.get(`/pix/v2/pix/${paid.body.endToEndId}`, auth(acme));
+  assert.is(pix.body.componentesValor.troco.valor, '20.00', pix.text);
+  const fixedZero = await server.client.post(
+    '/pix/v2/cob',
+    { valor: { original: '30.00', retirada: { troco: { valor: '0.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    auth(acme),
+  );
+  assert.is(fixedZero.status, 400, fixedZero.text);
 });
 
 test('another company sees no charge: 404 CobNaoEncontrado', async () => {

@@ -121,12 +121,17 @@ export function checkCobValor(valor: CobValorInput | undefined): FieldIssue[] {
   if (saque && troco) out.push(issue('valor.retirada', 'retirada carries either saque or troco'));
   if (saque) {
     if (original !== 0) out.push(issue('valor.original', 'valor.original must be 0.00 in a saque charge', valor.original));
-    if (!amountOf(saque.valor)) out.push(issue('valor.retirada.saque.valor', 'the withdrawal amount must be above zero', saque.valor));
+    // 0.00 is allowed only when the payer chooses the amount (modalidadeAlteracao 1).
+    if (!amountOf(saque.valor) && !(saque.modalidadeAlteracao === 1 && amountOf(saque.valor) === 0)) {
+      out.push(issue('valor.retirada.saque.valor', 'the withdrawal amount must be above zero unless the payer may change it (modalidadeAlteracao 1)', saque.valor));
+    }
   } else if (original === 0) {
     out.push(issue('valor.original', 'valor.original must be above zero', valor.original));
   }
   if (troco) {
-    if (!amountOf(troco.valor)) out.push(issue('valor.retirada.troco.valor', 'the change amount must be above zero', troco.valor));
+    if (!amountOf(troco.valor) && !(troco.modalidadeAlteracao === 1 && amountOf(troco.valor) === 0)) {
+      out.push(issue('valor.retirada.troco.valor', 'the change amount must be above zero unless the payer may change it (modalidadeAlteracao 1)', troco.valor));
+    }
   }
   return out;
 }
