@@ -100,6 +100,9 @@ test("the standard's errors: another user's key, a bad URL, a bad period, no web
   assert.is(ftp.status, 400);
   assert.is(ftp.body.type, `${ERR}WebhookOperacaoInvalida`);
   assert.equal(ftp.body.violacoes, [{ razao: 'webhookUrl must use http or https', propriedade: 'webhookUrl', valor: 'ftp://sistemas.example.com/pix' }]);
+  const long = await put(acme, `webhook/${acme.key}`, `https://sistemas.example.com/${'p'.repeat(2100)}`);
+  assert.is(long.status, 400);
+  assert.is(long.body.type, `${ERR}WebhookOperacaoInvalida`);
   const noUrl = await server.client.put(`/pix/v2/webhook/${acme.key}`, {}, { auth: acme.bearer });
   assert.is(noUrl.status, 400);
   assert.is(noUrl.body.type, `${ERR}WebhookOperacaoInvalida`);
