@@ -99,6 +99,9 @@ export const chargesScenarios: Record<string, Scenario> = {
   async getChargeQrImage(env) {
     return { params: { id: (await newCharge(env)).paymentLinkID } };
   },
+  async getPaymentLinkPage(env) {
+    return { params: { paymentLinkID: (await newCharge(env)).paymentLinkID } };
+  },
   async getQrCodeBase64(env) {
     return { params: { id: (await newCharge(env)).paymentLinkID } };
   },
