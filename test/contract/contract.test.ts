@@ -3,9 +3,9 @@
 // the operation's success statuses. Operations still answering 501 are listed as pending.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createCompany, pixToken } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { type Json, SPEC_NAMES, loadDereferencedSpec, operationsOf } from '../support/spec';
+import { startContractEnv } from './scenarios/env';
 import { type ContractEnv, scenarios } from './scenarios/index';
 
 let server: TestServer;
@@ -14,9 +14,7 @@ const pending: string[] = [];
 let replayed = 0;
 
 test.before(async () => {
-  server = await startTestServer();
-  const company = await createCompany(server.client);
-  env = { client: server.client, company, bearer: await pixToken(server.client, company), db: server.database.db };
+  ({ server, env } = await startContractEnv());
 });
 test.after(async () => {
   await server.close();

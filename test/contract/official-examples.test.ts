@@ -31,9 +31,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { openApiAjv } from '../support/ajv';
-import { createCompany, pixToken } from '../support/fixtures';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { type Json, loadDereferencedSpec, operationsOf } from '../support/spec';
+import { startContractEnv } from './scenarios/env';
 import { type ContractEnv, scenarios } from './scenarios/index';
 
 const OFFICIAL_FILE = resolve(import.meta.dirname, 'official/openapi-2.8.2.yaml');
@@ -124,9 +124,7 @@ let replayed = 0;
 let validated = 0;
 
 test.before(async () => {
-  server = await startTestServer();
-  const company = await createCompany(server.client);
-  env = { client: server.client, company, bearer: await pixToken(server.client, company), db: server.database.db };
+  ({ server, env } = await startContractEnv());
 });
 test.after(async () => {
   await server.close();
