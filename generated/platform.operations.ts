@@ -283,6 +283,44 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listRefunds",
+    "method": "get",
+    "path": "/api/v1/refund",
+    "tag": "Refund",
+    "security": [
+      "AppID"
+    ],
+    "scope": "REFUND_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "createRefund",
+    "method": "post",
+    "path": "/api/v1/refund",
+    "tag": "Refund",
+    "security": [
+      "AppID"
+    ],
+    "scope": "REFUND_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getRefund",
+    "method": "get",
+    "path": "/api/v1/refund/{id}",
+    "tag": "Refund",
+    "security": [
+      "AppID"
+    ],
+    "scope": "REFUND_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getCompany",
     "method": "get",
     "path": "/api/v1/company",
@@ -1094,6 +1132,9 @@ export interface PlatformHandlers {
   updateChargeExpiry: Handler<operations['updateChargeExpiry']>;
   listChargeRefunds: Handler<operations['listChargeRefunds']>;
   createChargeRefund: Handler<operations['createChargeRefund']>;
+  listRefunds: Handler<operations['listRefunds']>;
+  createRefund: Handler<operations['createRefund']>;
+  getRefund: Handler<operations['getRefund']>;
   getCompany: Handler<operations['getCompany']>;
   getCustomer: Handler<operations['getCustomer']>;
   updateCustomer: Handler<operations['updateCustomer']>;
@@ -1159,4 +1200,4 @@ export interface PlatformHandlers {
   reviewSandboxKycOnboarding: Handler<operations['reviewSandboxKycOnboarding']>;
 }
 
-export const platformScopes: string[] = ["ACCOUNT_DELETE","ACCOUNT_GET","ACCOUNT_GET_LIST","ACCOUNT_POST","ACCOUNT_REGISTER_DELETE","ACCOUNT_REGISTER_GET","ACCOUNT_WITHDRAW_POST","APPLICATION_DELETE","APPLICATION_POST","BOLETO_VALIDATE_POST","CASHBACK_FIDELITY_BALANCE_GET","CASHBACK_FIDELITY_POST","CHARGE_DELETE","CHARGE_GET","CHARGE_GET_LIST","CHARGE_PATCH","CHARGE_POST","CHARGE_REFUND_GET","CHARGE_REFUND_POST","COMPANY_GET","CUSTOMER_GET","CUSTOMER_GET_LIST","CUSTOMER_PATCH","CUSTOMER_POST","DISPUTE_GET","DISPUTE_GET_LIST","DISPUTE_POST","FUNDS_RECOVERY_CANCEL_POST","FUNDS_RECOVERY_GET","FUNDS_RECOVERY_POST","IMAGE_GET","KYC_ONBOARDING_POST","KYC_ONBOARDING_SUBMIT_POST","KYC_REPRESENTATIVES_GET","KYC_REPRESENTATIVES_POST","LIMITS_GET","PARTNER_AFFILIATE_GET_LIST","PARTNER_APPLICATION_POST","PARTNER_COMPANY_GET","PARTNER_COMPANY_GET_LIST","PARTNER_COMPANY_POST","PAYMENT_APPROVE_POST","PAYMENT_GET","PAYMENT_GET_LIST","PAYMENT_POST","PIX_KEY_CHECK","PIX_KEY_DEFAULT_PUT","PIX_KEY_DELETE","PIX_KEY_GET","PIX_KEY_POST","PIX_KEY_TOKENS_GET","PIX_QRCODE_DELETE","PIX_QRCODE_GET","PIX_QRCODE_GET_LIST","PIX_QRCODE_POST","SUBSCRIPTION_GET","SUBSCRIPTION_POST","TRANSACTION_GET","TRANSACTION_GET_LIST","WEBHOOK_DELETE","WEBHOOK_GET","WEBHOOK_POST"];
+export const platformScopes: string[] = ["ACCOUNT_DELETE","ACCOUNT_GET","ACCOUNT_GET_LIST","ACCOUNT_POST","ACCOUNT_REGISTER_DELETE","ACCOUNT_REGISTER_GET","ACCOUNT_WITHDRAW_POST","APPLICATION_DELETE","APPLICATION_POST","BOLETO_VALIDATE_POST","CASHBACK_FIDELITY_BALANCE_GET","CASHBACK_FIDELITY_POST","CHARGE_DELETE","CHARGE_GET","CHARGE_GET_LIST","CHARGE_PATCH","CHARGE_POST","CHARGE_REFUND_GET","CHARGE_REFUND_POST","COMPANY_GET","CUSTOMER_GET","CUSTOMER_GET_LIST","CUSTOMER_PATCH","CUSTOMER_POST","DISPUTE_GET","DISPUTE_GET_LIST","DISPUTE_POST","FUNDS_RECOVERY_CANCEL_POST","FUNDS_RECOVERY_GET","FUNDS_RECOVERY_POST","IMAGE_GET","KYC_ONBOARDING_POST","KYC_ONBOARDING_SUBMIT_POST","KYC_REPRESENTATIVES_GET","KYC_REPRESENTATIVES_POST","LIMITS_GET","PARTNER_AFFILIATE_GET_LIST","PARTNER_APPLICATION_POST","PARTNER_COMPANY_GET","PARTNER_COMPANY_GET_LIST","PARTNER_COMPANY_POST","PAYMENT_APPROVE_POST","PAYMENT_GET","PAYMENT_GET_LIST","PAYMENT_POST","PIX_KEY_CHECK","PIX_KEY_DEFAULT_PUT","PIX_KEY_DELETE","PIX_KEY_GET","PIX_KEY_POST","PIX_KEY_TOKENS_GET","PIX_QRCODE_DELETE","PIX_QRCODE_GET","PIX_QRCODE_GET_LIST","PIX_QRCODE_POST","REFUND_GET","REFUND_GET_LIST","REFUND_POST","SUBSCRIPTION_GET","SUBSCRIPTION_POST","TRANSACTION_GET","TRANSACTION_GET_LIST","WEBHOOK_DELETE","WEBHOOK_GET","WEBHOOK_POST"];

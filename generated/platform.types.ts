@@ -295,6 +295,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the refunds sent by the company
+         * @description Every refund of a received Pix, made through this API, the refund of a charge or a devolution of the Pix API, newest first.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a received Pix
+         * @description Sends back all or part of a Pix the company received, with or without a charge, within 90 days of its payment. The correlationID is unique per company; sending the same request again answers the existing refund.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refund/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a refund */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/company": {
         parameters: {
             query?: never;
@@ -1869,6 +1910,43 @@ export interface components {
         };
         /** @description Refund create body. */
         ChargeRefundPayload: {
+            /** @description Your identifier of the refund */
+            correlationID: string;
+            /** @description Amount to refund; the whole refundable amount when omitted (in cents) */
+            value?: number;
+            /** @description Comment sent with the refund */
+            comment?: string;
+        };
+        /** @description Refund of a received Pix. */
+        Refund: {
+            /** @description Refunded value (in cents) */
+            value: number;
+            /** @enum {string} */
+            status: "IN_PROCESSING" | "CONFIRMED" | "REJECTED";
+            /** @description Your identifier of the refund */
+            correlationID: string;
+            /** @description Id of the devolution in the Pix API (GET /pix/v2/pix/{e2eid}/devolucao/{id}) */
+            refundId: string;
+            /** @description End-to-end id of the refund (rtrId) */
+            returnIdentification: string;
+            /** @description Same as returnIdentification */
+            endToEndId?: string;
+            /** @description End-to-end id of the refunded Pix */
+            transactionEndToEndId: string;
+            /**
+             * Format: date-time
+             * @description Request time
+             */
+            time: string;
+            /** @description Refund comment */
+            comment?: string;
+            /** @description Why the refund was rejected */
+            reason?: string;
+        };
+        /** @description Refund create body. */
+        RefundPayload: {
+            /** @description End-to-end id of the received Pix to refund */
+            transactionEndToEndId: string;
             /** @description Your identifier of the refund */
             correlationID: string;
             /** @description Amount to refund; the whole refundable amount when omitted (in cents) */
@@ -4298,6 +4376,143 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Refunds requested at or after this time
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: string;
+                /**
+                 * @description Refunds requested before this time
+                 * @example 2026-04-01T00:00:00Z
+                 */
+                end?: string;
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refunds of the company */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refunds: components["schemas"]["Refund"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Refund to create */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundPayload"];
+            };
+        };
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description correlationID or refundId of the refund (URI-encoded when needed)
+                 * @example devolve-pedido-311
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pixTransactionRefund: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     getCompany: {
         parameters: {
             query?: never;
@@ -6398,6 +6613,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };

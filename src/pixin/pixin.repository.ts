@@ -138,6 +138,25 @@ export async function listChargeDevolutions(db: Db, companyId: string, chargeId:
   return { rows, total: Number(count.n) };
 }
 
+// The company's devolutions, newest first (GET /api/v1/refund).
+export async function listCompanyDevolutions(db: Db, companyId: string, range: { from?: Date; to?: Date }, offset: number, limit: number): Promise<{ rows: PixDevolution[]; total: number }> {
+  let base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId);
+  if (range.from) base = base.where('requested_at', '>=', range.from);
+  if (range.to) base = base.where('requested_at', '<', range.to);
+  const rows = await base.selectAll().orderBy('requested_at', 'desc').orderBy('rtr_id', 'desc').offset(offset).limit(limit).execute();
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// A devolution by its correlationID or, failing that, its id (ids are unique per Pix only:
+// the newest one wins).
+export async function findDevolutionByAnyId(db: Db, companyId: string, id: string): Promise<PixDevolution | undefined> {
+  return (
+    (await findDevolutionByCorrelationId(db, companyId, id)) ??
+    (await db.selectFrom('pix_devolutions').selectAll().where('company_id', '=', companyId).where('id', '=', id).orderBy('requested_at', 'desc').limit(1).executeTakeFirst())
+  );
+}
+
 // Claims the oldest devolution waiting for the rail; other processes skip it while it is held.
 export async function claimPendingDevolution(trx: Db): Promise<PixDevolution | undefined> {
   return trx

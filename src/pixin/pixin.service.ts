@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { findCompanyCharge } from '../charges/payable';
 import { configureReceive } from '../charges/receive.service';
 import type { Config } from '../config';
-import type { Database, DevolucaoNatureza } from '../db/schema';
+import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
 import { errors } from '../http/errors';
 import { type Page, type PixListQuery, parametros, pixListQuery } from '../http/paging';
 import type { Principal } from '../http/principal';
@@ -13,9 +13,9 @@ import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import { DevolutionSettlement, SETTLEMENT_INTERVAL_MS, SETTLEMENT_JOB } from './devolution-settlement';
-import { type DevolutionInput, refundableOf, requestDevolution } from './devolution.rules';
+import { type DevolutionInput, type DevolutionRefusalCode, refundableOf, requestDevolution } from './devolution.rules';
 import * as repo from './pixin.repository';
-import { devolucaoView, pixView, refundView } from './pixin.views';
+import { devolucaoView, pixRefundView, pixView, refundView } from './pixin.views';
 import { MAX_PIX_CENTS, SandboxPayService } from './sandbox-pay.service';
 
 const DEVOLUTION_ID = /^[a-zA-Z0-9]{1,35}$/;
@@ -38,6 +38,10 @@ export interface ChargeRefundInput {
   correlationID: string;
   value?: number;
   comment?: string;
+}
+
+export interface RefundInput extends ChargeRefundInput {
+  transactionEndToEndId: string;
 }
 
 export class PixInService {
@@ -128,37 +132,91 @@ export class PixInService {
     return { refunds: rows.map(refundView), total };
   }
 
-  // Refunds the Pix that paid the charge (natureza ORIGINAL), as a devolution whose id is the
-  // correlationID when it fits the standard's id, else a generated one.
+  // Refunds the Pix that paid the charge (natureza ORIGINAL).
   async createChargeRefund(principal: Principal, chargeId: string, input: ChargeRefundInput) {
+    const devolution = await this.refundOnce(principal, input, CHARGE_REFUSALS, async (trx) => {
+      const charge = await findCompanyCharge(trx, principal.companyId, chargeId);
+      if (!charge) throw errors.notFound('Charge not found');
+      const pix = await repo.findReceivedOfCharge(trx, principal.companyId, charge.id, true);
+      if (!pix) return { pix: undefined, owns: (d) => d.charge_id === charge.id, missing: 'Only completed charges can be refunded' };
+      return { pix, owns: (d) => d.charge_id === charge.id };
+    });
+    return refundView(devolution);
+  }
+
+  // Platform API: refunds of any received Pix -------------------------------------------------
+
+  async createRefund(principal: Principal, input: RefundInput) {
+    const devolution = await this.refundOnce(principal, input, TRANSACTION_REFUSALS, async (trx) => {
+      const pix = await repo.findReceivedOfCompany(trx, principal.companyId, input.transactionEndToEndId, true);
+      if (!pix) throw errors.notFound('Transaction not found');
+      return { pix, owns: (d) => d.end_to_end_id === pix.end_to_end_id };
+    });
+    return pixRefundView(devolution);
+  }
+
+  async getRefund(principal: Principal, id: string) {
+    const devolution = await repo.findDevolutionByAnyId(this.db, principal.companyId, id);
+    if (!devolution) throw errors.notFound('Refund not found');
+    return pixRefundView(devolution);
+  }
+
+  async listRefunds(principal: Principal, query: { start?: string; end?: string }, page: Page) {
+    const range = { from: query.start ? new Date(query.start) : undefined, to: query.end ? new Date(query.end) : undefined };
+    if (range.from && range.to && range.from > range.to) throw errors.validation([{ field: 'query.end', message: 'must not be before start' }]);
+    const { rows, total } = await repo.listCompanyDevolutions(this.db, principal.companyId, range, page.skip, page.limit);
+    return { refunds: rows.map(pixRefundView), total };
+  }
+
+  // A platform refund (natureza ORIGINAL) of the Pix `locate` finds, once per correlationID:
+  // the same request again answers the existing refund, another one with that id is refused.
+  // Its devolution id is the correlationID when it fits the standard's id, else a generated one.
+  private async refundOnce(principal: Principal, input: ChargeRefundInput, refusals: Refusals, locate: (trx: Kysely<Database>) => Promise<RefundTarget>): Promise<PixDevolution> {
     if (input.value !== undefined && (!Number.isSafeInteger(input.value) || input.value > MAX_PIX_CENTS)) {
       throw errors.validation([{ field: 'value', message: `must be an integer from 1 to ${MAX_PIX_CENTS} (cents)` }]);
     }
     return this.db.transaction().execute(async (trx) => {
       await repo.advisoryLock(trx, `refund:${principal.companyId}:${input.correlationID}`);
-      const charge = await findCompanyCharge(trx, principal.companyId, chargeId);
-      if (!charge) throw errors.notFound('Charge not found');
-      const pix = await repo.findReceivedOfCharge(trx, principal.companyId, charge.id, true);
+      const target = await locate(trx);
       const existing = await repo.findDevolutionByCorrelationId(trx, principal.companyId, input.correlationID);
       if (existing) {
-        const same = existing.charge_id === charge.id && (input.value === undefined || input.value === existing.value) && (existing.descricao ?? null) === (input.comment || null);
-        if (same) return refundView(existing);
+        const same = target.owns(existing) && (input.value === undefined || input.value === existing.value) && (existing.descricao ?? null) === (input.comment || null);
+        if (same) return existing;
         throw errors.badRequest('A refund with this correlationID already exists');
       }
-      if (!pix) throw errors.badRequest('Only completed charges can be refunded');
+      const pix = target.pix;
+      if (!pix) throw errors.badRequest(target.missing ?? 'Nothing to refund');
       const value = input.value ?? (await refundableOf(trx, pix)).ORIGINAL;
-      if (value <= 0) throw errors.badRequest('The charge has no refundable value left');
+      if (value <= 0) throw errors.badRequest(refusals.NOTHING_LEFT);
       const fits = DEVOLUTION_ID.test(input.correlationID) && !(await repo.findDevolution(trx, principal.companyId, pix.end_to_end_id, input.correlationID));
       const id = fits ? input.correlationID : randomAlphanumeric(32);
       const result = await requestDevolution(trx, pix, id, { value, natureza: 'ORIGINAL', descricao: input.comment || null, correlationId: input.correlationID }, await this.clock.now(trx));
-      if (!result.ok) throw errors.badRequest(PLATFORM_REFUSALS[result.code] ?? result.message);
-      return refundView(result.devolution);
+      if (!result.ok) throw errors.badRequest(refusals[result.code] ?? result.message);
+      return result.devolution;
     });
   }
 }
 
-const PLATFORM_REFUSALS: Partial<Record<string, string>> = {
+// What a platform refund refunds: the Pix (absent when there is none yet, with the message
+// saying why) and which earlier refunds belong to the same thing.
+interface RefundTarget {
+  pix: PixReceived | undefined;
+  owns: (d: PixDevolution) => boolean;
+  missing?: string;
+}
+
+type Refusals = Partial<Record<DevolutionRefusalCode, string>> & { NOTHING_LEFT: string };
+
+const CHARGE_REFUSALS: Refusals = {
   ABOVE_REFUNDABLE: 'Refund value exceeds the refundable value of the charge',
   OUTSIDE_WINDOW: 'The refund window of 90 days from the payment has ended',
   INSUFFICIENT_BALANCE: 'The available balance of the account does not cover the refund',
+  NOTHING_LEFT: 'The charge has no refundable value left',
+};
+
+const TRANSACTION_REFUSALS: Refusals = {
+  ABOVE_REFUNDABLE: 'Refund value exceeds the refundable value of the transaction',
+  OUTSIDE_WINDOW: CHARGE_REFUSALS.OUTSIDE_WINDOW,
+  INSUFFICIENT_BALANCE: CHARGE_REFUSALS.INSUFFICIENT_BALANCE,
+  NOTHING_LEFT: 'The transaction has no refundable value left',
 };

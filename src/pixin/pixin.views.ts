@@ -77,6 +77,18 @@ export function refundView(d: PixDevolution) {
   };
 }
 
+// A refund as /api/v1/refund shows it: the charge refund's fields plus the ids that tie it to
+// the Pix API (refundId is the devolution id, returnIdentification its rtrId).
+export function pixRefundView(d: PixDevolution) {
+  return {
+    ...refundView(d),
+    refundId: d.id,
+    returnIdentification: d.rtr_id,
+    transactionEndToEndId: d.end_to_end_id,
+    ...(d.motivo !== null ? { reason: d.motivo } : {}),
+  };
+}
+
 // The refund of webhook payloads: the platform view plus the devolution's own ids.
 export function refundEventView(d: PixDevolution) {
   return {

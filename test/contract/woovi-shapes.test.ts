@@ -1,5 +1,6 @@
 // Our platform answers decode the way Woovi's public reference types them (the facts its
-// clients rely on, in ./woovi/facts.ts): charge create/get/list, refund create/list,
+// clients rely on, in ./woovi/facts.ts): charge create/get/list, refund create/list (of a
+// charge and of any received Pix),
 // customer create/get/list, accounts; lists carry pageInfo {skip, limit, hasPreviousPage,
 // hasNextPage}. The paths a Woovi client calls with a trailing slash answer too.
 import { randomUUID } from 'node:crypto';
@@ -8,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { openApiAjv } from '../support/ajv';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
-import { wooviAccount, wooviCharge, wooviCustomer, wooviPageInfo, wooviRefund } from './woovi/facts';
+import { wooviAccount, wooviCharge, wooviCustomer, wooviPageInfo, wooviPixTransactionRefund, wooviRefund } from './woovi/facts';
 
 const ajv = openApiAjv();
 let server: TestServer;
@@ -53,6 +54,23 @@ test('refund of a paid charge decodes as Woovi ChargeRefund', async () => {
   const list = await server.client.get(`/api/v1/charge/${correlationID}/refund`, auth());
   assert.is(list.status, 200, list.text);
   for (const r of list.body.refunds) decodes('GET /api/v1/charge/{id}/refund .refunds[]', wooviRefund, r);
+});
+
+test('refund of a received Pix: create, get and list decode as Woovi PixTransactionRefund', async () => {
+  const pixIn = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value: 3000, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  assert.is(pixIn.status, 200, pixIn.text);
+  const correlationID = `r-${randomUUID()}`;
+  const created = await server.client.post('/api/v1/refund', { transactionEndToEndId: pixIn.body.endToEndId, correlationID, value: 1000, comment: 'Comentario do reembolso' }, auth());
+  assert.is(created.status, 200, created.text);
+  decodes('POST /api/v1/refund .refund', wooviPixTransactionRefund, created.body.refund);
+  const got = await server.client.get(`/api/v1/refund/${correlationID}`, auth());
+  assert.is(got.status, 200, got.text);
+  decodes('GET /api/v1/refund/{id} .pixTransactionRefund', wooviPixTransactionRefund, got.body.pixTransactionRefund);
+  const list = await server.client.get('/api/v1/refund', auth());
+  assert.is(list.status, 200, list.text);
+  assert.ok(list.body.refunds.length > 0);
+  for (const r of list.body.refunds) decodes('GET /api/v1/refund .refunds[]', wooviPixTransactionRefund, r);
+  decodes('GET /api/v1/refund .pageInfo', wooviPageInfo, list.body.pageInfo);
 });
 
 test('customer create, get and list decode as Woovi Customer (taxID is {taxID, type})', async () => {

@@ -171,6 +171,10 @@ test('public keys: open, one RS256 key in the public reference format and as PEM
   assert.equal(a.body, b.body);
   assert.is(open.status, 200, open.text);
   assert.equal(open.body, a.body);
+  // The operation takes no query parameter; an unknown one is refused, in the platform's format.
+  const odd = await server.client.get('/api/v1/webhook/public-keys?format=x509');
+  assert.is(odd.status, 400, odd.text);
+  assert.type(odd.body.error, 'string');
   // What a receiver written for the public reference reads.
   assert.equal(Object.keys(a.body).sort(), ['keys', 'public_keys']);
   assert.is(a.body.public_keys.length, 1);

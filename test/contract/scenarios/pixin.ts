@@ -1,5 +1,6 @@
 // Contract scenarios of money in: received Pix (from the sandbox's outside payer, to the
-// company's key or paying its charges), their devolutions and the refunds of charges.
+// company's key or paying its charges), their devolutions and the refunds of charges and of
+// any received Pix.
 import { randomUUID } from 'node:crypto';
 import { buildStaticBrCode, parseBrCode } from '../../../src/lib/brcode';
 import { newTxid } from '../../../src/lib/ids';
@@ -63,6 +64,18 @@ export const pixinScenarios: Record<string, Scenario> = {
     await pay(env, charge.brCode);
     const body = { ...(example as Record<string, unknown>), correlationID: `estorno-${randomUUID()}` };
     return { params: { id: charge.correlationID }, body };
+  },
+  // A Pix of its own received without a charge; the refund's correlationID made unique.
+  async createRefund(env, example) {
+    const transactionEndToEndId = await pixIn(env, 30000);
+    return { body: { ...(example as Record<string, unknown>), transactionEndToEndId, correlationID: `devolve-${randomUUID()}` } };
+  },
+  async getRefund(env) {
+    const transactionEndToEndId = await pixIn(env, 30000);
+    const correlationID = `devolve-${randomUUID()}`;
+    const res = await env.client.post('/api/v1/refund', { transactionEndToEndId, correlationID, value: 1500 }, { auth: env.company.appID });
+    if (res.status !== 200) throw new Error(`refund scenario: ${res.status} ${res.text}`);
+    return { params: { id: correlationID } };
   },
   // The examples' codes belong to no company here: a charge of the company (dynamic) or a
   // static code on its key with the example's amount and txid.

@@ -40,6 +40,13 @@ export const wooviRefund = {
   properties: { value: num, status: { enum: ['IN_PROCESSING', 'CONFIRMED', 'REJECTED'] }, correlationID: str, endToEndId: str, time: str, comment: str },
 };
 
+// A refund of a received Pix (/api/v1/refund: `refund` on create, `pixTransactionRefund` on
+// get, `refunds[]` on list), as Woovi's SDKs type it.
+export const wooviPixTransactionRefund = {
+  type: 'object',
+  properties: { value: num, time: str, status: str, correlationID: str, refundId: str, returnIdentification: str, comment: str },
+};
+
 // The pageInfo of every list ("Pagination" there).
 export const wooviPageInfo = { type: 'object', required: ['skip', 'limit', 'hasPreviousPage', 'hasNextPage'], properties: { skip: num, limit: num, hasPreviousPage: bool, hasNextPage: bool } };
 
