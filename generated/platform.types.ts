@@ -2412,8 +2412,11 @@ export interface components {
         PaymentStatus: "CREATED" | "APPROVED" | "CONFIRMED" | "FAILED" | "DENIED";
         /** PIX_KEY */
         PaymentCreatePixKey: {
-            /** @enum {string} */
-            type: "PIX_KEY";
+            /**
+             * @description May be left out (existing clients of this API send none); a body with destinationAlias is then a PIX_KEY payment
+             * @enum {string}
+             */
+            type?: "PIX_KEY";
             /** @description Value to pay (in cents) */
             value: number;
             /** @description Pix key of the destination */
@@ -2443,8 +2446,11 @@ export interface components {
         };
         /** QR_CODE */
         PaymentCreateQrCode: {
-            /** @enum {string} */
-            type: "QR_CODE";
+            /**
+             * @description May be left out (existing clients of this API send none); a body with qrCode is then a QR_CODE payment
+             * @enum {string}
+             */
+            type?: "QR_CODE";
             /** @description BR Code to pay; destination and value are decoded from it */
             qrCode: string;
             /** @description Overrides the value, or sets it for QR codes without amount (in cents) */
@@ -2888,8 +2894,8 @@ export interface components {
             name?: string;
             /** @description Message shown in the QR code */
             comment?: string;
-            /** @description Your identifier of the subscription */
-            correlationID: string;
+            /** @description Your identifier of the subscription (unique per company); one is generated when omitted */
+            correlationID?: string;
             /**
              * @description PIX_RECURRING: Pix Automatico; RECURRENT: a new charge each period
              * @default RECURRENT

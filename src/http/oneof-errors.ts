@@ -3,7 +3,8 @@
 // boletoBarcode). The branch meant is found by its discriminator: a property of the object
 // itself (such as `type`) that fails an enum/const in every branch but one. When the
 // discriminator itself is missing or unknown, every branch says so alike: those errors are
-// kept once, and the rest (which branch-specific field is missing) dropped.
+// kept once, and the rest (which branch-specific field is missing) dropped. Without a
+// discriminator, the branches that accept every property sent are the ones meant.
 import type { ErrorObject } from 'ajv';
 
 function isDirectChild(path: string, parent: string): boolean {
@@ -45,11 +46,26 @@ function narrow(summary: ErrorObject, branches: Map<string, ErrorObject[]>): Err
       return [{ ...first, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] }, message: `must be one of ${[...new Set(allowed)].join(', ')}` }];
     }
   }
-  // Missing in every branch (no discriminator sent): keep those required errors, once.
-  const missing = all.map((errs) => missingProperties(errs, objectPath));
+  // No discriminator sent: the branches meant are those that accept every property sent.
+  const accepting = all.filter((errs) => !errs.some((e) => e.keyword === 'additionalProperties' && e.instancePath === objectPath));
+  if (accepting.length === 1) return accepting[0];
+  const candidates = accepting.length > 0 ? accepting : all;
+  // Missing in every such branch: keep those required errors, once.
+  const missing = candidates.map((errs) => missingProperties(errs, objectPath));
   const everywhere = [...missing[0]!].filter((name) => missing.every((m) => m.has(name)));
-  if (everywhere.length > 0) return all[0]!.filter((e) => e.keyword === 'required' && e.instancePath === objectPath && everywhere.includes(String((e.params as { missingProperty?: string }).missingProperty)));
+  if (everywhere.length > 0) return candidates[0]!.filter((e) => e.keyword === 'required' && e.instancePath === objectPath && everywhere.includes(String((e.params as { missingProperty?: string }).missingProperty)));
+  if (candidates.length < all.length) return dedupe(candidates.flat());
   return undefined;
+}
+
+function dedupe(errs: ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function pruneOneOfBranches(list: ErrorObject[]): ErrorObject[] {

@@ -19,7 +19,18 @@ import type { DictEntry, Destination, Rail } from '../rail/rail';
 import { describeBoleto } from './boletos';
 import type { PaymentRequestEcho } from './payments.view';
 
-export type CreatePaymentBody = components['schemas']['PaymentCreatePayload'];
+// A payment create body as sent (PIX_KEY and QR_CODE bodies may leave `type` out) and as the
+// service works with it (its type always set).
+export type PaymentCreateRequest = components['schemas']['PaymentCreatePayload'];
+type WithType<T> = T extends { type?: infer K } ? T & { type: NonNullable<K> } : never;
+export type CreatePaymentBody = WithType<PaymentCreateRequest>;
+
+// The type a body without one means: the schema lets only PIX_KEY (destinationAlias) and
+// QR_CODE (qrCode) bodies leave it out.
+export function withPaymentType(body: PaymentCreateRequest): CreatePaymentBody {
+  if (body.type !== undefined) return body as CreatePaymentBody;
+  return { ...body, type: 'qrCode' in body ? 'QR_CODE' : 'PIX_KEY' } as CreatePaymentBody;
+}
 
 export interface Resolved {
   value: Cents;

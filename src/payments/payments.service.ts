@@ -22,7 +22,7 @@ import { findAccountOfCompany, findDefaultOpenAccount } from '../accounts/accoun
 import type { Destination, Rail } from '../rail/rail';
 import { insertTransaction } from '../transactions/transactions.repository';
 import { describeBoleto } from './boletos';
-import type { CreatePaymentBody, PaymentDestinations } from './destinations';
+import { type CreatePaymentBody, type PaymentCreateRequest, type PaymentDestinations, withPaymentType } from './destinations';
 import * as repo from './payments.repository';
 import { partyView, payerOf, paymentResult, paymentTransactionView, paymentView, type PaymentResult } from './payments.view';
 
@@ -46,7 +46,8 @@ export class PaymentsService {
     private readonly destinations: PaymentDestinations,
   ) {}
 
-  async create(principal: Principal, body: CreatePaymentBody): Promise<PaymentResult> {
+  async create(principal: Principal, request: PaymentCreateRequest): Promise<PaymentResult> {
+    const body = withPaymentType(request);
     const hash = requestHash(body);
     const existing = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
     if (existing) return this.sameOrRefuse(existing, hash);

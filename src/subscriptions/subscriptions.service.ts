@@ -66,7 +66,9 @@ export class SubscriptionsService {
     private readonly charges: PlatformChargesService,
   ) {}
 
-  async create(principal: Principal, p: SubscriptionCreatePayload) {
+  async create(principal: Principal, payload: SubscriptionCreatePayload) {
+    // Clients that send no correlationID get one (existing clients of this API send none).
+    const p = { ...payload, correlationID: payload.correlationID ?? `subscription-${randomUUID()}` };
     try {
       return await this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);

@@ -29,6 +29,24 @@ test('an unknown or missing discriminator is said once', () => {
   assert.equal(errorsOf({}), ["/ required must have required property 'type'"]);
 });
 
+test('without a discriminator, the branch that accepts every field sent is the one meant', () => {
+  const optional = ajv.compile({
+    oneOf: [
+      { type: 'object', required: ['key', 'keyType'], additionalProperties: false, properties: { type: { enum: ['PIX_KEY'] }, key: { type: 'string' }, keyType: { enum: ['CPF', 'EMAIL'] }, value: { type: 'integer' } } },
+      { type: 'object', required: ['qrCode'], additionalProperties: false, properties: { type: { enum: ['QR_CODE'] }, qrCode: { type: 'string', minLength: 20 }, value: { type: 'integer' } } },
+      { type: 'object', required: ['type', 'barcode'], additionalProperties: false, properties: { type: { enum: ['BOLETO'] }, barcode: { type: 'string' } } },
+    ],
+  });
+  const errorsOfOptional = (body: unknown) => {
+    assert.is(optional(body), false);
+    return pruneOneOfBranches(optional.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.keyword} ${e.message}`);
+  };
+  assert.equal(errorsOfOptional({ key: 'a@b.c' }), ["/ required must have required property 'keyType'"]);
+  assert.equal(errorsOfOptional({ qrCode: 'short' }), ['/qrCode minLength must NOT have fewer than 20 characters']);
+  // value fits two branches: what each of them misses, once, and nothing about the third.
+  assert.equal(errorsOfOptional({ value: 1 }), ["/ required must have required property 'key'", "/ required must have required property 'keyType'", "/ required must have required property 'qrCode'"]);
+});
+
 test('a oneOf nested in a dropped branch is left alone', () => {
   const nested = ajv.compile({
     oneOf: [

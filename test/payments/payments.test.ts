@@ -220,6 +220,30 @@ test('QR_CODE: a broken code is refused; a dynamic code of another host is paid 
   assert.is(res.body.destination.name, 'PADARIA ESTRELA LTDA');
 });
 
+test('type may be left out, as existing clients send: destinationAlias means PIX_KEY, qrCode means QR_CODE', async () => {
+  const { type: _type, ...untyped } = keyPayment('untyped-key');
+  const byKey = await pay(server, a, untyped);
+  assert.is(byKey.status, 200, byKey.text);
+  assert.is(byKey.body.payment.type, 'PIX_KEY');
+  // The same request with its type spelt out is the same request.
+  const again = await pay(server, a, keyPayment('untyped-key'));
+  assert.is(again.status, 200, again.text);
+  assert.is(again.body.payment.id, byKey.body.payment.id);
+
+  const qrCode = buildStaticBrCode({ pixKey: OUTSIDE_KEY, merchantName: 'Tecidos Brasil', merchantCity: 'SAO PAULO', amount: cents(1_234) });
+  const byCode = await pay(server, a, { qrCode, correlationID: 'untyped-qr', comment: 'pagando' });
+  assert.is(byCode.status, 200, byCode.text);
+  assert.is(byCode.body.payment.type, 'QR_CODE');
+  assert.is(byCode.body.payment.value, 1_234);
+
+  // MANUAL and BOLETO bodies still say what they are.
+  const boleto = await pay(server, a, { boletoBarcode: '23793381286000782713695000063305975520000370000', correlationID: 'untyped-boleto' });
+  assert.is(boleto.status, 400);
+  const neither = await pay(server, a, { value: 100, correlationID: 'untyped-nothing' });
+  assert.is(neither.status, 400);
+  assert.is(neither.body.error, 'Validation error');
+});
+
 test('MANUAL: an outside account is paid as given; a tax id that is not valid or not of its type is refused', async () => {
   const body = {
     type: 'MANUAL',

@@ -61,6 +61,12 @@ test('creates with fines and interests and reads it back by global id; duplicate
   // Without fines and interests: no such fields; defaults.
   const plain = (await create(a, { value: 3_990, correlationID: 'streaming-1', customer: { name: 'Rafael Souza Lima', taxID: '39053344705' } })).body.subscription;
   assert.equal([plain.interests, plain.fines, plain.frequency, plain.type, plain.dayDue], [undefined, undefined, 'MONTHLY', 'RECURRENT', 7]);
+  // Without a correlationID (existing clients send none), one is made up, and each call is a new subscription.
+  const [first, second] = await Promise.all([create(a, { value: 990, customer, dayGenerateCharge: 5 }), create(a, { value: 990, customer, dayGenerateCharge: 5 })]);
+  assert.is(first.status, 200, first.text);
+  assert.is(second.status, 200, second.text);
+  assert.match(first.body.subscription.correlationID, /^subscription-[0-9a-f-]{36}$/);
+  assert.is.not(first.body.subscription.correlationID, second.body.subscription.correlationID);
   // Bad input.
   assert.is((await create(a, { value: 100, correlationID: 'x', customer, dayDue: 2 })).status, 400);
   assert.is((await create(a, { value: 100, correlationID: 'x', customer: { name: 'Sem documento', taxID: '11111111111' } })).status, 400);
