@@ -2903,10 +2903,17 @@ export interface components {
              */
             type: "PIX_RECURRING" | "RECURRENT";
             /**
+             * @description The charges generated: OVERDUE (due dayDue days after generation, with fines and interests) or DYNAMIC (expiring dayDue days after generation; fines and interests are refused)
+             * @default OVERDUE
+             * @enum {string}
+             */
+            chargeType: "OVERDUE" | "DYNAMIC";
+            /**
+             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter.
              * @default MONTHLY
              * @enum {string}
              */
-            frequency: "WEEKLY" | "MONTHLY" | "SEMIANNUALLY" | "ANNUALLY";
+            frequency: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
             /** @description Day of the month charges are generated (1 to 31), or the date of the first charge */
             dayGenerateCharge?: number | string;
             /**
@@ -2943,8 +2950,13 @@ export interface components {
             dayDue?: number;
             /** @enum {string} */
             type?: "PIX_RECURRING" | "RECURRENT";
+            /**
+             * @description The type of the charges generated
+             * @enum {string}
+             */
+            chargeType?: "OVERDUE" | "DYNAMIC";
             /** @enum {string} */
-            frequency?: "WEEKLY" | "MONTHLY" | "SEMIANNUALLY" | "ANNUALLY";
+            frequency?: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY";
             /** @description Whether new charges are generated */
             isActive?: boolean;
             /** @enum {string} */

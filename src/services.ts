@@ -71,7 +71,7 @@ export function buildServices(config: Config, db: Kysely<Database>, log: Logger)
   const med = new MedService(db, clock);
   const disputes = new DisputesService(db, clock);
   const cashback = new CashbackService(db, clock);
-  const subscriptions = buildSubscriptionsService(db, clock, jobs, charges.platform);
+  const subscriptions = buildSubscriptionsService(db, clock, jobs, charges.platform, config.publicUrl);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
   return { recurrences, config, db, clock, jobs, keys, payloadKeys, identity, oauth, sandbox, pixin, charges, kyc, partners, med, disputes, cashback, subscriptions, ...catalog, ...webhooks, ...buildMoneyOutServices(config, db, clock, jobs) };
 }

@@ -1,13 +1,15 @@
 // The payment page behind a charge's paymentLinkUrl (GET /pay/{paymentLinkID}): a small HTML
 // page with the QR code image, the amount, the description and the copy-and-paste BR Code.
+// A static QR code's link shows its code; a subscription's link shows its latest charge.
 // Open, like the QR code image: the payment link id is unguessable.
 import type { Kysely } from 'kysely';
 import * as charges from '../charges/charges.repository';
 import { platformChargeView } from '../charges/platform/platform-view';
-import type { Database } from '../db/schema';
+import type { Charge, Database } from '../db/schema';
 import { errors } from '../http/errors';
 import type { Clock } from '../lib/clock';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.repository';
+import { findByPaymentLinkId as findSubscriptionByPaymentLinkId } from '../subscriptions/subscriptions.repository';
 
 // What the page shows (already computed: no rule lives in the HTML).
 export interface PaymentPageModel {
@@ -16,7 +18,8 @@ export interface PaymentPageModel {
   // cents; undefined: the payer chooses the amount
   amount?: number;
   description?: string;
-  status: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+  // WAITING: a subscription whose first charge is not generated yet
+  status: 'ACTIVE' | 'COMPLETED' | 'EXPIRED' | 'WAITING';
   expiresDate?: string;
   brCode: string;
   imageUrl: string;
@@ -26,6 +29,7 @@ const STATUS_TEXT: Record<PaymentPageModel['status'], string> = {
   ACTIVE: 'Awaiting payment',
   COMPLETED: 'Paid',
   EXPIRED: 'Expired: this charge can no longer be paid',
+  WAITING: 'No charge to pay yet: the next one is generated on schedule',
 };
 
 export function escapeHtml(s: string): string {
@@ -74,6 +78,9 @@ ${body}
 `;
 }
 
+// relative: the page and its image are served by the same server (and CSP img-src 'self')
+const imageUrl = (id: string) => `/openpix/charge/brcode/image/${encodeURIComponent(id)}.png?size=600`;
+
 export class PaymentPageService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -81,7 +88,7 @@ export class PaymentPageService {
     private readonly publicUrl: string,
   ) {}
 
-  // The page's HTML; 404 when no charge or static QR code has this payment link id.
+  // The page's HTML; 404 when no charge, subscription or static QR code has this payment link id.
   async render(paymentLinkId: string): Promise<string> {
     const model = await this.model(paymentLinkId);
     if (!model) throw errors.notFound('Payment link not found');
@@ -89,30 +96,20 @@ export class PaymentPageService {
   }
 
   private async model(paymentLinkId: string): Promise<PaymentPageModel | undefined> {
-    // relative: the page and its image are served by the same server (and CSP img-src 'self')
-    const imageUrl = (id: string) => `/openpix/charge/brcode/image/${encodeURIComponent(id)}.png?size=600`;
     const charge = await charges.findChargeByPaymentLinkId(this.db, paymentLinkId);
-    if (charge) {
-      const now = await this.clock.now();
-      const view = await platformChargeView(this.db, charge, this.publicUrl, now);
-      const company = await charges.findCompanyRow(this.db, charge.company_id);
-      const merchant = company ? company.trade_name || company.name : undefined;
-      return {
-        title: 'Pix payment',
-        ...(merchant ? { merchant } : {}),
-        // a due-date charge costs today what valueToPay says (discount, fine, interest)
-        amount: (view.valueToPay as number | undefined) ?? (view.value as number),
-        ...(typeof view.comment === 'string' ? { description: view.comment } : {}),
-        status: view.status as PaymentPageModel['status'],
-        ...(typeof view.expiresDate === 'string' ? { expiresDate: view.expiresDate } : {}),
-        brCode: view.brCode as string,
-        imageUrl: imageUrl(paymentLinkId),
-      };
+    if (charge) return this.chargeModel(charge, 'Pix payment');
+    const subscription = await findSubscriptionByPaymentLinkId(this.db, paymentLinkId);
+    if (subscription) {
+      const { sub, latestChargeCorrelationId } = subscription;
+      const title = sub.name || 'Subscription';
+      const latest = latestChargeCorrelationId ? await charges.findChargeByCorrelationId(this.db, sub.company_id, latestChargeCorrelationId) : undefined;
+      if (latest) return this.chargeModel(latest, title);
+      const merchant = await this.merchantOf(sub.company_id);
+      return { title, ...(merchant ? { merchant } : {}), amount: Number(sub.value), ...(sub.comment ? { description: sub.comment } : {}), status: 'WAITING', brCode: '', imageUrl: '' };
     }
     const code = await findStaticQrByPaymentLinkId(this.db, paymentLinkId);
     if (!code) return undefined;
-    const company = await charges.findCompanyRow(this.db, code.company_id);
-    const merchant = company ? company.trade_name || company.name : undefined;
+    const merchant = await this.merchantOf(code.company_id);
     return {
       title: code.name || 'Pix payment',
       ...(merchant ? { merchant } : {}),
@@ -121,6 +118,28 @@ export class PaymentPageService {
       status: 'ACTIVE',
       brCode: code.br_code,
       imageUrl: imageUrl(paymentLinkId),
+    };
+  }
+
+  private async merchantOf(companyId: string): Promise<string | undefined> {
+    const company = await charges.findCompanyRow(this.db, companyId);
+    return company ? company.trade_name || company.name : undefined;
+  }
+
+  private async chargeModel(charge: Charge, title: string): Promise<PaymentPageModel> {
+    const now = await this.clock.now();
+    const view = await platformChargeView(this.db, charge, this.publicUrl, now);
+    const merchant = await this.merchantOf(charge.company_id);
+    return {
+      title,
+      ...(merchant ? { merchant } : {}),
+      // a due-date charge costs today what valueToPay says (discount, fine, interest)
+      amount: (view.valueToPay as number | undefined) ?? (view.value as number),
+      ...(typeof view.comment === 'string' ? { description: view.comment } : {}),
+      status: view.status as PaymentPageModel['status'],
+      ...(typeof view.expiresDate === 'string' ? { expiresDate: view.expiresDate } : {}),
+      brCode: view.brCode as string,
+      imageUrl: imageUrl(charge.payment_link_id),
     };
   }
 }

@@ -1,7 +1,15 @@
 // When a subscription generates its charges (pure). Dates are UTC calendar days.
-export type Frequency = 'WEEKLY' | 'MONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+export type Frequency = 'WEEKLY' | 'MONTHLY' | 'BIMONTHLY' | 'TRIMONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
 
-const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = { MONTHLY: 1, SEMIANNUALLY: 6, ANNUALLY: 12 };
+const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = { MONTHLY: 1, BIMONTHLY: 2, TRIMONTHLY: 3, SEMIANNUALLY: 6, ANNUALLY: 12 };
+
+// The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients.
+export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY';
+const ALIASES: Partial<Record<FrequencyInput, Frequency>> = { SEMIANNUALY: 'SEMIANNUALLY', ANNUALY: 'ANNUALLY' };
+
+export function normalizeFrequency(input: FrequencyInput): Frequency {
+  return ALIASES[input] ?? (input as Frequency);
+}
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
@@ -27,7 +35,7 @@ export function firstChargeAt(now: Date, dayGenerateCharge: number | string): { 
   return { at, day: dayGenerateCharge };
 }
 
-// The generation after `previous`: 7 days later (WEEKLY), or 1, 6 or 12 months later on the
+// The generation after `previous`: 7 days later (WEEKLY), or 1, 2, 3, 6 or 12 months later on the
 // subscription's day of the month (clamped to shorter months), at the same time of day.
 export function nextChargeAt(previous: Date, frequency: Frequency, day: number): Date {
   if (frequency === 'WEEKLY') return new Date(previous.getTime() + 7 * 86_400_000);

@@ -50,3 +50,17 @@ export async function recordGenerated(
   await db.insertInto('subscription_charges').values({ subscription_id: sub.id, installment, charge_correlation_id: chargeCorrelationId, created_at: at }).execute();
   return true;
 }
+
+// The subscription behind a payment link, with the charge correlationID of its latest installment.
+export async function findByPaymentLinkId(db: Db, paymentLinkId: string): Promise<{ sub: Subscription; latestChargeCorrelationId?: string } | undefined> {
+  const sub = await db.selectFrom('subscriptions').selectAll().where('payment_link_id', '=', paymentLinkId).executeTakeFirst();
+  if (!sub) return undefined;
+  const latest = await db
+    .selectFrom('subscription_charges')
+    .select('charge_correlation_id')
+    .where('subscription_id', '=', sub.id)
+    .orderBy('installment', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return latest ? { sub, latestChargeCorrelationId: latest.charge_correlation_id } : { sub };
+}

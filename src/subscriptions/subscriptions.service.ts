@@ -3,8 +3,8 @@
 // it is generated, with the subscription's fines and interests, its customer and comment.
 //
 // Schedule (the server clock): the first charge on the next day-of-month `dayGenerateCharge`
-// (today included) or at the date-time sent; then every 7 days (WEEKLY) or 1, 6, 12 months
-// (MONTHLY, SEMIANNUALLY, ANNUALLY) on that day of the month. With installmentCount the
+// (today included) or at the date-time sent; then every 7 days (WEEKLY) or 1, 2, 3, 6, 12 months
+// (MONTHLY, BIMONTHLY, TRIMONTHLY, SEMIANNUALLY, ANNUALLY) on that day of the month. With installmentCount the
 // subscription is COMPLETED after that many charges. The background job `subscriptions.charges`
 // generates what is due (several periods at once after the clock jumps). PIX_RECURRING
 // (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences, charges
@@ -21,20 +21,22 @@ import type { PlatformChargesService } from '../charges/platform/platform-charge
 import type { Database, Subscription } from '../db/schema';
 import { upsertChargeCustomer } from '../customers/customers.service';
 import { isUniqueViolation } from '../db/errors';
+import { paymentLinkUrlOf } from '../charges/charge-model';
 import { errors } from '../http/errors';
 import type { Principal } from '../http/principal';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
-import { firstChargeAt, nextChargeAt } from './schedule';
+import { firstChargeAt, nextChargeAt, normalizeFrequency } from './schedule';
 import * as repo from './subscriptions.repository';
 
 export type SubscriptionCreatePayload = components['schemas']['SubscriptionCreatePayload'];
 export const SUBSCRIPTION_CHARGES_JOB = 'subscriptions.charges';
 export const SUBSCRIPTION_CHARGES_INTERVAL_MS = 60_000;
 const DUPLICATE = 'Subscription with this correlationID already exists';
+const FINES_NEED_OVERDUE = 'fines and interests apply only to OVERDUE charges (chargeType)';
 const BATCH = 50;
 
-export function subscriptionView(s: Subscription) {
+export function subscriptionView(s: Subscription, publicUrl: string) {
   return {
     globalID: s.global_id,
     ...(s.name !== null ? { name: s.name } : {}),
@@ -43,10 +45,12 @@ export function subscriptionView(s: Subscription) {
     dayGenerateCharge: s.day_generate_charge,
     dayDue: s.day_due,
     type: s.type,
+    chargeType: s.charge_type,
     frequency: s.frequency,
     isActive: s.status === 'ACTIVE',
     status: s.status,
     correlationID: s.correlation_id,
+    paymentLinkUrl: paymentLinkUrlOf(publicUrl, s.payment_link_id),
     ...(s.interests ? { interests: s.interests } : {}),
     ...(s.fines ? { fines: s.fines } : {}),
     ...(s.additional_info ? { additionalInfo: s.additional_info } : {}),
@@ -64,11 +68,14 @@ export class SubscriptionsService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly charges: PlatformChargesService,
+    private readonly publicUrl: string,
   ) {}
 
   async create(principal: Principal, payload: SubscriptionCreatePayload) {
     // Clients that send no correlationID get one (existing clients of this API send none).
     const p = { ...payload, correlationID: payload.correlationID ?? `subscription-${randomUUID()}` };
+    const chargeType = p.chargeType ?? 'OVERDUE';
+    if (chargeType === 'DYNAMIC' && (p.fines || p.interests)) throw errors.badRequest(FINES_NEED_OVERDUE);
     try {
       return await this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);
@@ -86,7 +93,8 @@ export class SubscriptionsService {
           customer_id: customer.id,
           customer: JSON.stringify(customer.view),
           type: p.type ?? 'RECURRENT',
-          frequency: p.frequency ?? 'MONTHLY',
+          frequency: normalizeFrequency(p.frequency ?? 'MONTHLY'),
+          charge_type: chargeType,
           day_generate_charge: first.day,
           day_due: p.dayDue ?? 7,
           installment_count: p.installmentCount ?? null,
@@ -99,7 +107,7 @@ export class SubscriptionsService {
           created_at: now,
           updated_at: now,
         });
-        return subscriptionView(row);
+        return subscriptionView(row, this.publicUrl);
       });
     } catch (error) {
       if (isUniqueViolation(error) && (await repo.findByCorrelationId(this.db, principal.companyId, p.correlationID))) throw errors.badRequest(DUPLICATE);
@@ -110,7 +118,7 @@ export class SubscriptionsService {
   async get(principal: Principal, globalId: string) {
     const row = await repo.findByGlobalId(this.db, principal.companyId, globalId);
     if (!row) throw errors.notFound('Subscription not found');
-    return subscriptionView(row);
+    return subscriptionView(row, this.publicUrl);
   }
 
   // The job: generates every charge that is due, period by period. Returns how many.
@@ -135,13 +143,14 @@ export class SubscriptionsService {
     const now = await this.clock.now();
     const customer = sub.customer as { name?: string; email?: string; phone?: string; taxID?: { taxID?: string }; address?: Record<string, unknown> };
     const principal: Principal = { applicationId: 'subscriptions', companyId: sub.company_id, accountId: '', applicationType: 'API', scopes: null, features: [] };
+    // OVERDUE: due dayDue days after generation; DYNAMIC: expires dayDue days after it.
+    const timing = sub.charge_type === 'DYNAMIC' ? { type: 'DYNAMIC', expiresIn: sub.day_due * 86_400 } : { type: 'OVERDUE', dueDate: addCalendarDays(todayUtc(now), sub.day_due) };
     await this.charges.create(
       principal,
       {
-        type: 'OVERDUE',
+        ...timing,
         value: Number(sub.value),
         correlationID,
-        dueDate: addCalendarDays(todayUtc(now), sub.day_due),
         customer: {
           name: customer.name ?? 'Cliente',
           ...(customer.taxID?.taxID ? { taxID: customer.taxID.taxID } : {}),

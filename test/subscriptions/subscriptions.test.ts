@@ -2,7 +2,7 @@
 // job generating one charge per period on the server clock.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstChargeAt, nextChargeAt } from '../../src/subscriptions/schedule';
+import { firstChargeAt, nextChargeAt, normalizeFrequency } from '../../src/subscriptions/schedule';
 import { auditLedger } from '../support/ledger-auditor';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -42,6 +42,20 @@ test('schedule: next day of the month (today included), clamped months, weekly, 
   assert.equal(nextChargeAt(new Date('2026-03-15T08:00:00Z'), 'WEEKLY', 15), new Date('2026-03-22T08:00:00Z'));
   assert.equal(nextChargeAt(new Date('2026-03-15T00:00:00Z'), 'SEMIANNUALLY', 15), new Date('2026-09-15T00:00:00Z'));
   assert.equal(nextChargeAt(new Date('2026-12-15T00:00:00Z'), 'ANNUALLY', 15), new Date('2027-12-15T00:00:00Z'));
+  assert.equal(nextChargeAt(new Date('2026-12-31T00:00:00Z'), 'BIMONTHLY', 31), new Date('2027-02-28T00:00:00Z'));
+  assert.equal(nextChargeAt(new Date('2026-11-30T00:00:00Z'), 'TRIMONTHLY', 30), new Date('2027-02-28T00:00:00Z'));
+  assert.equal([normalizeFrequency('SEMIANNUALY'), normalizeFrequency('ANNUALY'), normalizeFrequency('BIMONTHLY')], ['SEMIANNUALLY', 'ANNUALLY', 'BIMONTHLY']);
+});
+
+test('frequency: the spellings existing clients send are stored as the canonical ones; unknown ones are refused', async () => {
+  const semi = await create(a, { value: 5_000, customer, frequency: 'SEMIANNUALY', dayGenerateCharge: 1 });
+  assert.is(semi.status, 200, semi.text);
+  assert.is(semi.body.subscription.frequency, 'SEMIANNUALLY');
+  const quarterly = await create(a, { value: 5_000, customer, frequency: 'TRIMONTHLY', dayGenerateCharge: 1 });
+  assert.is(quarterly.body.subscription.frequency, 'TRIMONTHLY');
+  const bad = await create(a, { value: 5_000, customer, frequency: 'DAILY', dayGenerateCharge: 1 });
+  assert.is(bad.status, 400, bad.text);
+  assert.ok(bad.body.details.some((d: { field: string }) => d.field.includes('frequency')), bad.text);
 });
 
 test('creates with fines and interests and reads it back by global id; duplicates and tenancy', async () => {
@@ -49,10 +63,11 @@ test('creates with fines and interests and reads it back by global id; duplicate
   assert.is(res.status, 200, res.text);
   const s = res.body.subscription;
   assert.match(Buffer.from(s.globalID, 'base64').toString(), /^PaymentSubscription:[0-9a-f]{24}$/);
+  assert.match(s.paymentLinkUrl, new RegExp(`^http://localhost:${new URL(server.url).port}/pay/[0-9a-f-]{36}$`));
   assert.equal({ ...s, globalID: 'g', createdAt: 't', customer: { name: s.customer.name, taxID: s.customer.taxID } }, {
     globalID: 'g', name: 'Plano Academia Mensal', value: 12_990, customer: { name: 'Mariana Alves Costa', taxID: { taxID: '52998224725', type: 'BR:CPF' } },
-    dayGenerateCharge: 5, dayDue: 7, type: 'RECURRENT', frequency: 'MONTHLY', isActive: true, status: 'ACTIVE', correlationID: 'academia-1',
-    interests: { value: 33 }, fines: { value: 200 }, createdAt: 't',
+    dayGenerateCharge: 5, dayDue: 7, type: 'RECURRENT', chargeType: 'OVERDUE', frequency: 'MONTHLY', isActive: true, status: 'ACTIVE', correlationID: 'academia-1',
+    paymentLinkUrl: s.paymentLinkUrl, interests: { value: 33 }, fines: { value: 200 }, createdAt: 't',
   });
   const got = await server.client.get(`/api/v1/subscriptions/${encodeURIComponent(s.globalID)}`, { auth: a.appID });
   assert.equal([got.status, got.body], [200, { subscription: s }]);
@@ -98,6 +113,32 @@ test('the job generates one OVERDUE charge per period, linked to the subscriptio
   assert.is((await charges(b, 'semanal-1')).length, 3);
   // Other subscriptions' charges are not listed under this one.
   assert.is((await charges(a, 'semanal-1')).length, 0);
+});
+
+test('chargeType DYNAMIC: charges expire dayDue days after generation; fines are refused; the payment link shows the latest charge', async () => {
+  const refused = await create(a, { value: 990, customer, chargeType: 'DYNAMIC', fines: { value: 200 } });
+  assert.equal([refused.status, refused.body], [400, { error: 'fines and interests apply only to OVERDUE charges (chargeType)' }]);
+  const day = (await server.services.clock.now()).getUTCDate();
+  const res = await create(a, { name: 'Clube do Livro', value: 3_990, correlationID: 'livro-1', customer, chargeType: 'DYNAMIC', dayGenerateCharge: day + 1 > 28 ? 1 : day + 1, dayDue: 4 });
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.subscription.chargeType, 'DYNAMIC');
+  const link = new URL(res.body.subscription.paymentLinkUrl).pathname;
+  // Nothing generated yet: the page says so and offers no code.
+  let page = await server.client.get(link);
+  assert.is(page.status, 200);
+  assert.match(page.text, /Clube do Livro/);
+  assert.match(page.text, /No charge to pay yet/);
+  assert.not.match(page.text, /<textarea/);
+  await advanceDays(31);
+  await runJob();
+  const list = await charges(a, 'livro-1');
+  assert.ok(list.length >= 1);
+  const latest = list.find((c) => c.correlationID.endsWith(`-${list.length}`))!;
+  assert.equal([latest.type, latest.expiresIn, latest.value, latest.status], ['DYNAMIC', 4 * 86_400, 3_990, 'ACTIVE']);
+  page = await server.client.get(link);
+  assert.is(page.status, 200);
+  assert.ok(page.text.includes(latest.brCode.replace(/&/g, '&amp;')), 'the page shows the latest charge');
+  assert.match(page.text, /R\$ 39,90/);
 });
 
 test.run();

@@ -84,7 +84,8 @@ export interface SubscriptionsTable {
   customer_id: string | null;
   customer: Json<Record<string, unknown>>;
   type: 'PIX_RECURRING' | 'RECURRENT';
-  frequency: 'WEEKLY' | 'MONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+  frequency: 'WEEKLY' | 'MONTHLY' | 'BIMONTHLY' | 'TRIMONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+  charge_type: ColumnType<'DYNAMIC' | 'OVERDUE', 'DYNAMIC' | 'OVERDUE' | undefined, never>;
   day_generate_charge: number;
   day_due: number;
   installment_count: number | null;
