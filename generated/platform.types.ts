@@ -2985,10 +2985,10 @@ export interface components {
             createdAt?: string;
         };
         /**
-         * @description Kind of transaction: PAYMENT a Pix received (with or without a charge), PIX_OUT a Pix sent by a payment, WITHDRAW a withdrawal, REFUND a refund sent back to a payer, REVERSAL a refund received of a Pix sent, FEE a fee
+         * @description Kind of transaction: PAYMENT a Pix received (with or without a charge), PIX_OUT a Pix sent by a payment, BILL_PAYMENT a boleto paid by a payment, WITHDRAW a withdrawal, REFUND a refund sent back to a payer, REVERSAL a refund received of a Pix sent, FEE a fee
          * @enum {string}
          */
-        TransactionType: "PAYMENT" | "PIX_OUT" | "WITHDRAW" | "REFUND" | "FEE" | "INTERNAL_TRANSFER" | "BALANCE_BLOCK" | "BALANCE_UNBLOCK" | "REVERSAL";
+        TransactionType: "PAYMENT" | "PIX_OUT" | "BILL_PAYMENT" | "WITHDRAW" | "REFUND" | "FEE" | "INTERNAL_TRANSFER" | "BALANCE_BLOCK" | "BALANCE_UNBLOCK" | "REVERSAL";
         /** @description Pix transaction on an account. */
         Transaction: {
             /** @description Value (in cents) */

@@ -159,7 +159,8 @@ export class PaymentsService {
     await lockAccounts(trx, [row.account_id, ...(destination.where === 'local' && destination.accountId ? [destination.accountId] : [])], at);
     const refusal = this.rail.payerRefusal(destination);
     if (refusal === 'LIMIT_EXCEEDED') throw errors.badRequest('Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)');
-    await this.limits.check(trx, row.account_id, row.value, at);
+    // The limits are Pix limits: a boleto is not a Pix.
+    if (row.type !== 'BOLETO') await this.limits.check(trx, row.account_id, row.value, at);
     if (refusal === 'NOT_ENOUGH_BALANCE') throw errors.badRequest(INSUFFICIENT_BALANCE);
     const endToEndId = row.end_to_end_id ?? newEndToEndId(OWN_ISPB, at);
     const amount = row.value as never;
@@ -172,7 +173,7 @@ export class PaymentsService {
       const tx = await insertTransaction(trx, {
         company_id: row.company_id,
         account_id: row.account_id,
-        type: 'PIX_OUT',
+        type: row.type === 'BOLETO' ? 'BILL_PAYMENT' : 'PIX_OUT',
         value: row.value,
         end_to_end_id: endToEndId,
         charge_id: null,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTransaction, Transaction } from '../db/schema';
 
-export type TransactionType = 'PIX_IN' | 'PIX_OUT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE';
+export type TransactionType = 'PIX_IN' | 'PIX_OUT' | 'BILL_PAYMENT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE';
 
 // What the read side (GET /api/v1/transaction) shows from `details`; every key is optional
 // and other keys are kept but not shown. Values of the wrong type are ignored.

@@ -16,6 +16,7 @@ type CustomerView = components['schemas']['Customer'];
 export const API_TYPE: Record<TransactionType, ApiTransactionType> = {
   PIX_IN: 'PAYMENT',
   PIX_OUT: 'PIX_OUT',
+  BILL_PAYMENT: 'BILL_PAYMENT',
   REFUND_OUT: 'REFUND',
   REFUND_IN: 'REVERSAL',
   WITHDRAW: 'WITHDRAW',

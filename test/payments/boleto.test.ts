@@ -110,6 +110,11 @@ test('a BOLETO payment takes value and destination from the boleto; approving pa
   const paid = await approve(server, a, 'conta-luz');
   assert.is(paid.body.payment.status, 'CONFIRMED');
   assert.is((await balanceOf(server, a)).total, before.total - 125_890);
+  // Recorded as a bill payment, not a Pix: the type filter finds it, PIX_OUT does not.
+  const billPayments = (await server.client.get('/api/v1/transaction?type=BILL_PAYMENT', { auth: a.appID })).body.transactions;
+  assert.equal(billPayments.map((t: { type: string; value: number }) => [t.type, t.value]), [['BILL_PAYMENT', 125_890]]);
+  const pixOut = (await server.client.get('/api/v1/transaction?type=PIX_OUT', { auth: a.appID })).body.transactions;
+  assert.ok(pixOut.every((t: { value: number }) => t.value !== 125_890));
   const noAmount = buildBankBarcode({ bankCode: '237', amount: cents(0), dueDate: null, freeField: '2'.repeat(25) });
   assert.equal((await pay(server, a, { type: 'BOLETO', boletoBarcode: noAmount, correlationID: 'sem-valor' })).body, { error: 'This boleto carries no amount to pay' });
   const general = BARCODE.slice(0, 4) + String((Number(BARCODE[4]) + 1) % 10) + BARCODE.slice(5);

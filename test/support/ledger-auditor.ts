@@ -50,12 +50,12 @@ async function auditPaymentHolds(db: Kysely<Database>): Promise<void> {
 }
 
 // Money out, for files whose transactions all come from real moves (fixtures that insert
-// transaction rows by hand would fail it): every PIX_OUT, WITHDRAW and FEE transaction is
+// transaction rows by hand would fail it): every PIX_OUT, BILL_PAYMENT, WITHDRAW and FEE transaction is
 // backed by debits of exactly its value, and a Pix sent to a company here arrived with the
 // value it left with (no money created or lost between the two sides).
 export async function auditMoneyOut(db: Kysely<Database>): Promise<void> {
   await auditLedger(db);
-  const txs = await db.selectFrom('transactions').select(['id', 'type', 'value', 'end_to_end_id']).where('type', 'in', ['PIX_OUT', 'WITHDRAW', 'FEE']).execute();
+  const txs = await db.selectFrom('transactions').select(['id', 'type', 'value', 'end_to_end_id']).where('type', 'in', ['PIX_OUT', 'BILL_PAYMENT', 'WITHDRAW', 'FEE']).execute();
   const debits = await db
     .selectFrom('ledger_entries')
     .select(['transaction_id', (eb) => eb.fn.sum<number>('amount').as('total')])
