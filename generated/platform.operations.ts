@@ -81,6 +81,18 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getAccountRegisterById",
+    "method": "get",
+    "path": "/api/v1/account-register/{id}",
+    "tag": "AccountRegister",
+    "security": [
+      "AppID"
+    ],
+    "scope": "ACCOUNT_REGISTER_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "deleteAccountRegister",
     "method": "delete",
     "path": "/api/v1/account-register/{id}",
@@ -1116,6 +1128,7 @@ export interface PlatformHandlers {
   createAccount: Handler<operations['createAccount']>;
   withdrawFromAccount: Handler<operations['withdrawFromAccount']>;
   getAccountRegister: Handler<operations['getAccountRegister']>;
+  getAccountRegisterById: Handler<operations['getAccountRegisterById']>;
   deleteAccountRegister: Handler<operations['deleteAccountRegister']>;
   createApplication: Handler<operations['createApplication']>;
   deleteApplication: Handler<operations['deleteApplication']>;

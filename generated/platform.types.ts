@@ -86,7 +86,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an account register by correlationID or CNPJ
+         * @description The register whose correlationID is id or, when none is, the newest live register of the CNPJ id names (masked or not); the path existing clients read. Registers are opened when a KYC onboarding is submitted and settled by its analysis.
+         */
+        get: operations["getAccountRegisterById"];
         put?: never;
         post?: never;
         /**
@@ -3590,6 +3594,53 @@ export interface operations {
             };
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account register */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountRegister"];
+                };
+            };
+            /** @description Invalid header, unknown company, or validation issues */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountRegisterError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccountRegisterById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description correlationID of the account register, or its CNPJ
+                 * @example 11222333000181
+                 */
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -1,10 +1,12 @@
-// Account registers: read by correlationID, delete while PENDING. Messages are the seed's.
-// The read answers its validation issues as an array in `error` (the seed's issue shape).
+// Account registers: read by correlationID (or, by path, by CNPJ), delete while PENDING.
+// Messages are the seed's. The read answers its validation issues as an array in `error`
+// (the seed's issue shape). Registers are opened by KYC onboarding submits (src/kyc).
 import type { Kysely } from 'kysely';
 import type { AccountRegisterRow, Database } from '../db/schema';
 import { ApiError, errors } from '../http/errors';
 import type { Principal } from '../http/principal';
 import type { Clock } from '../lib/clock';
+import { onlyDigitsAndLetters } from '../lib/taxid';
 import { findCompany } from '../identity/identity.repository';
 import * as repo from './account-registers.repository';
 
@@ -30,6 +32,25 @@ export class AccountRegistersService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  // GET /account-register/{id}: the register whose correlationID is id, else the newest live
+  // register of the CNPJ id names (masked or not); the path existing clients read.
+  async getByIdOrTaxId(principal: Principal, rawId: string) {
+    const id = rawId.trim();
+    if (id.length === 0) {
+      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Tax ID is required', path: ['taxID'] }]);
+    }
+    if (id.length > MAX_CORRELATION_ID) {
+      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register id must have at most ${MAX_CORRELATION_ID} characters`, path: ['id'] }]);
+    }
+    await this.requireCompany(this.db, principal);
+    const bare = onlyDigitsAndLetters(id).toUpperCase();
+    const register =
+      (await repo.findAccountRegister(this.db, principal.companyId, id)) ??
+      (bare.length === 14 ? await repo.findAccountRegisterByTaxId(this.db, principal.companyId, bare) : undefined);
+    if (!register) throw errors.notFound('Account register not found');
+    return accountRegisterView(register);
+  }
 
   async get(principal: Principal, correlationID: string) {
     const id = correlationID.trim();

@@ -24,6 +24,9 @@ export const accountHandlers = {
   async getAccountRegister(req, ctx) {
     return { status: 200, body: await ctx.services.accountRegisters.get(callerOf(ctx), req.query.correlationID) };
   },
+  async getAccountRegisterById(req, ctx) {
+    return { status: 200, body: await ctx.services.accountRegisters.getByIdOrTaxId(callerOf(ctx), req.params.id) };
+  },
   async deleteAccountRegister(req, ctx) {
     return { status: 200, body: await ctx.services.accountRegisters.remove(callerOf(ctx), req.params.id) };
   },

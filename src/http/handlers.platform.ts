@@ -31,6 +31,7 @@ export const platformHandlers: PlatformHandlers = {
   createAccount: accountHandlers.createAccount,
   withdrawFromAccount: accountHandlers.withdrawFromAccount,
   getAccountRegister: accountHandlers.getAccountRegister,
+  getAccountRegisterById: accountHandlers.getAccountRegisterById,
   deleteAccountRegister: accountHandlers.deleteAccountRegister,
   validateBoleto: paymentHandlers.validateBoleto,
   getCashbackBalance: cashbackHandlers.getCashbackBalance,

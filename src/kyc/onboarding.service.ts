@@ -1,8 +1,10 @@
 // KYC onboarding rules: create (idempotent by correlationID per company, one per CNPJ),
 // representatives (upserted by CPF), submit (gated by one-time code confirmations when the
-// company has the OTP features) and the sandbox analysis (approve or reject).
+// company has the OTP features; opens the company's account register) and the sandbox
+// analysis (approve or reject, settling the register).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
 import type { Database, KycOnboardingRow } from '../db/schema';
 import { ApiError, errors, type FieldIssue } from '../http/errors';
 import type { Page } from '../http/paging';
@@ -197,7 +199,22 @@ export class KycOnboardingService {
         const missing = targets.filter((r) => !phoneConfirmed(r));
         if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_PHONE_VERIFICATION', missing, 'phone');
       }
-      const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', await this.clock.now(trx));
+      const now = await this.clock.now(trx);
+      const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', now);
+      // The register the analysis settles (GET /api/v1/account-register), in the same transaction.
+      await openAccountRegister(trx, {
+        id: randomUUID(),
+        company_id: principal.companyId,
+        correlation_id: onboarding.correlation_id,
+        type: 'BAAS',
+        official_name: onboarding.official_name,
+        trade_name: onboarding.trade_name,
+        tax_id: onboarding.tax_id,
+        tax_id_type: 'BR_CNPJ',
+        status: 'PENDING',
+        created_at: now,
+        updated_at: now,
+      });
       return this.view(trx, principal.companyId, submitted);
     });
   }
@@ -209,7 +226,9 @@ export class KycOnboardingService {
       const onboarding = token ? await repo.findOnboardingByLinkToken(trx, token) : undefined;
       if (!onboarding) throw errors.notFound('Onboarding not found');
       if (onboarding.status !== 'SUBMITTED') throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
-      const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, await this.clock.now(trx));
+      const now = await this.clock.now(trx);
+      const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, now);
+      await settleAccountRegister(trx, onboarding.company_id, onboarding.correlation_id, decision, now);
       return this.view(trx, onboarding.company_id, reviewed);
     });
   }

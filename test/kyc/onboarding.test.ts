@@ -108,6 +108,14 @@ test('submit, then the sandbox review; terminal states refuse changes', async ()
   const submitted = await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined);
   assert.is(submitted.status, 200, submitted.text);
   assert.is(submitted.body.onboarding.status, 'SUBMITTED');
+  // Submitting opens the company's account register, readable by correlationID or CNPJ.
+  const register = async (path: string) => server.client.get(path, { auth: a.appID });
+  const opened = await register('/api/v1/account-register/onb-1');
+  assert.equal([opened.status, opened.body.status, opened.body.type, opened.body.correlationID], [200, 'PENDING', 'BAAS', 'onb-1'], opened.text);
+  const cnpj = opened.body.taxID.taxID as string;
+  assert.equal((await register(`/api/v1/account-register/${cnpj}`)).body, opened.body);
+  assert.equal((await register('/api/v1/account-register?correlationID=onb-1')).body, opened.body);
+  assert.equal((await server.client.get(`/api/v1/account-register/${cnpj}`, { auth: b.appID })).body, { error: 'Account register not found' });
   assert.equal((await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body, submitted.body, 'submitting again answers the same');
   const late = await post(a, '/api/v1/kyc/representatives', { correlationID: 'onb-1', taxID: '52998224725', email: 'm@a.com.br', phone: '+5511912345670' });
   assert.equal([late.status, late.body], [400, { error: 'Onboarding is already SUBMITTED' }]);
@@ -115,6 +123,8 @@ test('submit, then the sandbox review; terminal states refuse changes', async ()
   const approved = await server.client.post('/api/v1/sandbox/kyc/review', { link, decision: 'APPROVED' });
   assert.is(approved.status, 200, approved.text);
   assert.is(approved.body.onboarding.status, 'APPROVED');
+  assert.is((await register('/api/v1/account-register/onb-1')).body.status, 'APPROVED', 'the analysis settles the register');
+  assert.equal((await server.client.delete('/api/v1/account-register/onb-1', { auth: a.appID })).body, { error: 'Only account registers in PENDING status can be deleted' });
   assert.equal((await server.client.post('/api/v1/sandbox/kyc/review', { link, decision: 'REJECTED' })).body, { error: 'Only a SUBMITTED onboarding can be reviewed (it is APPROVED)' });
   assert.equal((await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body, { error: 'Onboarding is already APPROVED' });
   assert.equal((await server.client.post('/api/v1/sandbox/kyc/review', { link: `${server.url}/kyc/onboarding/${'0'.repeat(32)}`, decision: 'APPROVED' })).body, { error: 'Onboarding not found' });

@@ -51,6 +51,10 @@ export const paymentScenarios: Record<string, Scenario> = {
     await ensureRegister(env, 'registro-aurora-2026');
     return {};
   },
+  async getAccountRegisterById(env) {
+    await ensureRegister(env, 'registro-aurora-2026');
+    return { params: { id: '11222333000181' } };
+  },
   async deleteAccountRegister(env) {
     const correlationID = `registro-${randomUUID()}`;
     await ensureRegister(env, correlationID);
