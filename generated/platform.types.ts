@@ -2326,7 +2326,7 @@ export interface components {
             website?: string;
             taxID: components["schemas"]["TaxIDInput"];
         };
-        /** @description First user of the pre-registered company. */
+        /** @description First user of the pre-registered company. taxID (a CPF) may be left out (existing clients send none). */
         PreRegistrationUserObject: {
             /** @description First name */
             firstName: string;
@@ -2339,7 +2339,7 @@ export interface components {
             email: string;
             /** @description Phone in E.164 form; receives an SMS confirmation */
             phone: string;
-            taxID: components["schemas"]["TaxIDInput"];
+            taxID?: components["schemas"]["TaxIDInput"];
         };
         /** @description Pre-registration create body. */
         PreRegistrationCreatePayload: {

@@ -26,7 +26,7 @@ interface TaxIdInput {
 
 export interface PreRegistrationInput {
   preRegistration: { name: string; website?: string; taxID: TaxIdInput };
-  user: { firstName: string; lastName: string; email: string; phone: string; taxID: TaxIdInput };
+  user: { firstName: string; lastName: string; email: string; phone: string; taxID?: TaxIdInput };
 }
 
 export interface PartnerApplicationInput {
@@ -68,7 +68,7 @@ export class PartnersService {
     const issues: FieldIssue[] = [];
     const taxId = cleanTaxId(input.preRegistration.taxID, 'body.preRegistration.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
     const u = input.user;
-    const userTaxId = cleanTaxId(u.taxID, 'body.user.taxID', issues, ['BR:CPF']);
+    const userTaxId = u.taxID ? cleanTaxId(u.taxID, 'body.user.taxID', issues, ['BR:CPF']) : undefined;
     const email = u.email.trim().toLowerCase();
     if (!isValidEmail(email)) issues.push({ field: 'body.user.email', message: 'must be a valid e-mail address' });
     let phone = u.phone;
@@ -80,7 +80,7 @@ export class PartnersService {
     const name = input.preRegistration.name.trim();
     if (!name) issues.push({ field: 'body.preRegistration.name', message: 'must not be blank' });
     if (issues.length) throw errors.validation(issues);
-    const user: PreRegistrationUser = { firstName: u.firstName.trim(), lastName: u.lastName.trim(), email, phone, taxID: { taxID: userTaxId, type: 'BR:CPF' } };
+    const user: PreRegistrationUser = { firstName: u.firstName.trim(), lastName: u.lastName.trim(), email, phone, ...(userTaxId !== undefined ? { taxID: { taxID: userTaxId, type: 'BR:CPF' as const } } : {}) };
     return this.db.transaction().execute(async (trx) => {
       const existing = await repo.findPreRegistration(trx, principal.companyId, taxId);
       if (existing) return { created: false, preRegistration: preRegistrationView(existing) };

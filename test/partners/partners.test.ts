@@ -63,6 +63,14 @@ test('pre-registration: tax ids checked with their types', async () => {
   assert.equal(mismatch.body.details, [{ field: 'body.preRegistration.taxID.type', message: 'does not match the tax id (a CPF)' }]);
 });
 
+test('pre-registration: the user may come without a tax id (existing clients send none)', async () => {
+  const { taxID: _left, ...user } = body.user;
+  const res = await server.client.post('/api/v1/partner/company', { preRegistration: { name: 'Mercado Sol', taxID: { taxID: '11444777000161', type: 'BR:CNPJ' } }, user }, { auth: partner.appID });
+  assert.is(res.status, 201, res.text);
+  assert.equal(res.body.user, { firstName: 'Ana', lastName: 'Ferreira', email: 'ana.ferreira@padariaestrela.com.br', phone: '+5519987651234' });
+  assert.equal((await server.client.get('/api/v1/partner/company/11444777000161', { auth: partner.appID })).body.preRegistration.user, res.body.user);
+});
+
 test('application: makes the affiliate company; the credential works; same name answers 200 without the secret', async () => {
   assert.equal((await server.client.get('/api/v1/partner/affiliate', { auth: partner.appID })).body, { affiliates: [], pageInfo: { ...page1, totalCount: 0 } });
   const created = await server.client.post('/api/v1/partner/application', app, { auth: partner.appID });

@@ -62,7 +62,7 @@ export interface PreRegistrationUser {
   lastName: string;
   email: string;
   phone: string;
-  taxID: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' };
+  taxID?: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' };
 }
 
 export interface PartnerPreRegistrationsTable {
