@@ -33,35 +33,30 @@ export class AccountRegistersService {
     private readonly clock: Clock,
   ) {}
 
+  // GET /account-register?correlationID=: the register of that correlationID.
+  async get(principal: Principal, correlationID: string) {
+    return this.read(principal, correlationID, { name: 'correlationID', required: 'Account register correlationID is required' }, false);
+  }
+
   // GET /account-register/{id}: the register whose correlationID is id, else the newest live
   // register of the CNPJ id names (masked or not); the path existing clients read.
-  async getByIdOrTaxId(principal: Principal, rawId: string) {
-    const id = rawId.trim();
+  async getByIdOrTaxId(principal: Principal, id: string) {
+    return this.read(principal, id, { name: 'taxID', required: 'Tax ID is required' }, true);
+  }
+
+  private async read(principal: Principal, raw: string, field: { name: string; required: string }, orTaxId: boolean) {
+    const id = raw.trim();
     if (id.length === 0) {
-      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Tax ID is required', path: ['taxID'] }]);
+      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: field.required, path: [field.name] }]);
     }
     if (id.length > MAX_CORRELATION_ID) {
-      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register id must have at most ${MAX_CORRELATION_ID} characters`, path: ['id'] }]);
+      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`, path: [field.name] }]);
     }
     await this.requireCompany(this.db, principal);
-    const bare = onlyDigitsAndLetters(id).toUpperCase();
+    const bare = orTaxId ? onlyDigitsAndLetters(id).toUpperCase() : '';
     const register =
       (await repo.findAccountRegister(this.db, principal.companyId, id)) ??
       (bare.length === 14 ? await repo.findAccountRegisterByTaxId(this.db, principal.companyId, bare) : undefined);
-    if (!register) throw errors.notFound('Account register not found');
-    return accountRegisterView(register);
-  }
-
-  async get(principal: Principal, correlationID: string) {
-    const id = correlationID.trim();
-    if (id.length === 0) {
-      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Account register correlationID is required', path: ['correlationID'] }]);
-    }
-    if (id.length > MAX_CORRELATION_ID) {
-      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`, path: ['correlationID'] }]);
-    }
-    await this.requireCompany(this.db, principal);
-    const register = await repo.findAccountRegister(this.db, principal.companyId, id);
     if (!register) throw errors.notFound('Account register not found');
     return accountRegisterView(register);
   }

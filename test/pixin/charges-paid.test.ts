@@ -8,23 +8,17 @@ import { buildStaticBrCode } from '../../src/lib/brcode';
 import { newEndToEndId } from '../../src/lib/ids';
 import { cents } from '../../src/lib/money';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
-import { auditLedger } from '../support/ledger-auditor';
-import { startTestServer, type TestServer } from '../support/server';
-import { chargeRow, makeCob, makeCobv } from './support';
+import type { TestServer } from '../support/server';
+import { chargeRow, closeAudited, makeCob, makeCobv, startPixinServer } from './support';
 
 let server: TestServer;
 let acme: TestCompany;
 let bearer: string;
 
 test.before(async () => {
-  server = await startTestServer({}, { backgroundJobs: false });
-  acme = await createCompany(server.client, { name: 'Aurora Moda' });
-  bearer = await pixToken(server.client, acme);
+  ({ server, acme, bearer } = await startPixinServer());
 });
-test.after(async () => {
-  await auditLedger(server.services.db);
-  await server.close();
-});
+test.after(() => closeAudited(server));
 
 const payer = { name: 'Mariana Alves Costa', taxID: '52998224725' };
 const pay = (body: Record<string, unknown>) => server.client.post('/api/v1/sandbox/pay', { payer, ...body });

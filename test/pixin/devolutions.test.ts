@@ -10,22 +10,17 @@ import { newEndToEndId } from '../../src/lib/ids';
 import { cents } from '../../src/lib/money';
 import { SETTLEMENT_JOB } from '../../src/pixin/devolution-settlement';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
-import { auditLedger } from '../support/ledger-auditor';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
+import { closeAudited, startPixinServer } from './support';
 
 let server: TestServer;
 let acme: TestCompany;
 let bearer: string;
 
 test.before(async () => {
-  server = await startTestServer({}, { backgroundJobs: false });
-  acme = await createCompany(server.client);
-  bearer = await pixToken(server.client, acme);
+  ({ server, acme, bearer } = await startPixinServer());
 });
-test.after(async () => {
-  await auditLedger(server.services.db);
-  await server.close();
-});
+test.after(() => closeAudited(server));
 
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/';
 const payer = { name: 'Mariana Alves Costa', taxID: '52998224725' };

@@ -5,23 +5,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SETTLEMENT_JOB } from '../../src/pixin/devolution-settlement';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
-import { auditLedger } from '../support/ledger-auditor';
-import { startTestServer, type TestServer } from '../support/server';
-import { makeCob } from './support';
+import type { TestServer } from '../support/server';
+import { closeAudited, makeCob, startPixinServer } from './support';
 
 let server: TestServer;
 let acme: TestCompany;
 let bearer: string;
 
 test.before(async () => {
-  server = await startTestServer({}, { backgroundJobs: false });
-  acme = await createCompany(server.client, { name: 'Aurora Moda' });
-  bearer = await pixToken(server.client, acme);
+  ({ server, acme, bearer } = await startPixinServer());
 });
-test.after(async () => {
-  await auditLedger(server.services.db);
-  await server.close();
-});
+test.after(() => closeAudited(server));
 
 const payer = { name: 'Mariana Alves Costa', taxID: '52998224725' };
 

@@ -7,8 +7,23 @@ import { findLocationById } from '../../src/charges/charges.repository';
 import type { Charge } from '../../src/db/schema';
 import { newTxid } from '../../src/lib/ids';
 import { cents, formatDecimalAmount } from '../../src/lib/money';
-import type { TestCompany } from '../support/fixtures';
-import type { TestServer } from '../support/server';
+import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { auditLedger } from '../support/ledger-auditor';
+import { startTestServer, type TestServer } from '../support/server';
+
+// What most pix-in files start from: a server without background jobs (the tests run them),
+// one company and its Pix API bearer.
+export async function startPixinServer(companyName = 'Aurora Moda'): Promise<{ server: TestServer; acme: TestCompany; bearer: string }> {
+  const server = await startTestServer({}, { backgroundJobs: false });
+  const acme = await createCompany(server.client, { name: companyName });
+  return { server, acme, bearer: await pixToken(server.client, acme) };
+}
+
+// Audits the ledger, then closes the server.
+export async function closeAudited(server: TestServer): Promise<void> {
+  await auditLedger(server.services.db);
+  await server.close();
+}
 
 export interface MadeCharge {
   charge: Charge;
