@@ -6,13 +6,13 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { OpenAPIBackend, type Context as BackendContext, type Operation } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
 import { ApiError, errors, type FieldIssue } from './errors';
 import type { Handler, OperationMeta, RequestContext } from './types';
 import type { Principal } from './principal';
 import { isPending } from './pending';
 import { idempotent } from './idempotency';
 import { pruneOneOfBranches } from './oneof-errors';
+import { addOpenApiFormats } from './openapi-formats';
 
 export type ApiName = 'platform' | 'pix';
 export type KoaContext = Koa.ParameterizedContext<AppState>;
@@ -61,11 +61,7 @@ export class ApiDispatcher {
       validate: true,
       coerceTypes: true,
       ajvOpts: { strict: false, allErrors: true, verbose: true },
-      customizeAjv: (ajv) => {
-        addFormats(ajv as never);
-        for (const f of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'password']) ajv.addFormat(f, true);
-        return ajv;
-      },
+      customizeAjv: (ajv) => addOpenApiFormats(ajv as never) as never,
       handlers: {
         validationFail: async (c: BackendContext) => {
           throw errors.validation(issuesFromAjv(pruneOneOfBranches(c.validation.errors ?? [])));
@@ -219,6 +215,12 @@ function hasBody(koa: KoaContext): boolean {
 }
 
 // ajv errors from openapi-backend, as field issues ("body.value", "query.skip").
+// Numeric formats say their range rather than their name.
+const FORMAT_MESSAGES: Record<string, string> = {
+  int32: 'must be an integer from -2147483648 to 2147483647',
+  int64: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
+};
+
 export function issuesFromAjv(list: ErrorObject[]): FieldIssue[] {
   return list.map((e) => {
     const path = e.instancePath.replace(/^\//, '').split('/').filter(Boolean);
@@ -228,7 +230,7 @@ export function issuesFromAjv(list: ErrorObject[]): FieldIssue[] {
     if (extra) path.push(extra);
     if (path[0] === 'requestBody') path[0] = 'body';
     const field = path.join('.') || 'body';
-    const message = extra ? 'is not an accepted field' : (e.message ?? 'is invalid');
+    const message = extra ? 'is not an accepted field' : (FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ?? e.message ?? 'is invalid');
     const issue: FieldIssue = { field, message };
     if (e.data !== undefined && typeof e.data !== 'object') issue.value = String(e.data);
     return issue;

@@ -109,6 +109,27 @@ test('values the database cannot hold (NUL, out of range): 400, and nothing half
   isProblem(cob, 400);
 });
 
+test('numbers past what is stored or computed: 400 naming the range, never a 500 (found by fuzzing)', async () => {
+  // int32 of the standard (calendario.expiracao), enforced, not only named.
+  const cob = await server.client.put('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124', { calendario: { expiracao: 2 ** 53 - 1 }, valor: { original: '1.00' }, chave: acme.pixKey }, { auth: bearer });
+  isProblem(cob, 400, 'CobOperacaoInvalida');
+  assert.equal(cob.body.violacoes[0], { razao: 'must be an integer from -2147483648 to 2147483647', propriedade: 'body.calendario.expiracao', valor: String(2 ** 53 - 1) });
+  assert.is((await server.client.get('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124?revisao=2147483648', { auth: bearer })).status, 400);
+  // A due-date charge payable past 9999-12-31 cannot be dated.
+  const cobv = await server.client.put(
+    '/pix/v2/cobv/abcdefghijklmnopqrstuvwxyz125',
+    { calendario: { dataDeVencimento: '2027-01-01', validadeAposVencimento: 2_147_483_647 }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '1.00' }, chave: acme.pixKey },
+    { auth: bearer },
+  );
+  isProblem(cobv, 400, 'CobVOperacaoInvalida');
+  assert.ok(cobv.body.violacoes.some((v: any) => v.propriedade === 'calendario.validadeAposVencimento' && /9999-12-31/.test(v.razao)), cobv.text);
+  // Platform amounts stop at the largest one the Pix standard writes (9999999999.99).
+  const payment = await server.client.post('/api/v1/payment', { type: 'PIX_KEY', value: 2 ** 63, destinationAlias: 'ana@example.com', destinationAliasType: 'EMAIL', correlationID: 'too-big' }, { auth: acme.appID });
+  isPlatformError(payment, 400);
+  assert.equal(payment.body.details, [{ field: 'body.value', message: 'must be <= 999999999999' }]);
+  assert.is((await server.client.get('/api/v1/payment/too-big', { auth: acme.appID })).status, 404, 'nothing was stored');
+});
+
 test('every answer carries a request id', async () => {
   const res = await server.client.get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
   assert.is(res.headers.get('x-request-id'), 'abc-123');

@@ -120,7 +120,7 @@ test("the standard's errors: another user's key, a bad URL, a bad period, no web
   assert.equal([nul.status, nul.headers.get('content-type'), nul.body.type, nul.body.violacoes?.[0]?.propriedade], [400, 'application/problem+json', `${ERR}WebhookOperacaoInvalida`, 'chave']);
   assert.equal([(await get(acme, 'webhook/a%00b')).body.type, (await del(acme, 'webhook/a%00b')).status], [`${ERR}WebhookNaoEncontrado`, 404]);
   const far = await get(acme, 'webhook?paginacao.paginaAtual=99999999999999999999');
-  assert.equal([far.status, far.body.type, far.body.violacoes?.[0]?.propriedade], [400, `${ERR}WebhookConsultaInvalida`, 'paginacao.paginaAtual'], far.text);
+  assert.equal([far.status, far.body.type, far.body.violacoes?.[0]?.propriedade], [400, `${ERR}WebhookConsultaInvalida`, 'query.paginacao.paginaAtual'], far.text);
   const noScope = await pixToken(server.client, await appOf(acme), 'webhook.read');
   const denied = await server.client.put(`/pix/v2/webhook/${acme.key}`, { webhookUrl: `${receiver.url}/x` }, { auth: noScope });
   assert.is(denied.status, 403);
