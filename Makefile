@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: install generate check lint typecheck test test-only run bench gate
+.PHONY: install generate check lint typecheck test test-only run bench fuzz gate
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -39,3 +39,6 @@ run: install
 
 bench: install
 	tsx scripts/bench.ts
+
+fuzz: install
+	tsx scripts/fuzz.ts
