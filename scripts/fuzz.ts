@@ -1,11 +1,13 @@
-// Fuzzing every operation of both specs against a fresh server on a new embedded database,
-// through HTTP only, as a client would. Two passes:
+// Fuzzing every operation of both specs against a fresh server (a new embedded database, or
+// with DATABASE_URL a new schema of that Postgres, dropped afterwards), through HTTP only, as
+// a client would. Two passes:
 //   1. leaves: each leaf of each request-body example replaced, one at a time, by boundary
 //      values (nulls, huge and fractional numbers, empty, huge and NUL strings, bad dates);
 //   2. random: per operation, ROUNDS requests with path and query values, bodies mutated from
 //      the examples, malformed JSON, wrong content types and missing credentials.
 // Fails (exit 1) on any 5xx other than 501/503, and on any 4xx that is not in the called
 // API's error format. Usage: make fuzz [FUZZ_ROUNDS=20] [FUZZ_SEED=1]
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +15,7 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import pino from 'pino';
 import { parse } from 'yaml';
 import { loadConfig } from '../src/config';
+import { dropSchema } from '../src/db/database';
 import { startServer } from '../src/server';
 
 type Json = any;
@@ -27,8 +30,10 @@ const PATH_VALUES: readonly string[] = ['', ' ', 'a'.repeat(5000), '%', '..', '\
 const RAW_BODIES: readonly string[] = ['{', '{"a":', 'null', '[]', '"x"', '1', '\u0000', '{"a":1}{"b":2}'];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-fuzz-'));
+const url = process.env.DATABASE_URL;
+const schema = `fuzz_${randomBytes(6).toString('hex')}`;
 const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', PIXGATE_DATA_DIR: dataDir });
-const server = await startServer({ config, logger: pino({ level: 'silent' }), database: { dataDir } });
+const server = await startServer({ config, logger: pino({ level: 'silent' }), database: url ? { url, schema } : { dataDir } });
 const BASE = server.url;
 
 async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Json> {
@@ -164,6 +169,7 @@ for (const file of ['specs/platform.yaml', 'specs/pix.yaml']) {
 }
 
 await server.close();
+if (url) await dropSchema(url, schema);
 rmSync(dataDir, { recursive: true, force: true });
 console.log(`${sent} requests, ${problems.length} problems`);
 for (const p of problems.slice(0, 50)) console.log(`  ${p}`);
