@@ -1075,7 +1075,7 @@ export interface components {
                 txid?: components["schemas"]["TxId"];
             })[];
         };
-        /** @description Due-date charge as created or revised. A cobv made by the platform API (an OVERDUE charge) for a customer without tax id has no devedor. */
+        /** @description Due-date charge as created or revised. devedor is absent only from cobvs that earlier versions made for platform OVERDUE charges of customers without tax id (the platform API now requires one). */
         CobVGerada: {
             calendario: components["schemas"]["CobCriacao"] & WithRequired<components["schemas"]["CobDataDeVencimento"], "validadeAposVencimento">;
             txid: components["schemas"]["TxId"];
@@ -1089,7 +1089,7 @@ export interface components {
         } & {
             valor: WithRequired<components["schemas"]["CobVValor"], "original">;
         } & components["schemas"]["CobBaseCopiaCola"];
-        /** @description Due-date charge payload: what the payer PSP reads from the location (JWS payload). devedor is absent only for a cobv made by the platform API (an OVERDUE charge) for a customer without tax id. */
+        /** @description Due-date charge payload: what the payer PSP reads from the location (JWS payload). devedor is absent only from cobvs that earlier versions made for platform OVERDUE charges of customers without tax id (the platform API now requires one). */
         CobVPayload: {
             calendario: WithRequired<components["schemas"]["CobCriacao"], "criacao"> & WithRequired<components["schemas"]["CobApresentacao"], "apresentacao"> & WithRequired<components["schemas"]["CobDataDeVencimento"], "validadeAposVencimento">;
         } & {

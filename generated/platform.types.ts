@@ -1706,7 +1706,7 @@ export interface components {
              */
             splitType?: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
         };
-        /** @description Customer of a charge. It must contain name+taxID, name+email or name+phone; the service checks the combination. */
+        /** @description Customer of a charge. It must contain name+taxID, name+email or name+phone; OVERDUE and BOLETO charges need name+taxID (the debtor of their due-date charge). The service checks the combination. */
         ChargeCustomerInput: {
             /** @description Customer name */
             name: string;

@@ -42,7 +42,7 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
   assert.is(otherCompany.ok ? 'ok' : otherCompany.code, 'NOT_FOUND');
 
   // OVERDUE: final for the day; past validity refused
-  const due = await create({ type: 'OVERDUE', correlationID: 'pay-2', value: 10000, dueDate: '2027-03-10T12:00:00Z', daysAfterDueDate: 2, fines: { value: 1000 } });
+  const due = await create({ type: 'OVERDUE', correlationID: 'pay-2', value: 10000, dueDate: '2027-03-10T12:00:00Z', daysAfterDueDate: 2, fines: { value: 1000 }, customer: { name: 'Ana Souza', taxID: '12345678909' } });
   const dueUrl = decodeBrCode(due.body.brCode).locationUrl!;
   const onTime = await lock({ locationUrl: dueUrl }, new Date('2027-03-10T20:00:00Z'));
   assert.is(onTime.ok && onTime.value.amountDue, 10000);

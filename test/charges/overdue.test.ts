@@ -124,10 +124,13 @@ test('per-day discount modalities (running and business days), rounded to the ce
   }
 });
 
-test('OVERDUE rules: due date, windows, limits; BOLETO is a cobv too; a customer without tax id', async () => {
+test('OVERDUE rules: due date, windows, limits, a customer with a tax id; BOLETO is a cobv too', async () => {
   const base = { ...overdue, correlationID: 'rule', daysForDueDate: undefined, dueDate: `${DUE}T12:00:00.000Z` };
   const refused: Array<[Record<string, unknown>, string]> = [
     [{ ...base, dueDate: undefined }, 'body.dueDate'],
+    [{ ...base, customer: { name: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' } }, 'body.customer.taxID'],
+    [{ ...base, customer: undefined }, 'body.customer.taxID'],
+    [{ ...base, type: 'BOLETO', customer: undefined }, 'body.customer.taxID'],
     [{ ...base, daysForDueDate: 3 }, 'body.daysForDueDate'],
     [{ ...base, dueDate: '2020-01-01T00:00:00Z' }, 'body.dueDate'],
     [{ ...base, expiresIn: 3600 }, 'body.expiresIn'],
@@ -152,7 +155,7 @@ test('OVERDUE rules: due date, windows, limits; BOLETO is a cobv too; a customer
     value: 45000,
     daysForDueDate: 10,
     discount: { modality: 'PERCENTAGE_PER_RUNNING_DAY_ADVANCE', value: 50 },
-    customer: { name: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' },
+    customer: { name: 'Beatriz Nogueira', taxID: '52998224725', email: 'beatriz.nogueira@outlook.com' },
   });
   assert.is(perDay.status, 200, perDay.text);
   // 10 days early at 0.5% a day: 5% of 450.00
@@ -161,7 +164,7 @@ test('OVERDUE rules: due date, windows, limits; BOLETO is a cobv too; a customer
   assert.is(perDay.body.charge.daysAfterDueDate, 30);
   const cobv = await server.client.get(`/pix/v2/cobv/${perDay.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(cobv.status, 200, cobv.text);
-  assert.is(cobv.body.devedor, undefined);
+  assert.equal(cobv.body.devedor, { cpf: '52998224725', nome: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' });
   assert.equal(cobv.body.valor.desconto, { modalidade: 5, valorPerc: '0.50' });
   assert.is((await payloadOn(perDay.body.brCode, todayUtc())).final, '427.50');
 

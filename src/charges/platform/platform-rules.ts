@@ -60,6 +60,10 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     }
   }
   if (p.ensureSameTaxID === true && p.customer?.taxID === undefined) refuse('ensureSameTaxID', 'ensureSameTaxID needs a customer with taxID');
+  // A due-date charge is a cobv, whose debtor (devedor) the standard requires by CPF or CNPJ.
+  if (dueCharge && p.customer?.taxID === undefined) {
+    refuse('customer.taxID', `customer.taxID is missing: an ${type} charge names its customer by CPF or CNPJ (the debtor of its due-date charge)`);
+  }
 
   // Splits: valid Pix keys adding up to no more than the value.
   if (p.splits) {
