@@ -7,10 +7,14 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The embedded database templates (pristine and migrated), again whenever a migration changes.
+node_modules/.embedded: node_modules/.installed $(wildcard src/db/migrations/*.ts)
 	tsx scripts/prepare-embedded.ts
 	touch $@
 
-install: node_modules/.installed
+install: node_modules/.embedded
 
 # Types and handler maps from specs/ into generated/ (committed; never edited by hand).
 generate: install

@@ -50,7 +50,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const database = await openDatabase(options.database ?? { url: config.databaseUrl, dataDir: config.dataDir });
   const migrated = await migrateToLatest(database.db, database.schema);
   const services = buildServices(config, database.db, logger);
-  if (migrated.includes('2026_11_22_0001_identity') && options.onNewDatabase) await options.onNewDatabase(services);
+  // New: a new data folder (maybe already migrated from the template), or a first migration.
+  const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
+  if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
 
   const sandboxOnly = (op: { tag: string }) => config.sandbox || op.tag !== 'Sandbox';
   const platform = new ApiDispatcher({

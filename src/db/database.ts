@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
-import { isNewDataDir, readInitdbTemplate } from './embedded-template';
+import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   // The Postgres schema the tables live in (public unless a test chose another).
   schema: string | undefined;
+  // Embedded: the data folder was new (started from a template or initdb) at this opening.
+  fresh: boolean;
   close(): Promise<void>;
 }
 
@@ -64,14 +66,16 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
-  return { db, kind: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
+  return { db, kind: 'postgres', schema: options.schema ?? 'public', fresh: false, close: () => db.destroy() };
 }
 
 async function openEmbedded(dataDir: string | undefined, templateFile: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
-  // A new data folder starts from the saved pristine cluster when there is one.
-  const initdb = dataDir && isNewDataDir(dataDir) ? readInitdbTemplate() : undefined;
+  // A new data folder starts from the saved migrated cluster, else the pristine one.
+  const fresh = dataDir !== undefined && isNewDataDir(dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const seeded = fresh && seedFromMigratedTemplate(dataDir);
+  const initdb = fresh && !seeded ? readInitdbTemplate() : undefined;
   const parsers = { [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v, [INT8]: (v: string) => Number(v) };
   // new PGlite(undefined, options) drops the date parser: pass the options alone in memory.
   const pglite = dataDir
@@ -82,6 +86,7 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
     db,
     kind: 'embedded',
     schema: undefined,
+    fresh,
     async close() {
       await db.destroy();
       await pglite.close();

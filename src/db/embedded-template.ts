@@ -1,8 +1,13 @@
-// A fresh embedded cluster costs an initdb of about 3 s; loading a saved dump of one costs
-// under 1 s. `make install` saves such a dump (a pristine cluster: no tables of ours, the
-// migrations still run on it) and a new data folder starts from it, so a first start stays
-// near the start-up target. Without the dump the server runs initdb as before.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// A fresh embedded cluster costs an initdb of about 3 s; loading a saved dump of one about
+// 1.2 s, and the migrations 0.7 s more. `make install` saves two templates:
+//   - a dump of a pristine cluster (no tables of ours; the migrations still run on it);
+//   - a folder holding a cluster with every migration applied, named by a hash of the
+//     migration files, which a new data folder is copied from (0.1 s) and opened like an
+//     existing one: a first start in about 0.5 s instead of 2 s.
+// A new data folder uses the migrated folder when its hash matches the migrations here, else
+// the dump, else initdb.
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
@@ -42,4 +47,38 @@ export async function writeInitdbTemplate(): Promise<string> {
   writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
   renameSync(`${file}.${process.pid}`, file);
   return file;
+}
+
+const MIGRATIONS = join(import.meta.dirname, 'migrations');
+
+// The migrated cluster for these migrations (names and contents) and this PGlite version.
+export function migratedTemplateDir(): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
+  return join(ROOT, 'node_modules', '.cache', 'pixgate', `pglite-${pgliteVersion()}-migrated-${hash.digest('hex').slice(0, 16)}`);
+}
+
+// Copies the migrated cluster into a new data folder; false when there is none to copy.
+export function seedFromMigratedTemplate(dataDir: string): boolean {
+  const template = migratedTemplateDir();
+  if (!existsSync(join(template, 'PG_VERSION'))) return false;
+  cpSync(template, dataDir, { recursive: true });
+  return true;
+}
+
+// Builds the migrated cluster aside (`build` opens, migrates and closes a data folder) and
+// renames it into place, so a reader never copies half of one; another process that got
+// there first wins.
+export async function writeMigratedTemplate(build: (dataDir: string) => Promise<void>): Promise<string> {
+  const template = migratedTemplateDir();
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  const aside = `${template}.${process.pid}`;
+  rmSync(aside, { recursive: true, force: true });
+  await build(aside);
+  try {
+    renameSync(aside, template);
+  } catch {
+    rmSync(aside, { recursive: true, force: true });
+  }
+  return template;
 }

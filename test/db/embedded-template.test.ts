@@ -1,0 +1,36 @@
+// A new embedded data folder starts from the migrated cluster saved by `make install` (or
+// built here when missing): it opens as new (fresh), needs no migration and has our tables;
+// reopened, it is no longer new.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase } from '../../src/db/database';
+import { migratedTemplateDir, writeMigratedTemplate } from '../../src/db/embedded-template';
+import { migrateToLatest } from '../../src/db/migrate';
+
+const root = mkdtempSync(join(tmpdir(), 'pixgate-template-'));
+test.after(() => rmSync(root, { recursive: true, force: true }));
+
+test('a new data folder is copied from the migrated cluster: new, migrated, then reopened as not new', async () => {
+  const template = await writeMigratedTemplate(async (dataDir) => {
+    const built = await openDatabase({ dataDir });
+    await migrateToLatest(built.db, built.schema);
+    await built.close();
+  });
+  assert.is(template, migratedTemplateDir());
+  const dataDir = join(root, 'data');
+  const first = await openDatabase({ dataDir });
+  assert.is(first.fresh, true);
+  assert.equal(await migrateToLatest(first.db, first.schema), [], 'every migration is already applied');
+  const count = await sql<{ n: number }>`select count(*)::int as n from companies`.execute(first.db);
+  assert.equal(count.rows, [{ n: 0 }]);
+  await first.close();
+  const again = await openDatabase({ dataDir });
+  assert.is(again.fresh, false);
+  await again.close();
+});
+
+test.run();
