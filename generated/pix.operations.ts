@@ -1613,7 +1613,8 @@ export const pixOperations: OperationMeta[] = [
     ],
     "scope": null,
     "requestContentTypes": [
-      "application/x-www-form-urlencoded"
+      "application/x-www-form-urlencoded",
+      "application/json"
     ],
     "problemTypes": {}
   },

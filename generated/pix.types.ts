@@ -715,7 +715,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token
-         * @description OAuth 2.0 client credentials grant; the client authenticates with HTTP Basic (client_id:client_secret).
+         * @description OAuth 2.0 client credentials grant; the client authenticates with HTTP Basic (client_id:client_secret). The body is form-encoded (RFC 6749); the same fields as JSON are accepted too, as some PSPs' clients send them.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -4376,6 +4376,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+                "application/json": components["schemas"]["TokenRequest"];
             };
         };
         responses: {

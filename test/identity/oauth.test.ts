@@ -31,6 +31,15 @@ test('without scope the token carries every Pix scope the application has', asyn
   assert.is(res.body.scope.split(' ').length, 24);
 });
 
+test('the same fields as JSON are accepted (some PSP clients send them so); other types are 415 in OAuth format', async () => {
+  const res = await server.client.post('/oauth/token', { grant_type: 'client_credentials', scope: 'cob.read' }, { auth: basic(acme.clientId, acme.clientSecret) });
+  assert.equal([res.status, res.body.scope, res.body.token_type], [200, 'cob.read', 'Bearer'], res.text);
+  const bad = await server.client.post('/oauth/token', { grant_type: 'password' }, { auth: basic(acme.clientId, acme.clientSecret) });
+  assert.equal([bad.status, bad.body.error], [400, 'unsupported_grant_type']);
+  const text = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { authorization: basic(acme.clientId, acme.clientSecret), 'content-type': 'text/plain' }, body: 'grant_type=client_credentials' });
+  assert.equal([text.status, ((await text.json()) as { error: string }).error], [415, 'invalid_request']);
+});
+
 test('wrong secret, no credentials: 401 invalid_client', async () => {
   for (const auth of [basic(acme.clientId, 'nope'), undefined]) {
     const res = await token({ grant_type: 'client_credentials' }, auth);
@@ -42,7 +51,9 @@ test('wrong secret, no credentials: 401 invalid_client', async () => {
 test('unsupported grant and ungranted scope are refused in OAuth2 format', async () => {
   const grant = await token({ grant_type: 'password' }, basic(acme.clientId, acme.clientSecret));
   assert.is(grant.status, 400);
-  assert.ok(['unsupported_grant_type', 'invalid_request'].includes(grant.body.error), grant.text);
+  assert.is(grant.body.error, 'unsupported_grant_type', grant.text);
+  const missing = await token({ scope: 'cob.read' }, basic(acme.clientId, acme.clientSecret));
+  assert.equal([missing.status, missing.body.error], [400, 'invalid_request']);
   const app = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'pix', type: 'API', scopes: ['cob.read'] } }, { auth: acme.appID });
   assert.is(app.status, 201, app.text);
   const scoped = await token({ grant_type: 'client_credentials', scope: 'cob.write' }, basic(app.body.application.clientId, app.body.application.clientSecret));
