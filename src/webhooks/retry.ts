@@ -1,6 +1,7 @@
 // The retry schedule of webhook deliveries: the delays before each retry, with jitter.
-// Network retries run on real (wall) time, never on the sandbox clock: moving the sandbox
-// clock days ahead must not burn a receiver's whole retry budget in one second.
+// A retry is due on the server clock (the sandbox can move it, src/lib/clock.ts). Each retry
+// is scheduled from the clock at the attempt before it, so moving the clock days ahead makes
+// each pending delivery due once, not its whole retry budget at once.
 
 // Exponential (doubling from one minute) up to 12 hours: 11 retries over about 28 hours.
 export const DEFAULT_RETRY_SCHEDULE = '1m,2m,4m,8m,16m,32m,1h,2h,4h,8h,12h';

@@ -5,8 +5,13 @@ import type { Database, DeliveryStatus, NewWebhook, NewWebhookDelivery, Webhook,
 
 type Db = Kysely<Database>;
 
-// "now() + ms", in the database's clock (every process agrees on it).
+// "now() + ms", in the database's clock (every process agrees on it): leases, which bound
+// real work, run on it.
 const inMs = (ms: number) => sql<Date>`now() + (${ms}::double precision * interval '1 millisecond')`;
+// The server clock in SQL (database time plus the sandbox offset, as src/lib/clock.ts): when
+// a delivery is due runs on it, so advancing the sandbox clock brings retries forward.
+const clockNow = sql<Date>`(now() + (select offset_ms from sandbox_clock where id = 1)::double precision * interval '1 millisecond')`;
+const clockInMs = (ms: number) => sql<Date>`${clockNow} + (${ms}::double precision * interval '1 millisecond')`;
 
 // ---- webhooks ----
 
@@ -97,12 +102,12 @@ export async function webhooksByIds(db: Db, ids: string[]): Promise<Webhook[]> {
 
 export type NewDelivery = Omit<NewWebhookDelivery, 'next_attempt_at'>;
 
-// One delivery per (webhook, event), due now (database clock): inserting twice does nothing.
+// One delivery per (webhook, event), due now (server clock): inserting twice does nothing.
 export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await trx
     .insertInto('webhook_deliveries')
-    .values(rows.map((r) => ({ ...r, next_attempt_at: sql<Date>`now()` })))
+    .values(rows.map((r) => ({ ...r, next_attempt_at: clockNow })))
     .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
     .execute();
 }
@@ -114,7 +119,7 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number,
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', sql<Date>`now()`)
+    .where('next_attempt_at', '<=', clockNow)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
     .orderBy('next_attempt_at')
     .limit(limit)
@@ -172,7 +177,7 @@ export async function recordAttempt(trx: Db, token: string, attempt: AttemptReco
         ? {
             status: outcome.status,
             attempt_count: outcome.attemptCount,
-            next_attempt_at: outcome.nextInMs === null ? null : inMs(outcome.nextInMs),
+            next_attempt_at: outcome.nextInMs === null ? null : clockInMs(outcome.nextInMs),
           }
         : {}),
       lease_token: null,
