@@ -2901,7 +2901,7 @@ export interface components {
             /** @description Your identifier of the subscription (unique per company); one is generated when omitted */
             correlationID?: string;
             /**
-             * @description PIX_RECURRING: Pix Automatico; RECURRENT: a new charge each period
+             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then
              * @default RECURRENT
              * @enum {string}
              */
@@ -2972,6 +2972,7 @@ export interface components {
             interests?: components["schemas"]["Interests"];
             fines?: components["schemas"]["Fines"];
             additionalInfo?: components["schemas"]["AdditionalInfo"];
+            /** @description The Pix Automatico recurrence of a PIX_RECURRING subscription; not returned yet (such subscriptions charge like RECURRENT) */
             pixRecurring?: {
                 /** @description Pix Automatico recurrence id */
                 recurrencyId?: string;
