@@ -33,7 +33,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
-    publicUrl: (env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`),
     sandbox: flag(env.PIXGATE_SANDBOX, true),
     logLevel: logLevel(env.LOG_LEVEL),
     validateResponses: flag(env.PIXGATE_VALIDATE_RESPONSES, false),
@@ -43,6 +43,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     withdrawals: { fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'), minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM') },
   };
+}
+
+// A BR Code carries a payload location without scheme in at most 77 characters (the
+// standard's loc.location); the longest we write is <host/path>/qr/v2/cobv/<36-char token>.
+const LONGEST_LOCATION_SUFFIX = '/qr/v2/cobv/'.length + 36;
+const MAX_LOCATION = 77;
+
+function publicUrl(value: string): string {
+  const url = value.replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`PIXGATE_PUBLIC_URL must be an absolute http(s) URL, got ${value}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`PIXGATE_PUBLIC_URL must be an http(s) URL, got ${value}`);
+  const hostAndPath = url.replace(/^https?:\/\//i, '');
+  const room = MAX_LOCATION - LONGEST_LOCATION_SUFFIX;
+  if (hostAndPath.length > room) {
+    throw new Error(`PIXGATE_PUBLIC_URL is too long for BR Codes: its host and path (${hostAndPath}) may have at most ${room} characters, so that payload locations fit the standard's 77`);
+  }
+  return url;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
