@@ -5,6 +5,8 @@
 // banks and the Pix due-date rules follow. Regional (state/city) holidays are out of scope.
 
 const DAY_MS = 86_400_000;
+// Dates are written YYYY-MM-DD, so the calendar ends on 9999-12-31.
+const LAST_DATE_MS = Date.UTC(9999, 11, 31);
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 // Parse a `YYYY-MM-DD` string to UTC epoch milliseconds; throws on a malformed or impossible date.
@@ -146,4 +148,10 @@ export function businessDaysBetween(from: string, to: string): number {
 // Number of calendar days from `from` to `to` (negative when `to` is earlier).
 export function daysBetween(from: string, to: string): number {
   return Math.round((toUtcMs(to) - toUtcMs(from)) / DAY_MS);
+}
+
+// Whether `days` calendar days after `date` (a date or date-time) fall past 9999-12-31, the
+// last date that can be written: such a due date or validity cannot be stored nor computed.
+export function endsAfterLastDate(date: string, days: number): boolean {
+  return Date.parse(date) + days * DAY_MS > LAST_DATE_MS;
 }

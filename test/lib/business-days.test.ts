@@ -6,6 +6,7 @@ import {
   businessDaysBetween,
   daysBetween,
   easterSunday,
+  endsAfterLastDate,
   holidayName,
   isBusinessDay,
   isValidDate,
@@ -117,6 +118,13 @@ test('invalid dates throw (programmer error) and isValidDate reports them', () =
   assert.is(isValidDate('2026-02-29'), false);
   assert.is(isValidDate('2024-02-29'), true);
   assert.is(isValidDate('20260101'), false);
+});
+
+test('endsAfterLastDate: the calendar ends on 9999-12-31, dates or date-times', () => {
+  assert.is(endsAfterLastDate('9999-12-30', 1), false);
+  assert.is(endsAfterLastDate('9999-12-30', 2), true);
+  assert.is(endsAfterLastDate('2027-01-01T12:00:00Z', 2_147_483_647), true);
+  assert.is(endsAfterLastDate('2027-01-01', 30), false);
 });
 
 test.run();

@@ -4,7 +4,7 @@ import type { components } from '../../../generated/platform.types';
 import { errors, type FieldIssue } from '../../http/errors';
 import { FEATURES, hasFeature } from '../../identity/identity.service';
 import type { Principal } from '../../http/principal';
-import { addCalendarDays, todayUtc } from '../../lib/business-days';
+import { addCalendarDays, endsAfterLastDate, todayUtc } from '../../lib/business-days';
 import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
 import { validatePixKey } from '../../lib/pix-key';
 import type { CobvValor } from '../charge-model';
@@ -18,9 +18,6 @@ export const MIN_EXPIRES_IN = 300;
 // 13 characters of the BR Code's amount field) and calendario.expiracao an int32.
 export const MAX_VALUE = 999_999_999_999;
 export const MAX_EXPIRES_IN = 2_147_483_647;
-// The last date a charge may be due or valid until (dates are written as YYYY-MM-DD).
-const LAST_DATE_MS = Date.UTC(9999, 11, 31);
-const DAY_MS = 86_400_000;
 const BASIS_POINTS_100_PERCENT = 10000;
 
 // Decimal string with 2 decimals of a non-negative integer of hundredths (150 -> "1.50").
@@ -101,12 +98,12 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     if (p.dueDate !== undefined && p.daysForDueDate !== undefined) refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
     else if (p.dueDate !== undefined) dueDate = new Date(p.dueDate).toISOString().slice(0, 10);
     else if (p.daysForDueDate !== undefined) {
-      if (Date.parse(today) + p.daysForDueDate * DAY_MS > LAST_DATE_MS) refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');
+      if (endsAfterLastDate(today, p.daysForDueDate)) refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');
       else dueDate = addCalendarDays(today, p.daysForDueDate);
     } else refuse('dueDate', `dueDate or daysForDueDate is required for ${type} charges`);
     if (dueDate < today) refuse('dueDate', 'dueDate cannot be in the past');
     const validity = p.daysAfterDueDate ?? DEFAULT_VALIDADE;
-    if (/^\d{4}-/.test(dueDate) && Date.parse(dueDate) + validity * DAY_MS > LAST_DATE_MS) {
+    if (/^\d{4}-/.test(dueDate) && endsAfterLastDate(dueDate, validity)) {
       refuse(p.daysAfterDueDate !== undefined ? 'daysAfterDueDate' : 'dueDate', 'the charge would stay payable after 9999-12-31');
     }
     const valor: CobvValor = { original: hundredths(p.value) };

@@ -2,13 +2,11 @@
 // debtor tax ids, fines, interest, rebates and discounts, dates. Pure: no database. Each
 // check returns the violations (field, message, value) of a body; an empty list is valid.
 import type { FieldIssue } from '../../http/errors';
-import { isValidDate } from '../../lib/business-days';
+import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
 import { dueChargeAmount } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
 import { isValidCnpj, isValidCpf } from '../../lib/taxid';
 import type { CobvValor } from '../charge-model';
-
-const LAST_DATE_MS = Date.UTC(9999, 11, 31);
 
 export interface Devedor {
   cpf?: string;
@@ -209,8 +207,7 @@ export function checkCobvCreate(input: StandardInput, today: string): FieldIssue
   else if (!isValidDate(due)) out.push(issue('calendario.dataDeVencimento', 'not a calendar date', due));
   else if (due < today) out.push(issue('calendario.dataDeVencimento', 'dataDeVencimento cannot be before the creation date', due));
   if (validity < 0) out.push(issue('calendario.validadeAposVencimento', 'validadeAposVencimento cannot be below zero', String(validity)));
-  // Dates end at 9999-12-31: a charge payable after it cannot be written (nor computed).
-  const beyondCalendar = !!due && isValidDate(due) && Date.parse(due) + validity * 86_400_000 > LAST_DATE_MS;
+  const beyondCalendar = !!due && isValidDate(due) && endsAfterLastDate(due, validity);
   if (beyondCalendar) out.push(issue('calendario.validadeAposVencimento', 'the charge would stay payable after 9999-12-31', String(validity)));
   if (input.chave === undefined) out.push(issue('chave', 'chave is required'));
   const devedorIssues = checkDevedor(input.devedor, true);
