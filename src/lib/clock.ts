@@ -10,6 +10,12 @@ export interface Clock {
   offsetMs(db?: Kysely<Database>): Promise<number>;
 }
 
+// The same clock inside a query (database time plus the offset), for rows whose due time
+// SQL compares, such as webhook retries; `clockNowSql(ms)` is that moment plus `ms`.
+export function clockNowSql(ms = 0) {
+  return sql<Date>`(now() + ((select offset_ms from sandbox_clock where id = 1) + ${ms}::double precision) * interval '1 millisecond')`;
+}
+
 export class DatabaseClock implements Clock {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -1,6 +1,7 @@
 // All SQL of webhooks, their deliveries and attempts. Every read of the management APIs is
 // scoped to a company; the delivery worker's claims are not (they serve every company).
 import { type Kysely, sql } from 'kysely';
+import { clockNowSql } from '../lib/clock';
 import type { Database, DeliveryStatus, NewWebhook, NewWebhookDelivery, Webhook, WebhookAttempt, WebhookDelivery, WebhookKind } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -8,10 +9,8 @@ type Db = Kysely<Database>;
 // "now() + ms", in the database's clock (every process agrees on it): leases, which bound
 // real work, run on it.
 const inMs = (ms: number) => sql<Date>`now() + (${ms}::double precision * interval '1 millisecond')`;
-// The server clock in SQL (database time plus the sandbox offset, as src/lib/clock.ts): when
-// a delivery is due runs on it, so advancing the sandbox clock brings retries forward.
-const clockNow = sql<Date>`(now() + (select offset_ms from sandbox_clock where id = 1)::double precision * interval '1 millisecond')`;
-const clockInMs = (ms: number) => sql<Date>`${clockNow} + (${ms}::double precision * interval '1 millisecond')`;
+// When a delivery is due runs on the server clock (clockNowSql), so advancing the sandbox
+// clock brings retries forward.
 
 // ---- webhooks ----
 
@@ -107,7 +106,7 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
   if (rows.length === 0) return;
   await trx
     .insertInto('webhook_deliveries')
-    .values(rows.map((r) => ({ ...r, next_attempt_at: clockNow })))
+    .values(rows.map((r) => ({ ...r, next_attempt_at: clockNowSql() })))
     .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
     .execute();
 }
@@ -119,7 +118,7 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number,
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', clockNow)
+    .where('next_attempt_at', '<=', clockNowSql())
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
     .orderBy('next_attempt_at')
     .limit(limit)
@@ -177,7 +176,7 @@ export async function recordAttempt(trx: Db, token: string, attempt: AttemptReco
         ? {
             status: outcome.status,
             attempt_count: outcome.attemptCount,
-            next_attempt_at: outcome.nextInMs === null ? null : clockInMs(outcome.nextInMs),
+            next_attempt_at: outcome.nextInMs === null ? null : clockNowSql(outcome.nextInMs),
           }
         : {}),
       lease_token: null,
