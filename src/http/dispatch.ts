@@ -12,7 +12,7 @@ import type { Principal } from './principal';
 import { isPending } from './pending';
 import { idempotent } from './idempotency';
 import { pruneOneOfBranches } from './oneof-errors';
-import { addOpenApiFormats } from './openapi-formats';
+import { addOpenApiFormats, FORMAT_MESSAGES } from './openapi-formats';
 
 export type ApiName = 'platform' | 'pix';
 export type KoaContext = Koa.ParameterizedContext<AppState>;
@@ -215,12 +215,6 @@ function hasBody(koa: KoaContext): boolean {
 }
 
 // ajv errors from openapi-backend, as field issues ("body.value", "query.skip").
-// Numeric formats say their range rather than their name.
-const FORMAT_MESSAGES: Record<string, string> = {
-  int32: 'must be an integer from -2147483648 to 2147483647',
-  int64: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
-};
-
 export function issuesFromAjv(list: ErrorObject[]): FieldIssue[] {
   return list.map((e) => {
     const path = e.instancePath.replace(/^\//, '').split('/').filter(Boolean);
