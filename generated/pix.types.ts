@@ -1854,8 +1854,11 @@ export interface components {
         };
         /** @description Client credentials grant (RFC 6749 section 4.4). */
         TokenRequest: {
-            /** @enum {string} */
-            grant_type: "client_credentials";
+            /**
+             * @description Only client_credentials is supported; another grant answers 400 unsupported_grant_type (RFC 6749 5.2).
+             * @example client_credentials
+             */
+            grant_type: string;
             /** @description Space-separated scopes; when absent, every scope granted to the client. */
             scope?: string;
         };

@@ -37,9 +37,7 @@ export function renderError(koa: KoaContext, api: ApiName, error: ApiError, oper
   }
   if (error.options.oauthError || operation?.operationId === 'issueToken') {
     // The token endpoint speaks OAuth2 (RFC 6749 5.2), whatever went wrong.
-    // A grant_type sent but not in the schema's enum is an unsupported grant (5.2), not a malformed request.
-    const otherGrant = error.options.details?.some((d) => d.field === 'body.grant_type' && d.value !== undefined);
-    const code = error.options.oauthError ?? (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : otherGrant ? 'unsupported_grant_type' : 'invalid_request');
+    const code = error.options.oauthError ?? (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : 'invalid_request');
     const detail = error.options.details?.map((d) => `${d.field} ${d.message}`).join('; ');
     koa.type = 'application/json';
     koa.body = { error: code, error_description: detail ? `${error.message}: ${detail}` : error.message };
