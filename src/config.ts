@@ -1,5 +1,7 @@
 // Configuration, read once from the environment (documented in the README).
 import { resolve } from 'node:path';
+import { locationUrlOf } from './charges/charge-model';
+import { newAccessToken } from './lib/ids';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -46,8 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 // A BR Code carries a payload location without scheme in at most 77 characters (the
-// standard's loc.location); the longest we write is <host/path>/qr/v2/cobv/<36-char token>.
-const LONGEST_LOCATION_SUFFIX = '/qr/v2/cobv/'.length + 36;
+// standard's loc.location); the longest we write is a cobv's.
 const MAX_LOCATION = 77;
 
 function publicUrl(value: string): string {
@@ -59,9 +60,10 @@ function publicUrl(value: string): string {
     throw new Error(`PIXGATE_PUBLIC_URL must be an absolute http(s) URL, got ${value}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`PIXGATE_PUBLIC_URL must be an http(s) URL, got ${value}`);
-  const hostAndPath = url.replace(/^https?:\/\//i, '');
-  const room = MAX_LOCATION - LONGEST_LOCATION_SUFFIX;
-  if (hostAndPath.length > room) {
+  const longest = locationUrlOf(url, { kind: 'cobv', token: newAccessToken() });
+  if (longest.length > MAX_LOCATION) {
+    const hostAndPath = `${parsed.host}${parsed.pathname}`.replace(/\/+$/, '');
+    const room = hostAndPath.length - (longest.length - MAX_LOCATION);
     throw new Error(`PIXGATE_PUBLIC_URL is too long for BR Codes: its host and path (${hostAndPath}) may have at most ${room} characters, so that payload locations fit the standard's 77`);
   }
   return url;
