@@ -61,3 +61,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
+
+// The payload-signing key is made on the first start (and kept), not by the first payment; once
+// serving, as a request that needs it meanwhile waits for the same creation. Here rather than
+// in startServer: tests start a server per file and rarely need it. After the signal
+// handlers, so a SIGTERM meanwhile still stops cleanly; a failure only defers it to first use.
+await server.services.payloadKeys.ensure().catch((err: unknown) => {
+  if (!stopping) logger.warn({ err }, 'payload-signing key not created at start; it will be on first use');
+});

@@ -53,8 +53,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // New: a new data folder (maybe already migrated from the template), or a first migration.
   const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
   if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
-  // The payload-signing key is made on the first start (and kept), not by the first payment.
-  await services.payloadKeys.ensure();
 
   const sandboxOnly = (op: { tag: string }) => config.sandbox || op.tag !== 'Sandbox';
   const platform = new ApiDispatcher({
