@@ -35,16 +35,23 @@ export class AccountRegistersService {
 
   // GET /account-register?correlationID=: the register of that correlationID.
   async get(principal: Principal, correlationID: string) {
-    return this.read(principal, correlationID, { name: 'correlationID', required: 'Account register correlationID is required' }, false);
+    const id = await this.checkedId(principal, correlationID, { name: 'correlationID', required: 'Account register correlationID is required' });
+    return this.viewOrNotFound(await repo.findAccountRegister(this.db, principal.companyId, id));
   }
 
   // GET /account-register/{id}: the register whose correlationID is id, else the newest live
   // register of the CNPJ id names (masked or not); the path existing clients read.
-  async getByIdOrTaxId(principal: Principal, id: string) {
-    return this.read(principal, id, { name: 'taxID', required: 'Tax ID is required' }, true);
+  async getByIdOrTaxId(principal: Principal, rawId: string) {
+    const id = await this.checkedId(principal, rawId, { name: 'taxID', required: 'Tax ID is required' });
+    const cnpj = onlyDigitsAndLetters(id).toUpperCase();
+    const register =
+      (await repo.findAccountRegister(this.db, principal.companyId, id)) ??
+      (cnpj.length === 14 ? await repo.findAccountRegisterByTaxId(this.db, principal.companyId, cnpj) : undefined);
+    return this.viewOrNotFound(register);
   }
 
-  private async read(principal: Principal, raw: string, field: { name: string; required: string }, orTaxId: boolean) {
+  // The trimmed id of a read, refused in the seed's issue shape; the caller's company must exist.
+  private async checkedId(principal: Principal, raw: string, field: { name: string; required: string }): Promise<string> {
     const id = raw.trim();
     if (id.length === 0) {
       throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: field.required, path: [field.name] }]);
@@ -53,10 +60,10 @@ export class AccountRegistersService {
       throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`, path: [field.name] }]);
     }
     await this.requireCompany(this.db, principal);
-    const bare = orTaxId ? onlyDigitsAndLetters(id).toUpperCase() : '';
-    const register =
-      (await repo.findAccountRegister(this.db, principal.companyId, id)) ??
-      (bare.length === 14 ? await repo.findAccountRegisterByTaxId(this.db, principal.companyId, bare) : undefined);
+    return id;
+  }
+
+  private viewOrNotFound(register: AccountRegisterRow | undefined) {
     if (!register) throw errors.notFound('Account register not found');
     return accountRegisterView(register);
   }

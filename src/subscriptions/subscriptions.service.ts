@@ -1,6 +1,7 @@
-// Subscriptions: a customer pays `value` every period. Each generation makes an OVERDUE
-// charge (the platform charge service, as POST /api/v1/charge does) due `dayDue` days after
-// it is generated, with the subscription's fines and interests, its customer and comment.
+// Subscriptions: a customer pays `value` every period. Each generation makes a charge (the
+// platform charge service, as POST /api/v1/charge does) with the subscription's customer and
+// comment: OVERDUE (chargeType, the default) due `dayDue` days after it is generated, with the
+// fines and interests, or DYNAMIC expiring `dayDue` days after it.
 //
 // Schedule (the server clock): the first charge on the next day-of-month `dayGenerateCharge`
 // (today included) or at the date-time sent; then every 7 days (WEEKLY) or 1, 2, 3, 6, 12 months
