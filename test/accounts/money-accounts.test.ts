@@ -196,6 +196,12 @@ test('account registers: read by correlationID, delete only while PENDING, the s
   assert.is(blank.status, 400);
   assert.equal(blank.body, { error: [{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Account register correlationID is required', path: ['correlationID'] }] });
   assert.is((await server.client.get('/api/v1/account-register', { auth: a.appID })).status, 400);
+  // By path: correlationID first, then the newest live register of a CNPJ (masked or not).
+  assert.equal((await server.client.get('/api/v1/account-register/reg-pending', { auth: a.appID })).body, res.body);
+  assert.is((await server.client.get('/api/v1/account-register/11.222.333%2F0001-81', { auth: a.appID })).body.taxID.taxID, '11222333000181');
+  assert.equal((await server.client.get('/api/v1/account-register/11222333000181', { auth: b.appID })).body, { error: 'Account register not found' });
+  const blankPath = await server.client.get('/api/v1/account-register/%20', { auth: a.appID });
+  assert.equal([blankPath.status, blankPath.body], [400, { error: [{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'Tax ID is required', path: ['taxID'] }] }]);
   assert.equal((await server.client.delete('/api/v1/account-register/%20', { auth: a.appID })).body, { error: 'Account register ID is required' });
   assert.equal((await server.client.delete('/api/v1/account-register/reg-approved', { auth: a.appID })).body, { error: 'Only account registers in PENDING status can be deleted' });
   assert.equal((await server.client.delete('/api/v1/account-register/reg-pending', { auth: b.appID })).body, { error: 'Account register not found' });
