@@ -8,17 +8,15 @@
 // Fails (exit 1) on any 5xx other than 501/503, and on any 4xx that is not in the called
 // API's error format. Usage: make fuzz [FUZZ_ROUNDS=20] [FUZZ_SEED=1]
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { join } from 'node:path';
 import pino from 'pino';
-import { parse } from 'yaml';
 import { loadConfig } from '../src/config';
 import { dropSchema } from '../src/db/database';
 import { startServer } from '../src/server';
+import { type Json, loadDereferencedSpec, operationsOf, SPEC_NAMES } from '../test/support/spec';
 
-type Json = any;
 const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 20);
 let seed = Number(process.env.FUZZ_SEED ?? 1);
 // A small LCG: the same seed replays the same requests.
@@ -123,47 +121,41 @@ function fillPath(path: string, params: Json[], weird: boolean): string {
   return out;
 }
 
-const ROOT = resolve(import.meta.dirname, '..');
-for (const file of ['specs/platform.yaml', 'specs/pix.yaml']) {
-  const spec = (await $RefParser.dereference(parse(readFileSync(join(ROOT, file), 'utf8')))) as Json;
-  for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
-      const op = item[method];
-      if (!op) continue;
-      const params: Json[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
-      const auth = apiOf(path) === 'pix' ? { authorization: `Bearer ${bearer}` } : { authorization: appID };
-      const media = op.requestBody?.content?.['application/json'];
-      const examples = examplesOf(media);
-      // 1. leaves
-      for (const example of examples.slice(0, 3)) {
-        for (const leaf of leavesOf(example)) {
-          for (const value of BOUNDARY) {
-            const body = JSON.stringify(withLeaf(example, leaf, value));
-            await send(method, fillPath(path, params, false), { headers: { ...auth, 'content-type': 'application/json' }, body }, `${leaf.join('.') || 'body'} = ${JSON.stringify(value)?.slice(0, 30)}`);
-          }
+for (const name of SPEC_NAMES) {
+  for (const { method, path, op, pathItem: item } of operationsOf(await loadDereferencedSpec(name))) {
+    const params: Json[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
+    const auth = apiOf(path) === 'pix' ? { authorization: `Bearer ${bearer}` } : { authorization: appID };
+    const media = op.requestBody?.content?.['application/json'];
+    const examples = examplesOf(media);
+    // 1. leaves
+    for (const example of examples.slice(0, 3)) {
+      for (const leaf of leavesOf(example)) {
+        for (const value of BOUNDARY) {
+          const body = JSON.stringify(withLeaf(example, leaf, value));
+          await send(method, fillPath(path, params, false), { headers: { ...auth, 'content-type': 'application/json' }, body }, `${leaf.join('.') || 'body'} = ${JSON.stringify(value)?.slice(0, 30)}`);
         }
       }
-      // 2. random
-      for (let i = 0; i < ROUNDS; i++) {
-        const query = new URLSearchParams();
-        for (const p of params.filter((x) => x.in === 'query')) {
-          if (rand() < 0.5) query.append(p.name, rand() < 0.5 ? String(p.example ?? 'x') : pick(PATH_VALUES));
-        }
-        if (rand() < 0.1) query.append('unknownParam', 'x');
-        const headers: Record<string, string> = { ...auth };
-        let body: string | undefined;
-        if (method !== 'get' && method !== 'delete') {
-          const r = rand();
-          headers['content-type'] = 'application/json';
-          if (r < 0.1) body = pick(RAW_BODIES);
-          else if (r < 0.15) {
-            body = 'a=1&b=2';
-            headers['content-type'] = pick(['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']);
-          } else body = JSON.stringify(examples.length ? mutate(structuredClone(pick(examples))) : mutate({}));
-        }
-        if (rand() < 0.05) delete headers.authorization;
-        await send(method, fillPath(path, params, true), { query, headers, ...(body !== undefined ? { body } : {}) }, `random #${i}`);
+    }
+    // 2. random
+    for (let i = 0; i < ROUNDS; i++) {
+      const query = new URLSearchParams();
+      for (const p of params.filter((x) => x.in === 'query')) {
+        if (rand() < 0.5) query.append(p.name, rand() < 0.5 ? String(p.example ?? 'x') : pick(PATH_VALUES));
       }
+      if (rand() < 0.1) query.append('unknownParam', 'x');
+      const headers: Record<string, string> = { ...auth };
+      let body: string | undefined;
+      if (method !== 'get' && method !== 'delete') {
+        const r = rand();
+        headers['content-type'] = 'application/json';
+        if (r < 0.1) body = pick(RAW_BODIES);
+        else if (r < 0.15) {
+          body = 'a=1&b=2';
+          headers['content-type'] = pick(['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']);
+        } else body = JSON.stringify(examples.length ? mutate(structuredClone(pick(examples))) : mutate({}));
+      }
+      if (rand() < 0.05) delete headers.authorization;
+      await send(method, fillPath(path, params, true), { query, headers, ...(body !== undefined ? { body } : {}) }, `random #${i}`);
     }
   }
 }
