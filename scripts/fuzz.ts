@@ -23,27 +23,88 @@ let seed = Number(process.env.FUZZ_SEED ?? 1);
 const rand = () => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
-const BOUNDARY: readonly unknown[] = [null, true, -1, 0, 0.5, 2_147_483_647, 2_147_483_648, 999_999_999_999, 2 ** 53, 2 ** 63, 1e300, '', ' ', 'x'.repeat(100_001), '\u0000', '9'.repeat(30), '2026-02-30', '9999-12-31', '0001-01-01T00:00:00Z', '-1.00', '0.00', '99999999999.99', 'ção😀', '%zz', [], {}, [[[[]]]]];
-const PATH_VALUES: readonly string[] = ['', ' ', 'a'.repeat(5000), '%', '..', '\u0000', 'ção😀', "' or 1=1 --", '-1', '0', '1e309', '9'.repeat(40), '2026-13-45'];
+const BOUNDARY: readonly unknown[] = [
+  null,
+  true,
+  -1,
+  0,
+  0.5,
+  2_147_483_647,
+  2_147_483_648,
+  999_999_999_999,
+  2 ** 53,
+  2 ** 63,
+  1e300,
+  '',
+  ' ',
+  'x'.repeat(100_001),
+  '\u0000',
+  '9'.repeat(30),
+  '2026-02-30',
+  '9999-12-31',
+  '0001-01-01T00:00:00Z',
+  '-1.00',
+  '0.00',
+  '99999999999.99',
+  'ção😀',
+  '%zz',
+  [],
+  {},
+  [[[[]]]],
+];
+const PATH_VALUES: readonly string[] = [
+  '',
+  ' ',
+  'a'.repeat(5000),
+  '%',
+  '..',
+  '\u0000',
+  'ção😀',
+  "' or 1=1 --",
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(40),
+  '2026-13-45',
+];
 const RAW_BODIES: readonly string[] = ['{', '{"a":', 'null', '[]', '"x"', '1', '\u0000', '{"a":1}{"b":2}'];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-fuzz-'));
 const url = process.env.DATABASE_URL;
 const schema = `fuzz_${randomBytes(6).toString('hex')}`;
 const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', PIXGATE_DATA_DIR: dataDir });
-const server = await startServer({ config, logger: pino({ level: 'silent' }), database: url ? { url, schema } : { dataDir } });
+const server = await startServer({
+  config,
+  logger: pino({ level: 'silent' }),
+  database: url ? { url, schema } : { dataDir },
+});
 const BASE = server.url;
 
 async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(BASE + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return res.json();
 }
-const company = await postJson('/api/v1/sandbox/companies', { name: 'Fuzz Co', features: ['BAAS', 'BANK_ACCOUNT', 'MED_API', 'SUBACCOUNT', 'SPLIT', 'PARTNER'] });
+const company = await postJson('/api/v1/sandbox/companies', {
+  name: 'Fuzz Co',
+  features: ['BAAS', 'BANK_ACCOUNT', 'MED_API', 'SUBACCOUNT', 'SPLIT', 'PARTNER'],
+});
 const appID: string = company.application.appID;
 const basic = Buffer.from(`${company.application.clientId}:${company.application.clientSecret}`).toString('base64');
-const token = await fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }).then((r) => r.json() as Promise<Json>);
+const token = await fetch(`${BASE}/oauth/token`, {
+  method: 'POST',
+  headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+  body: 'grant_type=client_credentials',
+}).then((r) => r.json() as Promise<Json>);
 const bearer: string = token.access_token;
-await postJson('/api/v1/sandbox/pix-in', { pixKey: company.pixKey.key, value: 100_000_000, payer: { name: 'Fuzz Payer', taxID: '12345678909' } });
+await postJson('/api/v1/sandbox/pix-in', {
+  pixKey: company.pixKey.key,
+  value: 100_000_000,
+  payer: { name: 'Fuzz Payer', taxID: '12345678909' },
+});
 
 const problems: string[] = [];
 let sent = 0;
@@ -54,10 +115,20 @@ function apiOf(path: string): 'pix' | 'platform' | 'other' {
   return 'other';
 }
 
-async function send(method: string, path: string, init: { query?: URLSearchParams; headers: Record<string, string>; body?: string }, what: string): Promise<void> {
+async function send(
+  method: string,
+  path: string,
+  init: { query?: URLSearchParams; headers: Record<string, string>; body?: string },
+  what: string,
+): Promise<void> {
   sent++;
   const url = BASE + path + (init.query?.toString() ? `?${init.query}` : '');
-  const res = await fetch(url, { method: method.toUpperCase(), headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), redirect: 'manual' });
+  const res = await fetch(url, {
+    method: method.toUpperCase(),
+    headers: init.headers,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    redirect: 'manual',
+  });
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   const api = apiOf(path);
@@ -65,12 +136,16 @@ async function send(method: string, path: string, init: { query?: URLSearchParam
   if (res.status >= 500 && res.status !== 501 && res.status !== 503) wrong = 'server error';
   else if (res.status >= 400 && api === 'pix') {
     const body = type.includes('application/problem+json') ? (JSON.parse(text) as Json) : undefined;
-    if (!body || typeof body.type !== 'string' || typeof body.title !== 'string' || body.status !== res.status) wrong = 'not a problem+json';
+    if (!body || typeof body.type !== 'string' || typeof body.title !== 'string' || body.status !== res.status)
+      wrong = 'not a problem+json';
   } else if (res.status >= 400 && api === 'platform') {
     const body = type.includes('application/json') ? (JSON.parse(text) as Json) : undefined;
     if (!body || body.error === undefined) wrong = 'not {error}';
   }
-  if (wrong) problems.push(`${wrong}: ${res.status} ${method.toUpperCase()} ${url.slice(0, 160)} (${what}) -> ${text.slice(0, 200)}`);
+  if (wrong)
+    problems.push(
+      `${wrong}: ${res.status} ${method.toUpperCase()} ${url.slice(0, 160)} (${what}) -> ${text.slice(0, 200)}`,
+    );
 }
 
 function examplesOf(media: Json): Json[] {
@@ -110,7 +185,10 @@ function mutate(value: Json, depth = 0): Json {
 }
 
 // A txid the standard accepts, new each time (a PUT creates).
-const freshTxid = () => `fz${Math.floor(rand() * 1e12).toString(36).padEnd(8, '0')}abcdefghijklmnopqrstu`;
+const freshTxid = () =>
+  `fz${Math.floor(rand() * 1e12)
+    .toString(36)
+    .padEnd(8, '0')}abcdefghijklmnopqrstu`;
 
 function fillPath(path: string, params: Json[], weird: boolean): string {
   let out = path;
@@ -132,7 +210,12 @@ for (const name of SPEC_NAMES) {
       for (const leaf of leavesOf(example)) {
         for (const value of BOUNDARY) {
           const body = JSON.stringify(withLeaf(example, leaf, value));
-          await send(method, fillPath(path, params, false), { headers: { ...auth, 'content-type': 'application/json' }, body }, `${leaf.join('.') || 'body'} = ${JSON.stringify(value)?.slice(0, 30)}`);
+          await send(
+            method,
+            fillPath(path, params, false),
+            { headers: { ...auth, 'content-type': 'application/json' }, body },
+            `${leaf.join('.') || 'body'} = ${JSON.stringify(value)?.slice(0, 30)}`,
+          );
         }
       }
     }
@@ -151,11 +234,20 @@ for (const name of SPEC_NAMES) {
         if (r < 0.1) body = pick(RAW_BODIES);
         else if (r < 0.15) {
           body = 'a=1&b=2';
-          headers['content-type'] = pick(['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']);
+          headers['content-type'] = pick([
+            'application/x-www-form-urlencoded',
+            'text/plain',
+            'multipart/form-data; boundary=x',
+          ]);
         } else body = JSON.stringify(examples.length ? mutate(structuredClone(pick(examples))) : mutate({}));
       }
       if (rand() < 0.05) delete headers.authorization;
-      await send(method, fillPath(path, params, true), { query, headers, ...(body !== undefined ? { body } : {}) }, `random #${i}`);
+      await send(
+        method,
+        fillPath(path, params, true),
+        { query, headers, ...(body !== undefined ? { body } : {}) },
+        `random #${i}`,
+      );
     }
   }
 }

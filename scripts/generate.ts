@@ -26,7 +26,10 @@ type Json = any;
 function resolveRef(spec: Json, node: Json): Json {
   let n = node;
   while (n && typeof n === 'object' && typeof n.$ref === 'string') {
-    n = n.$ref.replace(/^#\//, '').split('/').reduce((acc: Json, key: string) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((acc: Json, key: string) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
   }
   return n;
 }

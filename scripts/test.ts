@@ -30,7 +30,10 @@ interface FileResult {
 function runFile(file: string): Promise<FileResult> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -69,20 +72,34 @@ const files = findTests(join(ROOT, 'test'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 const queue = [...files];
 const results: FileResult[] = [];
-const workers = Array.from({ length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) }, async () => {
-  for (let file = queue.shift(); file; file = queue.shift()) {
-    const result = await runFile(file);
-    results.push(result);
-    const mark = result.failed > 0 ? 'FAIL' : 'ok  ';
-    process.stdout.write(`${mark} ${result.file} (${result.passed} passed, ${result.failed} failed, ${(result.ms / 1000).toFixed(1)} s)\n`);
-    for (const line of result.output.split('\n')) if (/^(pending|note):/.test(line)) process.stdout.write(`     ${line}\n`);
-    if (result.failed > 0) process.stdout.write(result.output.split('\n').map((l) => `     | ${l}`).join('\n') + '\n');
-  }
-});
+const workers = Array.from(
+  { length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) },
+  async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const result = await runFile(file);
+      results.push(result);
+      const mark = result.failed > 0 ? 'FAIL' : 'ok  ';
+      process.stdout.write(
+        `${mark} ${result.file} (${result.passed} passed, ${result.failed} failed, ${(result.ms / 1000).toFixed(1)} s)\n`,
+      );
+      for (const line of result.output.split('\n'))
+        if (/^(pending|note):/.test(line)) process.stdout.write(`     ${line}\n`);
+      if (result.failed > 0)
+        process.stdout.write(
+          result.output
+            .split('\n')
+            .map((l) => `     | ${l}`)
+            .join('\n') + '\n',
+        );
+    }
+  },
+);
 await Promise.all(workers);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
-process.stdout.write(`\n${files.length} files on ${process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'the embedded database'}\n`);
+process.stdout.write(
+  `\n${files.length} files on ${process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'the embedded database'}\n`,
+);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -43,7 +43,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
     },
-    withdrawals: { fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'), minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM') },
+    withdrawals: {
+      fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'),
+      minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM'),
+    },
   };
 }
 
@@ -59,12 +62,15 @@ function publicUrl(value: string): string {
   } catch {
     throw new Error(`PIXGATE_PUBLIC_URL must be an absolute http(s) URL, got ${value}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`PIXGATE_PUBLIC_URL must be an http(s) URL, got ${value}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`PIXGATE_PUBLIC_URL must be an http(s) URL, got ${value}`);
   const longest = locationUrlOf(url, { kind: 'cobv', token: newAccessToken() });
   if (longest.length > MAX_LOCATION) {
     const hostAndPath = `${parsed.host}${parsed.pathname}`.replace(/\/+$/, '');
     const room = hostAndPath.length - (longest.length - MAX_LOCATION);
-    throw new Error(`PIXGATE_PUBLIC_URL is too long for BR Codes: its host and path (${hostAndPath}) may have at most ${room} characters, so that payload locations fit the standard's 77`);
+    throw new Error(
+      `PIXGATE_PUBLIC_URL is too long for BR Codes: its host and path (${hostAndPath}) may have at most ${room} characters, so that payload locations fit the standard's 77`,
+    );
   }
   return url;
 }
@@ -82,6 +88,7 @@ function logLevel(value: string | undefined): LogLevel {
 function cents(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
   return n;
 }

@@ -40,7 +40,10 @@ export function createLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
     base: { service: 'pixgate' },
-    redact: { paths: ['*.authorization', '*.appID', '*.clientSecret', '*.access_token', '*.password', 'headers.authorization'], censor: '[redacted]' },
+    redact: {
+      paths: ['*.authorization', '*.appID', '*.clientSecret', '*.access_token', '*.password', 'headers.authorization'],
+      censor: '[redacted]',
+    },
   });
 }
 

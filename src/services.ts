@@ -62,7 +62,11 @@ export function buildServices(config: Config, db: Kysely<Database>, log: Logger)
   const identity = new IdentityService(db, clock, new Set([...platformScopes, ...pixScopes]));
   const oauth = new OAuthService(identity, keys, pixScopes);
   const sandbox = new SandboxService(identity, clock);
-  const catalog = { customers: new CustomersService(db, clock), qrcodes: new QrCodesService(db, clock, config.publicUrl), transactions: new TransactionsService(db) };
+  const catalog = {
+    customers: new CustomersService(db, clock),
+    qrcodes: new QrCodesService(db, clock, config.publicUrl),
+    transactions: new TransactionsService(db),
+  };
   const pixin = new PixInService(db, clock, jobs, config);
   const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log);
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs);
@@ -73,5 +77,27 @@ export function buildServices(config: Config, db: Kysely<Database>, log: Logger)
   const cashback = new CashbackService(db, clock);
   const subscriptions = buildSubscriptionsService(db, clock, jobs, charges.platform, config.publicUrl);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
-  return { recurrences, config, db, clock, jobs, keys, payloadKeys, identity, oauth, sandbox, pixin, charges, kyc, partners, med, disputes, cashback, subscriptions, ...catalog, ...webhooks, ...buildMoneyOutServices(config, db, clock, jobs) };
+  return {
+    recurrences,
+    config,
+    db,
+    clock,
+    jobs,
+    keys,
+    payloadKeys,
+    identity,
+    oauth,
+    sandbox,
+    pixin,
+    charges,
+    kyc,
+    partners,
+    med,
+    disputes,
+    cashback,
+    subscriptions,
+    ...catalog,
+    ...webhooks,
+    ...buildMoneyOutServices(config, db, clock, jobs),
+  };
 }

@@ -10,7 +10,11 @@ export async function insertAccountRegister(db: Db, row: NewAccountRegisterRow):
   return db.insertInto('account_registers').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findAccountRegister(db: Db, companyId: string, correlationId: string): Promise<AccountRegisterRow | undefined> {
+export async function findAccountRegister(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<AccountRegisterRow | undefined> {
   return db
     .selectFrom('account_registers')
     .selectAll()
@@ -21,7 +25,11 @@ export async function findAccountRegister(db: Db, companyId: string, correlation
 }
 
 // A live register of this tax id (the newest), for reads that name it by CNPJ.
-export async function findAccountRegisterByTaxId(db: Db, companyId: string, taxId: string): Promise<AccountRegisterRow | undefined> {
+export async function findAccountRegisterByTaxId(
+  db: Db,
+  companyId: string,
+  taxId: string,
+): Promise<AccountRegisterRow | undefined> {
   return db
     .selectFrom('account_registers')
     .selectAll()
@@ -44,7 +52,13 @@ export async function openAccountRegister(db: Db, row: NewAccountRegisterRow): P
 }
 
 // The analysis of a PENDING register (APPROVED or REJECTED); a deleted or settled one is left.
-export async function settleAccountRegister(db: Db, companyId: string, correlationId: string, status: 'APPROVED' | 'REJECTED', at: Date): Promise<void> {
+export async function settleAccountRegister(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+  status: 'APPROVED' | 'REJECTED',
+  at: Date,
+): Promise<void> {
   await db
     .updateTable('account_registers')
     .set({ status, updated_at: at })

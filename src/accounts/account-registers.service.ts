@@ -35,7 +35,10 @@ export class AccountRegistersService {
 
   // GET /account-register?correlationID=: the register of that correlationID.
   async get(principal: Principal, correlationID: string) {
-    const id = await this.checkedId(principal, correlationID, { name: 'correlationID', required: 'Account register correlationID is required' });
+    const id = await this.checkedId(principal, correlationID, {
+      name: 'correlationID',
+      required: 'Account register correlationID is required',
+    });
     return this.viewOrNotFound(await repo.findAccountRegister(this.db, principal.companyId, id));
   }
 
@@ -51,13 +54,37 @@ export class AccountRegistersService {
   }
 
   // The trimmed id of a read, refused in the seed's issue shape; the caller's company must exist.
-  private async checkedId(principal: Principal, raw: string, field: { name: string; required: string }): Promise<string> {
+  private async checkedId(
+    principal: Principal,
+    raw: string,
+    field: { name: string; required: string },
+  ): Promise<string> {
     const id = raw.trim();
     if (id.length === 0) {
-      throw issues([{ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: field.required, path: [field.name] }]);
+      throw issues([
+        {
+          code: 'too_small',
+          minimum: 1,
+          type: 'string',
+          inclusive: true,
+          exact: false,
+          message: field.required,
+          path: [field.name],
+        },
+      ]);
     }
     if (id.length > MAX_CORRELATION_ID) {
-      throw issues([{ code: 'too_big', maximum: MAX_CORRELATION_ID, type: 'string', inclusive: true, exact: false, message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`, path: [field.name] }]);
+      throw issues([
+        {
+          code: 'too_big',
+          maximum: MAX_CORRELATION_ID,
+          type: 'string',
+          inclusive: true,
+          exact: false,
+          message: `Account register correlationID must have at most ${MAX_CORRELATION_ID} characters`,
+          path: [field.name],
+        },
+      ]);
     }
     await this.requireCompany(this.db, principal);
     return id;
@@ -75,8 +102,10 @@ export class AccountRegistersService {
       await this.requireCompany(trx, principal);
       const register = await repo.findAccountRegister(trx, principal.companyId, id);
       if (!register) throw errors.notFound('Account register not found');
-      if (register.status !== 'PENDING') throw errors.badRequest('Only account registers in PENDING status can be deleted');
-      if (!(await repo.deletePendingRegister(trx, register.id, await this.clock.now(trx)))) throw errors.notFound('Failed to delete account register');
+      if (register.status !== 'PENDING')
+        throw errors.badRequest('Only account registers in PENDING status can be deleted');
+      if (!(await repo.deletePendingRegister(trx, register.id, await this.clock.now(trx))))
+        throw errors.notFound('Failed to delete account register');
       return { message: 'Account register successfully deleted', accountRegisterId: register.correlation_id };
     });
   }

@@ -19,7 +19,10 @@ export const accountHandlers = {
     return { status: 200, body: await ctx.services.accounts.close(callerOf(ctx), req.params.accountId) };
   },
   async withdrawFromAccount(req, ctx) {
-    return { status: 200, body: { withdraw: await ctx.services.accounts.withdraw(callerOf(ctx), req.params.accountId, req.body.value) } };
+    return {
+      status: 200,
+      body: { withdraw: await ctx.services.accounts.withdraw(callerOf(ctx), req.params.accountId, req.body.value) },
+    };
   },
   async getAccountRegister(req, ctx) {
     return { status: 200, body: await ctx.services.accountRegisters.get(callerOf(ctx), req.query.correlationID) };

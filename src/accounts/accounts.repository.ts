@@ -19,12 +19,22 @@ function accountsOf(db: Db, companyId: string) {
     .where('bank_accounts.company_id', '=', companyId);
 }
 
-export async function findAccountOfCompany(db: Db, companyId: string, accountId: string): Promise<AccountWithCompany | undefined> {
+export async function findAccountOfCompany(
+  db: Db,
+  companyId: string,
+  accountId: string,
+): Promise<AccountWithCompany | undefined> {
   return accountsOf(db, companyId).where('bank_accounts.id', '=', accountId).executeTakeFirst();
 }
 
 // Open accounts of the company, default first; `email` keeps those whose holder e-mail it is.
-export async function listOpenAccountsOfCompany(db: Db, companyId: string, skip: number, limit: number, email?: string): Promise<{ rows: AccountWithCompany[]; total: number }> {
+export async function listOpenAccountsOfCompany(
+  db: Db,
+  companyId: string,
+  skip: number,
+  limit: number,
+  email?: string,
+): Promise<{ rows: AccountWithCompany[]; total: number }> {
   let open = accountsOf(db, companyId).where('bank_accounts.status', '=', 'OPEN');
   let count = db
     .selectFrom('bank_accounts')
@@ -35,16 +45,32 @@ export async function listOpenAccountsOfCompany(db: Db, companyId: string, skip:
     open = open.where(sql`lower(bank_accounts.holder_email)`, '=', email.toLowerCase());
     count = count.where(sql`lower(holder_email)`, '=', email.toLowerCase());
   }
-  const rows = await open.orderBy('bank_accounts.is_default', 'desc').orderBy('bank_accounts.created_at').orderBy('bank_accounts.id').offset(skip).limit(limit).execute();
+  const rows = await open
+    .orderBy('bank_accounts.is_default', 'desc')
+    .orderBy('bank_accounts.created_at')
+    .orderBy('bank_accounts.id')
+    .offset(skip)
+    .limit(limit)
+    .execute();
   return { rows, total: Number((await count.executeTakeFirstOrThrow()).n) };
 }
 
 export async function accountNumberTaken(db: Db, accountNumber: string): Promise<boolean> {
-  return (await db.selectFrom('bank_accounts').select('id').where('account_number', '=', accountNumber).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('bank_accounts')
+      .select('id')
+      .where('account_number', '=', accountNumber)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function closeAccount(db: Db, accountId: string, at: Date): Promise<void> {
-  await db.updateTable('bank_accounts').set({ status: 'CLOSED', closed_at: at, is_default: false }).where('id', '=', accountId).execute();
+  await db
+    .updateTable('bank_accounts')
+    .set({ status: 'CLOSED', closed_at: at, is_default: false })
+    .where('id', '=', accountId)
+    .execute();
 }
 
 // The account row locked for closing (another close or a withdrawal waits).
@@ -53,5 +79,8 @@ export async function lockAccount(db: Db, accountId: string): Promise<void> {
 }
 
 export async function findDefaultOpenAccount(db: Db, companyId: string): Promise<AccountWithCompany | undefined> {
-  return accountsOf(db, companyId).where('bank_accounts.is_default', '=', true).where('bank_accounts.status', '=', 'OPEN').executeTakeFirst();
+  return accountsOf(db, companyId)
+    .where('bank_accounts.is_default', '=', true)
+    .where('bank_accounts.status', '=', 'OPEN')
+    .executeTakeFirst();
 }

@@ -67,8 +67,17 @@ export class AccountsService {
   }
 
   async list(principal: Principal, page: Page, email?: string) {
-    const { rows, total } = await repo.listOpenAccountsOfCompany(this.db, principal.companyId, page.skip, page.limit, email);
-    const balances = await getBalances(this.db, rows.map((r) => r.id));
+    const { rows, total } = await repo.listOpenAccountsOfCompany(
+      this.db,
+      principal.companyId,
+      page.skip,
+      page.limit,
+      email,
+    );
+    const balances = await getBalances(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return { accounts: rows.map((r) => accountView(r, balances.get(r.id)!)), total };
   }
 
@@ -106,14 +115,18 @@ export class AccountsService {
         created_at: await this.clock.now(trx),
         holder_email: holderEmail?.trim() || source.holder_email,
       });
-      return accountView({ ...created, tax_id: source.tax_id, official_name: source.official_name, trade_name: source.trade_name }, balanceView(undefined));
+      return accountView(
+        { ...created, tax_id: source.tax_id, official_name: source.official_name, trade_name: source.trade_name },
+        balanceView(undefined),
+      );
     });
   }
 
   // Closes an account: the company needs the bank account feature; the account must be
   // open, empty and not the default one. Its Pix keys leave the DICT with it.
   async close(principal: Principal, accountId: string): Promise<{ status: 'OK'; accountId: string }> {
-    if (!hasFeature(principal, FEATURES.bankAccount)) throw errors.featureRequired('This feature is not enabled for your company', 403);
+    if (!hasFeature(principal, FEATURES.bankAccount))
+      throw errors.featureRequired('This feature is not enabled for your company', 403);
     if (!ACCOUNT_ID.test(accountId)) throw errors.badRequest('Account ID is invalid');
     return this.db.transaction().execute(async (trx) => {
       const account = await repo.findAccountOfCompany(trx, principal.companyId, accountId);
@@ -123,7 +136,8 @@ export class AccountsService {
       const balance = (await lockAccounts(trx, [account.id], now)).get(account.id)!;
       const current = (await repo.findAccountOfCompany(trx, principal.companyId, accountId))!;
       if (current.status === 'CLOSED') throw errors.badRequest('Account already closed');
-      if (balance.total !== 0 || balance.blocked !== 0) throw errors.badRequest('Account with balance cannot be deleted');
+      if (balance.total !== 0 || balance.blocked !== 0)
+        throw errors.badRequest('Account with balance cannot be deleted');
       if (current.is_default) throw errors.badRequest('The default account cannot be deleted');
       await deleteAccountKeys(trx, account.id);
       await repo.closeAccount(trx, account.id, now);
@@ -159,13 +173,27 @@ export class AccountsService {
           payment_id: null,
           created_at: at,
           details: {
-            destination: { name: destination.name, taxID: destination.taxId, ispb: destination.ispb, bank: destination.bank, branch: destination.branch, account: destination.account, accountType: destination.accountType },
+            destination: {
+              name: destination.name,
+              taxID: destination.taxId,
+              ispb: destination.ispb,
+              bank: destination.bank,
+              branch: destination.branch,
+              account: destination.account,
+              accountType: destination.accountType,
+            },
             debitParty: partyView(payer),
             creditParty: partyView(destination),
             ...(fee ? { fee } : {}),
           },
         });
-        const moved = await applyMove(trx, { moveId: `withdraw:${tx.id}`, legs: [{ accountId: account.id, kind: 'DEBIT', amount: value as Cents }], at, transactionId: tx.id, description: 'Withdrawal' });
+        const moved = await applyMove(trx, {
+          moveId: `withdraw:${tx.id}`,
+          legs: [{ accountId: account.id, kind: 'DEBIT', amount: value as Cents }],
+          at,
+          transactionId: tx.id,
+          description: 'Withdrawal',
+        });
         if (!moved.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
         if (fee) {
           const feeTx = await insertTransaction(trx, {
@@ -177,13 +205,26 @@ export class AccountsService {
             charge_id: null,
             payment_id: null,
             created_at: at,
-            details: { reason: 'WITHDRAW_FEE', withdrawEndToEndId: endToEndId, description: `Fee of a withdrawal below ${settings.min_free_withdraw_value} cents` },
+            details: {
+              reason: 'WITHDRAW_FEE',
+              withdrawEndToEndId: endToEndId,
+              description: `Fee of a withdrawal below ${settings.min_free_withdraw_value} cents`,
+            },
           });
-          const charged = await applyMove(trx, { moveId: `withdraw-fee:${tx.id}`, legs: [{ accountId: account.id, kind: 'DEBIT', amount: fee as Cents }], at, transactionId: feeTx.id, description: 'Withdrawal fee' });
+          const charged = await applyMove(trx, {
+            moveId: `withdraw-fee:${tx.id}`,
+            legs: [{ accountId: account.id, kind: 'DEBIT', amount: fee as Cents }],
+            at,
+            transactionId: feeTx.id,
+            description: 'Withdrawal fee',
+          });
           if (!charged.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
         }
         const after = await getBalance(trx, account.id);
-        return { account: accountView(account, after), transaction: { endToEndId, transaction: value, ...(fee ? { fee } : {}) } };
+        return {
+          account: accountView(account, after),
+          transaction: { endToEndId, transaction: value, ...(fee ? { fee } : {}) },
+        };
       }),
     );
   }

@@ -4,17 +4,40 @@ import type { Cashback, Database } from '../db/schema';
 
 type Db = Kysely<Database>;
 
-export async function findPending(db: Db, companyId: string, taxId: string, lock = false): Promise<Cashback | undefined> {
-  const q = db.selectFrom('cashbacks').selectAll().where('company_id', '=', companyId).where('tax_id', '=', taxId).where('status', '=', 'PENDING');
+export async function findPending(
+  db: Db,
+  companyId: string,
+  taxId: string,
+  lock = false,
+): Promise<Cashback | undefined> {
+  const q = db
+    .selectFrom('cashbacks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('tax_id', '=', taxId)
+    .where('status', '=', 'PENDING');
   return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
 }
 
 export async function findLatest(db: Db, companyId: string, taxId: string): Promise<Cashback | undefined> {
-  return db.selectFrom('cashbacks').selectAll().where('company_id', '=', companyId).where('tax_id', '=', taxId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('cashbacks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('tax_id', '=', taxId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 // The first Pix the company received from this payer at or after `since`.
-export async function findPixFromPayer(db: Db, companyId: string, taxId: string, since: Date): Promise<{ id: string; created_at: Date } | undefined> {
+export async function findPixFromPayer(
+  db: Db,
+  companyId: string,
+  taxId: string,
+  since: Date,
+): Promise<{ id: string; created_at: Date } | undefined> {
   return db
     .selectFrom('transactions')
     .select(['id', 'created_at'])
@@ -29,9 +52,20 @@ export async function findPixFromPayer(db: Db, companyId: string, taxId: string,
 }
 
 export async function markUsed(db: Db, id: string, transactionId: string, at: Date): Promise<void> {
-  await db.updateTable('cashbacks').set({ status: 'USED', used_transaction_id: transactionId, used_at: at, updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('cashbacks')
+    .set({ status: 'USED', used_transaction_id: transactionId, used_at: at, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function insertCashback(db: Db, row: Omit<Cashback, 'used_transaction_id' | 'used_at' | 'status'>): Promise<Cashback> {
-  return db.insertInto('cashbacks').values({ ...row, status: 'PENDING', used_transaction_id: null, used_at: null }).returningAll().executeTakeFirstOrThrow();
+export async function insertCashback(
+  db: Db,
+  row: Omit<Cashback, 'used_transaction_id' | 'used_at' | 'status'>,
+): Promise<Cashback> {
+  return db
+    .insertInto('cashbacks')
+    .values({ ...row, status: 'PENDING', used_transaction_id: null, used_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

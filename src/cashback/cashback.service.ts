@@ -54,7 +54,14 @@ export class CashbackService {
         const now = await this.clock.now(trx);
         const pending = await this.settle(trx, principal.companyId, taxId);
         if (pending) return { created: false, cashback: cashbackView(pending), message: CASHBACK_EXISTS };
-        const row = await repo.insertCashback(trx, { id: randomUUID(), company_id: principal.companyId, tax_id: taxId, value: input.value, created_at: now, updated_at: now });
+        const row = await repo.insertCashback(trx, {
+          id: randomUUID(),
+          company_id: principal.companyId,
+          tax_id: taxId,
+          value: input.value,
+          created_at: now,
+          updated_at: now,
+        });
         return { created: true, cashback: cashbackView(row), message: CASHBACK_CREATED };
       });
     } catch (error) {

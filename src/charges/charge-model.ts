@@ -4,14 +4,25 @@
 import type { Charge, Company, Location } from '../db/schema';
 import { buildDynamicBrCode } from '../lib/brcode';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
-import { dueChargeAmount, platformDiscountFor, type DueChargeAmounts, type DueChargeInput, type PlatformDiscount } from '../lib/due-charge';
+import {
+  dueChargeAmount,
+  platformDiscountFor,
+  type DueChargeAmounts,
+  type DueChargeInput,
+  type PlatformDiscount,
+} from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
 
 // The sandbox keeps no postal address of companies: their codes and due-date charges use this
 // city and address of the receiver.
 export const MERCHANT_CITY = 'SAO PAULO';
-export const RECEIVER_ADDRESS = { logradouro: 'Avenida Paulista, 1000', cidade: 'Sao Paulo', uf: 'SP', cep: '01310100' };
+export const RECEIVER_ADDRESS = {
+  logradouro: 'Avenida Paulista, 1000',
+  cidade: 'Sao Paulo',
+  uf: 'SP',
+  cep: '01310100',
+};
 export const DEFAULT_COB_EXPIRATION = 86400;
 export const DEFAULT_VALIDITY_AFTER_DUE = 30;
 
@@ -120,8 +131,17 @@ export function merchantNameOf(company: Pick<Company, 'trade_name' | 'name'>): s
 // The dynamic BR Code of a charge served at `location`. A cob's code carries its amount
 // unless the payer may change it (modalidadeAlteracao 1); a cobv's amount depends on the
 // payment date, so its code carries none.
-export function brCodeOf(publicUrl: string, charge: Charge, location: Pick<Location, 'kind' | 'token'>, company: Pick<Company, 'trade_name' | 'name'>): string {
-  const valor = (charge.body as { valor?: { modalidadeAlteracao?: number; retirada?: Record<string, { modalidadeAlteracao?: number } | undefined> } }).valor;
+export function brCodeOf(
+  publicUrl: string,
+  charge: Charge,
+  location: Pick<Location, 'kind' | 'token'>,
+  company: Pick<Company, 'trade_name' | 'name'>,
+): string {
+  const valor = (
+    charge.body as {
+      valor?: { modalidadeAlteracao?: number; retirada?: Record<string, { modalidadeAlteracao?: number } | undefined> };
+    }
+  ).valor;
   const withdrawal = valor?.retirada?.saque ?? valor?.retirada?.troco;
   const fixed = charge.kind === 'cob' && valor?.modalidadeAlteracao !== 1 && withdrawal?.modalidadeAlteracao !== 1;
   return buildDynamicBrCode({

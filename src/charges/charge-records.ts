@@ -2,7 +2,15 @@
 // and the CHARGE_CREATED event), revise (a new revision of the standard's object), and move
 // or unlink its location. Every function runs inside the caller's transaction.
 import type { Kysely } from 'kysely';
-import type { Charge, ChargeKind, ChargeStatus, ChargeUpdate, Database, Location, PlatformChargeType } from '../db/schema';
+import type {
+  Charge,
+  ChargeKind,
+  ChargeStatus,
+  ChargeUpdate,
+  Database,
+  Location,
+  PlatformChargeType,
+} from '../db/schema';
 import { recordEvent } from '../events/events.repository';
 import type { FieldIssue } from '../http/errors';
 import { newAccessToken, newPublicId } from '../lib/ids';
@@ -48,18 +56,31 @@ export async function claimLocation(
   const location = await repo.findLocation(trx, companyId, locationId, true);
   const value = String(locationId);
   if (!location) return { ok: false, issue: { field: 'loc.id', message: 'the location does not exist', value } };
-  if (location.kind !== kind) return { ok: false, issue: { field: 'loc.id', message: `the location is of type ${location.kind}, not ${kind}`, value } };
+  if (location.kind !== kind)
+    return {
+      ok: false,
+      issue: { field: 'loc.id', message: `the location is of type ${location.kind}, not ${kind}`, value },
+    };
   if (location.charge_id !== null && location.charge_id !== chargeId) {
     return { ok: false, issue: { field: 'loc.id', message: 'the location is in use by another charge', value } };
   }
   return { ok: true, location };
 }
 
-export async function newLocation(trx: Kysely<Database>, companyId: string, kind: ChargeKind, now: Date): Promise<Location> {
+export async function newLocation(
+  trx: Kysely<Database>,
+  companyId: string,
+  kind: ChargeKind,
+  now: Date,
+): Promise<Location> {
   return repo.insertLocation(trx, { company_id: companyId, kind, token: newAccessToken(), created_at: now });
 }
 
-export async function createChargeRecord(trx: Kysely<Database>, input: NewChargeRecord, publicUrl: string): Promise<Charge> {
+export async function createChargeRecord(
+  trx: Kysely<Database>,
+  input: NewChargeRecord,
+  publicUrl: string,
+): Promise<Charge> {
   const location = input.location ?? (await newLocation(trx, input.companyId, input.kind, input.now));
   const inserted = await repo.insertCharge(trx, {
     id: newPublicId('ch'),
@@ -99,7 +120,12 @@ export async function createChargeRecord(trx: Kysely<Database>, input: NewCharge
 }
 
 // The payload of the charge events: the platform charge object, its company and account.
-export async function chargeEventPayload(trx: Kysely<Database>, charge: Charge, publicUrl: string, now: Date): Promise<Record<string, unknown>> {
+export async function chargeEventPayload(
+  trx: Kysely<Database>,
+  charge: Charge,
+  publicUrl: string,
+  now: Date,
+): Promise<Record<string, unknown>> {
   const party = await findAccountParty(trx, charge.account_id);
   return {
     charge: await platformChargeView(trx, charge, publicUrl, now),
@@ -120,7 +146,12 @@ export interface ChargeRevision {
 }
 
 // A new revision of the standard's object (revisao + 1, the old one kept).
-export async function reviseChargeRecord(trx: Kysely<Database>, charge: Charge, change: ChargeRevision, now: Date): Promise<Charge> {
+export async function reviseChargeRecord(
+  trx: Kysely<Database>,
+  charge: Charge,
+  change: ChargeRevision,
+  now: Date,
+): Promise<Charge> {
   const update: ChargeUpdate = {
     revision: charge.revision + 1,
     body: JSON.stringify(change.body),
@@ -134,7 +165,9 @@ export async function reviseChargeRecord(trx: Kysely<Database>, charge: Charge, 
     ...(change.platform !== undefined ? { platform: JSON.stringify(change.platform) } : {}),
     ...(change.customerId !== undefined ? { customer_id: change.customerId } : {}),
     // A new expiry or due date may make an expired charge payable again: expiry is re-announced.
-    ...(change.expiresAt !== undefined || change.dueDate !== undefined || change.validityAfterDue !== undefined ? { expired_event_at: null } : {}),
+    ...(change.expiresAt !== undefined || change.dueDate !== undefined || change.validityAfterDue !== undefined
+      ? { expired_event_at: null }
+      : {}),
   };
   const revised = await repo.updateCharge(trx, charge.id, update);
   await repo.insertRevision(trx, revised, now);
@@ -142,7 +175,12 @@ export async function reviseChargeRecord(trx: Kysely<Database>, charge: Charge, 
 }
 
 // Moves the charge to another location (null: unlinks it). Not a revision of the charge.
-export async function relocateCharge(trx: Kysely<Database>, charge: Charge, location: Location | null, now: Date): Promise<Charge> {
+export async function relocateCharge(
+  trx: Kysely<Database>,
+  charge: Charge,
+  location: Location | null,
+  now: Date,
+): Promise<Charge> {
   if (charge.location_id !== null && Number(charge.location_id) !== location?.id) {
     await repo.setLocationCharge(trx, Number(charge.location_id), null);
   }

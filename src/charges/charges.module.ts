@@ -25,7 +25,13 @@ export interface ChargesServices {
   expiry: ChargeExpiry;
 }
 
-export function buildChargesServices(config: Config, db: Kysely<Database>, clock: Clock, payloadKeys: PayloadKeyService, jobs: Scheduler): ChargesServices {
+export function buildChargesServices(
+  config: Config,
+  db: Kysely<Database>,
+  clock: Clock,
+  payloadKeys: PayloadKeyService,
+  jobs: Scheduler,
+): ChargesServices {
   const standard = new StandardChargesService(db, clock, config.publicUrl);
   const expiry = new ChargeExpiry(db, clock, config.publicUrl);
   // Tests: jobs.runNow('charges.expiry'); the sandbox runs it right after moving the clock.

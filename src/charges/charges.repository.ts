@@ -1,6 +1,15 @@
 // All SQL of charges, their revisions and payload locations (one model behind both APIs).
 import { type Kysely, sql } from 'kysely';
-import type { Charge, ChargeKind, ChargeStatus, ChargeUpdate, Company, Database, Location, NewCharge } from '../db/schema';
+import type {
+  Charge,
+  ChargeKind,
+  ChargeStatus,
+  ChargeUpdate,
+  Company,
+  Database,
+  Location,
+  NewCharge,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -8,10 +17,20 @@ export async function insertCharge(db: Db, charge: NewCharge): Promise<Charge> {
   return db.insertInto('charges').values(charge).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertRevision(db: Db, charge: Pick<Charge, 'id' | 'revision' | 'status' | 'body'>, at: Date): Promise<void> {
+export async function insertRevision(
+  db: Db,
+  charge: Pick<Charge, 'id' | 'revision' | 'status' | 'body'>,
+  at: Date,
+): Promise<void> {
   await db
     .insertInto('charge_revisions')
-    .values({ charge_id: charge.id, revision: charge.revision, status: charge.status, body: JSON.stringify(charge.body), created_at: at })
+    .values({
+      charge_id: charge.id,
+      revision: charge.revision,
+      status: charge.status,
+      body: JSON.stringify(charge.body),
+      created_at: at,
+    })
     .execute();
 }
 
@@ -25,20 +44,39 @@ export async function findChargeById(db: Db, id: string, forUpdate = false): Pro
   return q.executeTakeFirst();
 }
 
-export async function findChargeByTxid(db: Db, companyId: string, txid: string, forUpdate = false): Promise<Charge | undefined> {
+export async function findChargeByTxid(
+  db: Db,
+  companyId: string,
+  txid: string,
+  forUpdate = false,
+): Promise<Charge | undefined> {
   let q = db.selectFrom('charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function findChargeByCorrelationId(db: Db, companyId: string, correlationId: string, forUpdate = false): Promise<Charge | undefined> {
-  let q = db.selectFrom('charges').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId);
+export async function findChargeByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+  forUpdate = false,
+): Promise<Charge | undefined> {
+  let q = db
+    .selectFrom('charges')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 // A company's charge by id, correlationID or txid (in that order of precedence).
-export async function findChargeByAnyId(db: Db, companyId: string, ids: string[], forUpdate = false): Promise<Charge | undefined> {
+export async function findChargeByAnyId(
+  db: Db,
+  companyId: string,
+  ids: string[],
+  forUpdate = false,
+): Promise<Charge | undefined> {
   if (ids.length === 0) return undefined;
   let q = db
     .selectFrom('charges')
@@ -47,7 +85,8 @@ export async function findChargeByAnyId(db: Db, companyId: string, ids: string[]
     .where((eb) => eb.or([eb('id', 'in', ids), eb('correlation_id', 'in', ids), eb('txid', 'in', ids)]));
   if (forUpdate) q = q.forUpdate();
   const rows = await q.execute();
-  const rank = (c: Charge) => (ids.includes(c.id) ? 0 : c.correlation_id !== null && ids.includes(c.correlation_id) ? 1 : 2);
+  const rank = (c: Charge) =>
+    ids.includes(c.id) ? 0 : c.correlation_id !== null && ids.includes(c.correlation_id) ? 1 : 2;
   return rows.sort((a, b) => rank(a) - rank(b))[0];
 }
 
@@ -56,7 +95,12 @@ export async function findChargeByPaymentLinkId(db: Db, paymentLinkId: string): 
 }
 
 export async function findRevision(db: Db, chargeId: string, revision: number) {
-  return db.selectFrom('charge_revisions').selectAll().where('charge_id', '=', chargeId).where('revision', '=', revision).executeTakeFirst();
+  return db
+    .selectFrom('charge_revisions')
+    .selectAll()
+    .where('charge_id', '=', chargeId)
+    .where('revision', '=', revision)
+    .executeTakeFirst();
 }
 
 export interface ChargeListFilter {
@@ -83,7 +127,8 @@ function listQuery(db: Db, f: ChargeListFilter) {
   if (f.from) q = q.where('created_at', '>=', f.from);
   if (f.to) q = q.where('created_at', '<=', f.to);
   if (f.statuses) q = q.where('status', 'in', f.statuses);
-  if (f.customerId !== undefined) q = f.customerId === null ? q.where(sql<boolean>`false`) : q.where('customer_id', '=', f.customerId);
+  if (f.customerId !== undefined)
+    q = f.customerId === null ? q.where(sql<boolean>`false`) : q.where('customer_id', '=', f.customerId);
   if (f.subscription !== undefined) q = q.where(sql<string>`platform->>'subscription'`, '=', f.subscription);
   if (f.cpf) q = q.where(sql<string>`body->'devedor'->>'cpf'`, '=', f.cpf);
   if (f.cnpj) q = q.where(sql<string>`body->'devedor'->>'cnpj'`, '=', f.cnpj);
@@ -96,24 +141,55 @@ function listQuery(db: Db, f: ChargeListFilter) {
     const expired = sql<boolean>`(case when kind = 'cob' then expires_at <= ${now} else ${cobvEnd} <= ${now} end)`;
     if (f.platformStatus === 'COMPLETED') q = q.where('status', '=', 'CONCLUIDA');
     else if (f.platformStatus === 'ACTIVE') q = q.where('status', '=', 'ATIVA').where(sql<boolean>`not ${expired}`);
-    else q = q.where((eb) => eb.or([eb('status', 'in', ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']), eb.and([eb('status', '=', 'ATIVA'), expired])]));
+    else
+      q = q.where((eb) =>
+        eb.or([
+          eb('status', 'in', ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']),
+          eb.and([eb('status', '=', 'ATIVA'), expired]),
+        ]),
+      );
   }
   return q;
 }
 
-export async function listCharges(db: Db, filter: ChargeListFilter, offset: number, limit: number): Promise<{ rows: Charge[]; total: number }> {
-  const rows = await listQuery(db, filter).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-  const count = await listQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listCharges(
+  db: Db,
+  filter: ChargeListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: Charge[]; total: number }> {
+  const rows = await listQuery(db, filter)
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await listQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
 // Locations --------------------------------------------------------------------------------
 
-export async function insertLocation(db: Db, loc: { company_id: string; kind: ChargeKind; token: string; created_at: Date }): Promise<Location> {
-  return db.insertInto('locations').values({ ...loc, charge_id: null }).returningAll().executeTakeFirstOrThrow();
+export async function insertLocation(
+  db: Db,
+  loc: { company_id: string; kind: ChargeKind; token: string; created_at: Date },
+): Promise<Location> {
+  return db
+    .insertInto('locations')
+    .values({ ...loc, charge_id: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function findLocation(db: Db, companyId: string, id: number, forUpdate = false): Promise<Location | undefined> {
+export async function findLocation(
+  db: Db,
+  companyId: string,
+  id: number,
+  forUpdate = false,
+): Promise<Location | undefined> {
   let q = db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -159,9 +235,22 @@ function locationListQuery(db: Db, f: LocationListFilter) {
   return q;
 }
 
-export async function listLocations(db: Db, filter: LocationListFilter, offset: number, limit: number): Promise<{ rows: Location[]; total: number }> {
-  const rows = await locationListQuery(db, filter).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-  const count = await locationListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listLocations(
+  db: Db,
+  filter: LocationListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: Location[]; total: number }> {
+  const rows = await locationListQuery(db, filter)
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await locationListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
@@ -188,7 +277,12 @@ export async function claimExpiredCharges(db: Db, now: Date, limit: number): Pro
     .selectAll()
     .where('status', '=', 'ATIVA')
     .where('expired_event_at', 'is', null)
-    .where((eb) => eb.or([eb.and([eb('kind', '=', 'cob'), eb('expires_at', '<=', now)]), eb.and([eb('kind', '=', 'cobv'), eb(cobvEnd, '<=', now)])]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'cob'), eb('expires_at', '<=', now)]),
+        eb.and([eb('kind', '=', 'cobv'), eb(cobvEnd, '<=', now)]),
+      ]),
+    )
     .orderBy('id')
     .limit(limit)
     .forUpdate()

@@ -28,7 +28,12 @@ export class ChargeExpiry {
         const expired = await repo.claimExpiredCharges(trx, now, BATCH);
         for (const charge of expired) {
           const marked = await repo.updateCharge(trx, charge.id, { expired_event_at: now });
-          await recordEvent(trx, { companyId: charge.company_id, type: CHARGE_EXPIRED, payload: await chargeEventPayload(trx, marked, this.publicUrl, now), at: now });
+          await recordEvent(trx, {
+            companyId: charge.company_id,
+            type: CHARGE_EXPIRED,
+            payload: await chargeEventPayload(trx, marked, this.publicUrl, now),
+            at: now,
+          });
         }
         return expired.length;
       });

@@ -21,7 +21,11 @@ const failure = (code: PayableFailure['code'], message: string): LockResult => (
 
 // Locks (FOR UPDATE) the charge a payer is paying and says how much is due at `at`.
 // locationUrl is the BR Code's field 26.25 (host/path without scheme; matched on its token).
-export async function lockChargeForPayment(trx: Kysely<Database>, target: PaymentTarget, at: Date): Promise<LockResult> {
+export async function lockChargeForPayment(
+  trx: Kysely<Database>,
+  target: PaymentTarget,
+  at: Date,
+): Promise<LockResult> {
   let charge: Charge | undefined;
   if ('locationUrl' in target) {
     const token = tokenOfLocationUrl(target.locationUrl);
@@ -33,7 +37,10 @@ export async function lockChargeForPayment(trx: Kysely<Database>, target: Paymen
   }
   if (!charge) return failure('NOT_FOUND', 'Charge not found');
   if (charge.status !== 'ATIVA') {
-    return failure('NOT_PAYABLE', charge.status === 'CONCLUIDA' ? 'The charge is already paid' : 'The charge was removed');
+    return failure(
+      'NOT_PAYABLE',
+      charge.status === 'CONCLUIDA' ? 'The charge is already paid' : 'The charge was removed',
+    );
   }
   if (charge.kind === 'cob') {
     if (charge.expires_at!.getTime() <= at.getTime()) return failure('EXPIRED', 'The charge has expired');
@@ -48,17 +55,30 @@ export async function lockChargeForPayment(trx: Kysely<Database>, target: Paymen
 // Marks the charge CONCLUIDA (paid_at = at) without a new revision: a payment is not a change
 // of the charge object.
 export async function completeCharge(trx: Kysely<Database>, chargeId: string, at: Date): Promise<void> {
-  await trx.updateTable('charges').set({ status: 'CONCLUIDA', paid_at: at, updated_at: at }).where('id', '=', chargeId).execute();
+  await trx
+    .updateTable('charges')
+    .set({ status: 'CONCLUIDA', paid_at: at, updated_at: at })
+    .where('id', '=', chargeId)
+    .execute();
 }
 
 // The platform API's charge object (as GET /api/v1/charge/{id} answers it) for webhook payloads.
-export async function platformChargeView(trx: Kysely<Database>, charge: Charge, publicUrl: string, now: Date): Promise<Record<string, unknown>> {
+export async function platformChargeView(
+  trx: Kysely<Database>,
+  charge: Charge,
+  publicUrl: string,
+  now: Date,
+): Promise<Record<string, unknown>> {
   return buildView(trx, charge, publicUrl, now);
 }
 
 // The charge of a company by id (or globalID) or correlationID (platform paths), or by txid;
 // undefined when not found.
-export async function findCompanyCharge(trx: Kysely<Database>, companyId: string, idOrCorrelationId: string): Promise<Charge | undefined> {
+export async function findCompanyCharge(
+  trx: Kysely<Database>,
+  companyId: string,
+  idOrCorrelationId: string,
+): Promise<Charge | undefined> {
   const ids = [idOrCorrelationId];
   const fromGlobal = chargeIdOfGlobalId(idOrCorrelationId);
   if (fromGlobal) ids.push(fromGlobal);

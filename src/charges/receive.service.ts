@@ -43,14 +43,26 @@ export interface IncomingPix {
   infoPagador?: string;
 }
 
-export type ReceiveFailure = 'NOT_FOUND' | 'EXPIRED' | 'NOT_PAYABLE' | 'WRONG_AMOUNT' | 'PAYER_MISMATCH' | 'PAST_VALIDITY';
+export type ReceiveFailure =
+  'NOT_FOUND' | 'EXPIRED' | 'NOT_PAYABLE' | 'WRONG_AMOUNT' | 'PAYER_MISMATCH' | 'PAST_VALIDITY';
 
 export type ReceiveResult =
-  | { ok: true; companyId: string; accountId: string; chargeId: string | null; transactionId: string; endToEndId: string }
+  | {
+      ok: true;
+      companyId: string;
+      accountId: string;
+      chargeId: string | null;
+      transactionId: string;
+      endToEndId: string;
+    }
   | { ok: false; code: ReceiveFailure; message: string };
 
 // The settled Pix with what it paid, for callers that answer more than the result (sandbox).
-export type SettledPix = Extract<ReceiveResult, { ok: true }> & { pix: PixReceived; charge: Charge | null; replayed: boolean };
+export type SettledPix = Extract<ReceiveResult, { ok: true }> & {
+  pix: PixReceived;
+  charge: Charge | null;
+  replayed: boolean;
+};
 export type SettleResult = SettledPix | Extract<ReceiveResult, { ok: false }>;
 
 // The public base URL written into the charge views of webhook payloads (set at start-up).
@@ -84,7 +96,8 @@ export async function settleIncomingPix(trx: Kysely<Database>, incoming: Incomin
   if (!isValidEndToEndId(incoming.endToEndId) || !incoming.endToEndId.startsWith('E')) {
     throw new RangeError(`not an end-to-end id: ${JSON.stringify(incoming.endToEndId)}`);
   }
-  if (!Number.isSafeInteger(incoming.value) || incoming.value <= 0) return fail('WRONG_AMOUNT', 'The amount must be a positive number of cents');
+  if (!Number.isSafeInteger(incoming.value) || incoming.value <= 0)
+    return fail('WRONG_AMOUNT', 'The amount must be a positive number of cents');
   await repo.lockEndToEndId(trx, incoming.endToEndId);
   const existing = await repo.findReceived(trx, incoming.endToEndId);
   if (existing) return settledFrom(trx, existing, true);
@@ -115,7 +128,13 @@ export async function settleIncomingPix(trx: Kysely<Database>, incoming: Incomin
       ...(charge
         ? {
             ...(charge.correlation_id ? { chargeCorrelationID: charge.correlation_id } : {}),
-            charge: { ...(charge.correlation_id ? { correlationID: charge.correlation_id } : {}), status: 'COMPLETED', value: charge.value, transactionID: charge.txid, createdAt: charge.created_at.toISOString() },
+            charge: {
+              ...(charge.correlation_id ? { correlationID: charge.correlation_id } : {}),
+              status: 'COMPLETED',
+              value: charge.value,
+              transactionID: charge.txid,
+              createdAt: charge.created_at.toISOString(),
+            },
           }
         : {}),
       ...(target.qrCode ? { pixQrCode: target.qrCode } : {}),
@@ -160,18 +179,42 @@ export async function settleIncomingPix(trx: Kysely<Database>, incoming: Incomin
     account: accountEventView(party),
   };
   if (chargeView) {
-    await recordEvent(trx, { companyId: target.companyId, type: 'OPENPIX:CHARGE_COMPLETED', payload: { charge: chargeView, ...common }, at });
+    await recordEvent(trx, {
+      companyId: target.companyId,
+      type: 'OPENPIX:CHARGE_COMPLETED',
+      payload: { charge: chargeView, ...common },
+      at,
+    });
   }
   await recordEvent(trx, {
     companyId: target.companyId,
     type: 'OPENPIX:TRANSACTION_RECEIVED',
-    payload: { ...common, ...(chargeView ? { charge: chargeView } : {}), ...(target.qrCode ? { pixQrCode: target.qrCode } : {}) },
+    payload: {
+      ...common,
+      ...(chargeView ? { charge: chargeView } : {}),
+      ...(target.qrCode ? { pixQrCode: target.qrCode } : {}),
+    },
     at,
   });
   if (pix.txid) {
-    await recordEvent(trx, { companyId: target.companyId, type: 'PIX_API:PIX', payload: { chave: pix.pix_key, pix: pixView(pix, []) }, at });
+    await recordEvent(trx, {
+      companyId: target.companyId,
+      type: 'PIX_API:PIX',
+      payload: { chave: pix.pix_key, pix: pixView(pix, []) },
+      at,
+    });
   }
-  return { ok: true, companyId: target.companyId, accountId: target.accountId, chargeId: charge?.id ?? null, transactionId: tx.id, endToEndId: pix.end_to_end_id, pix, charge: paid, replayed: false };
+  return {
+    ok: true,
+    companyId: target.companyId,
+    accountId: target.accountId,
+    chargeId: charge?.id ?? null,
+    transactionId: tx.id,
+    endToEndId: pix.end_to_end_id,
+    pix,
+    charge: paid,
+    replayed: false,
+  };
 }
 
 // Finds who receives the Pix and what it pays; refuses what the payer's bank would refuse.
@@ -183,18 +226,42 @@ async function resolveTarget(trx: Kysely<Database>, incoming: IncomingPix): Prom
     const { charge, amountDue } = locked.value;
     const parts = chargePaymentParts(charge, incoming.value, amountDue, payerTaxId, incoming.at);
     if (!parts.ok) return fail(parts.code, parts.message);
-    return { companyId: charge.company_id, accountId: charge.account_id, pixKey: charge.pix_key, txid: charge.txid, charge, parts, qrCode: null };
+    return {
+      companyId: charge.company_id,
+      accountId: charge.account_id,
+      pixKey: charge.pix_key,
+      txid: charge.txid,
+      charge,
+      parts,
+      qrCode: null,
+    };
   }
   if (incoming.accountId) {
     const account = await repo.findAccountParty(trx, incoming.accountId);
     if (!account) return fail('NOT_FOUND', 'Account not found');
-    return { companyId: account.company_id, accountId: account.account_id, pixKey: '', txid: null, charge: null, parts: { components: null, withdrawal: null }, qrCode: null };
+    return {
+      companyId: account.company_id,
+      accountId: account.account_id,
+      pixKey: '',
+      txid: null,
+      charge: null,
+      parts: { components: null, withdrawal: null },
+      qrCode: null,
+    };
   }
   if (!incoming.pixKey) return fail('NOT_FOUND', 'The Pix has neither a location, a key nor an account');
   const owner = await findPixKeyOwner(trx, incoming.pixKey);
   if (!owner) return fail('NOT_FOUND', 'Pix key not found');
   const txid = incoming.txid && incoming.txid !== '***' ? incoming.txid : null;
-  const plain = { companyId: owner.company_id, accountId: owner.account_id, pixKey: owner.key, txid, charge: null, parts: { components: null, withdrawal: null }, qrCode: null };
+  const plain = {
+    companyId: owner.company_id,
+    accountId: owner.account_id,
+    pixKey: owner.key,
+    txid,
+    charge: null,
+    parts: { components: null, withdrawal: null },
+    qrCode: null,
+  };
   if (!txid) return plain;
   const locked = await lockChargeForPayment(trx, { companyId: owner.company_id, txid }, incoming.at);
   if (!locked.ok && locked.code !== 'NOT_FOUND') return fail(locked.code, locked.message);
@@ -205,11 +272,22 @@ async function resolveTarget(trx: Kysely<Database>, incoming: IncomingPix): Prom
     return { ...plain, charge, parts };
   }
   const code = await findByKeyAndIdentifier(trx, owner.key, txid);
-  return code && code.company_id === owner.company_id ? { ...plain, qrCode: { name: code.name, correlationID: code.correlation_id, identifier: code.identifier } } : plain;
+  return code && code.company_id === owner.company_id
+    ? { ...plain, qrCode: { name: code.name, correlationID: code.correlation_id, identifier: code.identifier } }
+    : plain;
 }
 
 async function settledFrom(trx: Kysely<Database>, pix: PixReceived, replayed: boolean): Promise<SettledPix> {
   const charge = pix.charge_id ? ((await findCompanyCharge(trx, pix.company_id, pix.charge_id)) ?? null) : null;
-  return { ok: true, companyId: pix.company_id, accountId: pix.account_id, chargeId: pix.charge_id, transactionId: pix.transaction_id, endToEndId: pix.end_to_end_id, pix, charge, replayed };
+  return {
+    ok: true,
+    companyId: pix.company_id,
+    accountId: pix.account_id,
+    chargeId: pix.charge_id,
+    transactionId: pix.transaction_id,
+    endToEndId: pix.end_to_end_id,
+    pix,
+    charge,
+    replayed,
+  };
 }
-

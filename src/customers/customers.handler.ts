@@ -16,6 +16,9 @@ export const customerHandlers = {
     return { status: 200, body: { customers, pageInfo: pageInfo(page, total) } };
   },
   async updateCustomer(req, ctx) {
-    return { status: 200, body: { customer: await ctx.services.customers.update(callerOf(ctx), req.params.id, req.body) } };
+    return {
+      status: 200,
+      body: { customer: await ctx.services.customers.update(callerOf(ctx), req.params.id, req.body) },
+    };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -11,10 +11,19 @@ function ofCompany(db: Db, companyId: string) {
 // Inserts unless the correlationID or tax id is taken (then undefined: nothing written, and the
 // surrounding transaction stays usable, which an error would not allow on Postgres).
 export async function insertCustomerIfFree(db: Db, row: NewCustomerRow): Promise<CustomerRow | undefined> {
-  return db.insertInto('customers').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('customers')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<CustomerRow | undefined> {
+export async function findByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<CustomerRow | undefined> {
   return ofCompany(db, companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
 }
 
@@ -44,13 +53,34 @@ export async function lockById(db: Db, companyId: string, id: string): Promise<C
   return ofCompany(db, companyId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function updateCustomer(db: Db, companyId: string, id: string, changes: CustomerRowUpdate): Promise<CustomerRow> {
-  return db.updateTable('customers').set(changes).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateCustomer(
+  db: Db,
+  companyId: string,
+  id: string,
+  changes: CustomerRowUpdate,
+): Promise<CustomerRow> {
+  return db
+    .updateTable('customers')
+    .set(changes)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 // Newest first.
-export async function listCustomers(db: Db, companyId: string, skip: number, limit: number): Promise<{ rows: CustomerRow[]; total: number }> {
-  const rows = await ofCompany(db, companyId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
+export async function listCustomers(
+  db: Db,
+  companyId: string,
+  skip: number,
+  limit: number,
+): Promise<{ rows: CustomerRow[]; total: number }> {
+  const rows = await ofCompany(db, companyId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(skip)
+    .limit(limit)
+    .execute();
   const count = await db
     .selectFrom('customers')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -35,7 +35,8 @@ const ADDRESS_TEXT_FIELDS = ['street', 'number', 'neighborhood', 'city', 'comple
 export function checkCustomerFields(input: CustomerFieldsInput, prefix: string): CustomerFields {
   const issues: FieldIssue[] = [];
   const out: CustomerFields = {};
-  const refuse = (field: string, message: string, value?: string) => issues.push({ field: prefix + field, message, ...(value !== undefined ? { value } : {}) });
+  const refuse = (field: string, message: string, value?: string) =>
+    issues.push({ field: prefix + field, message, ...(value !== undefined ? { value } : {}) });
 
   if (input.name !== undefined) {
     const name = input.name.trim();
@@ -61,7 +62,8 @@ export function checkCustomerFields(input: CustomerFieldsInput, prefix: string):
     if (!input.correlationID.trim()) refuse('correlationID', 'must not be blank');
     else out.correlationId = input.correlationID;
   }
-  if (input.address !== undefined) out.address = checkAddress(input.address, (field, message, value) => refuse(`address.${field}`, message, value));
+  if (input.address !== undefined)
+    out.address = checkAddress(input.address, (field, message, value) => refuse(`address.${field}`, message, value));
 
   if (issues.length) {
     const only = issues.length === 1 ? issues[0]!.field.slice(prefix.length).split('.')[0] : undefined;
@@ -70,7 +72,10 @@ export function checkCustomerFields(input: CustomerFieldsInput, prefix: string):
   return out;
 }
 
-function checkAddress(input: AddressInput, refuse: (field: string, message: string, value?: string) => void): StoredAddress {
+function checkAddress(
+  input: AddressInput,
+  refuse: (field: string, message: string, value?: string) => void,
+): StoredAddress {
   const address: StoredAddress = {};
   for (const field of ADDRESS_TEXT_FIELDS) {
     const value = input[field]?.trim();
@@ -109,7 +114,16 @@ export function taxIdView(taxId: string): { taxID: string; type: 'BR:CPF' | 'BR:
   return { taxID: taxId, type: taxId.length === 11 ? 'BR:CPF' : 'BR:CNPJ' };
 }
 
-const ADDRESS_ORDER = ['zipcode', 'street', 'number', 'neighborhood', 'city', 'state', 'complement', 'country'] as const;
+const ADDRESS_ORDER = [
+  'zipcode',
+  'street',
+  'number',
+  'neighborhood',
+  'city',
+  'state',
+  'complement',
+  'country',
+] as const;
 
 export function customerView(row: CustomerRow): CustomerView {
   const view: CustomerView = { name: row.name };

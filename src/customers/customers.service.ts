@@ -10,7 +10,15 @@ import { DatabaseClock, type Clock } from '../lib/clock';
 import { newPublicId } from '../lib/ids';
 import { normalizeTaxId } from '../lib/taxid';
 import * as repo from './customers.repository';
-import { checkCustomerFields, customerView, mergeAddress, withCountry, type AddressInput, type CustomerFields, type CustomerView } from './customers.rules';
+import {
+  checkCustomerFields,
+  customerView,
+  mergeAddress,
+  withCountry,
+  type AddressInput,
+  type CustomerFields,
+  type CustomerView,
+} from './customers.rules';
 
 export type { CustomerView } from './customers.rules';
 
@@ -58,9 +66,13 @@ export class CustomersService {
       if (row) return customerView(row);
       // Nothing written: say which unique field is taken.
       if (fields.correlationId && (await repo.findByCorrelationId(trx, principal.companyId, fields.correlationId))) {
-        throw errors.badRequest(DUPLICATE_CORRELATION_ID, [{ field: 'body.correlationID', message: 'is already used by another customer' }]);
+        throw errors.badRequest(DUPLICATE_CORRELATION_ID, [
+          { field: 'body.correlationID', message: 'is already used by another customer' },
+        ]);
       }
-      throw errors.badRequest(DUPLICATE_TAX_ID, [{ field: 'body.taxID', message: 'is already used by another customer' }]);
+      throw errors.badRequest(DUPLICATE_TAX_ID, [
+        { field: 'body.taxID', message: 'is already used by another customer' },
+      ]);
     });
   }
 
@@ -86,21 +98,29 @@ export class CustomersService {
       if (!current) throw errors.notFound(NOT_FOUND);
       if (fields.taxId !== undefined && fields.taxId !== current.tax_id) {
         const holder = await repo.findByTaxId(trx, principal.companyId, fields.taxId);
-        if (holder) throw errors.badRequest(DUPLICATE_TAX_ID, [{ field: 'body.taxID', message: 'is already used by another customer' }]);
+        if (holder)
+          throw errors.badRequest(DUPLICATE_TAX_ID, [
+            { field: 'body.taxID', message: 'is already used by another customer' },
+          ]);
       }
       const updated = await repo.updateCustomer(trx, principal.companyId, current.id, {
         ...(fields.name !== undefined ? { name: fields.name } : {}),
         ...(fields.taxId !== undefined ? { tax_id: fields.taxId } : {}),
         ...(fields.email !== undefined ? { email: fields.email } : {}),
         ...(fields.phone !== undefined ? { phone: fields.phone } : {}),
-        ...(fields.address !== undefined ? { address: JSON.stringify(mergeAddress(current.address, fields.address)) } : {}),
+        ...(fields.address !== undefined
+          ? { address: JSON.stringify(mergeAddress(current.address, fields.address)) }
+          : {}),
         updated_at: await this.clock.now(trx),
       });
       return customerView(updated);
     });
     // A concurrent request took the tax id between the check and the write.
     return updating.catch((error: unknown) => {
-      if ((error as { code?: string }).code === '23505') throw errors.badRequest(DUPLICATE_TAX_ID, [{ field: 'body.taxID', message: 'is already used by another customer' }]);
+      if ((error as { code?: string }).code === '23505')
+        throw errors.badRequest(DUPLICATE_TAX_ID, [
+          { field: 'body.taxID', message: 'is already used by another customer' },
+        ]);
       throw error;
     });
   }
@@ -111,11 +131,19 @@ export class CustomersService {
 // phone (a customer found by e-mail or phone whose tax id differs from the one sent is not
 // the same person), else by the correlationID sent; fills the fields it is missing; or
 // creates it. Invalid fields are a 400 naming `body.customer.<field>`.
-export async function upsertChargeCustomer(trx: Kysely<Database>, companyId: string, input: ChargeCustomerInput): Promise<{ id: string; view: CustomerView }> {
+export async function upsertChargeCustomer(
+  trx: Kysely<Database>,
+  companyId: string,
+  input: ChargeCustomerInput,
+): Promise<{ id: string; view: CustomerView }> {
   const fields = checkCustomerFields(input, 'body.customer.');
-  if (fields.name === undefined) throw errors.validation([{ field: 'body.customer.name', message: 'is required' }], 'Invalid customer');
+  if (fields.name === undefined)
+    throw errors.validation([{ field: 'body.customer.name', message: 'is required' }], 'Invalid customer');
   if (fields.taxId === undefined && fields.email === undefined && fields.phone === undefined) {
-    throw errors.validation([{ field: 'body.customer', message: 'must contain name and taxID, name and email, or name and phone' }], 'Invalid customer');
+    throw errors.validation(
+      [{ field: 'body.customer', message: 'must contain name and taxID, name and email, or name and phone' }],
+      'Invalid customer',
+    );
   }
   const now = await new DatabaseClock(trx).now(trx);
   // Twice at most: a concurrent charge may create the same customer between find and insert.
@@ -128,10 +156,16 @@ export async function upsertChargeCustomer(trx: Kysely<Database>, companyId: str
     const created = await insertNew(trx, companyId, fields, now);
     if (created) return { id: created.id, view: customerView(created) };
   }
-  throw errors.badRequest(DUPLICATE_CORRELATION_ID, [{ field: 'body.customer.correlationID', message: 'is already used by another customer' }]);
+  throw errors.badRequest(DUPLICATE_CORRELATION_ID, [
+    { field: 'body.customer.correlationID', message: 'is already used by another customer' },
+  ]);
 }
 
-async function findChargeCustomer(trx: Kysely<Database>, companyId: string, fields: CustomerFields): Promise<CustomerRow | undefined> {
+async function findChargeCustomer(
+  trx: Kysely<Database>,
+  companyId: string,
+  fields: CustomerFields,
+): Promise<CustomerRow | undefined> {
   if (fields.taxId !== undefined) {
     const byTaxId = await repo.findByTaxId(trx, companyId, fields.taxId);
     if (byTaxId) return byTaxId;
@@ -147,17 +181,26 @@ async function findChargeCustomer(trx: Kysely<Database>, companyId: string, fiel
     const byPhone = samePerson(await repo.findFirstByPhone(trx, companyId, fields.phone));
     if (byPhone) return byPhone;
   }
-  if (fields.correlationId !== undefined) return samePerson(await repo.findByCorrelationId(trx, companyId, fields.correlationId));
+  if (fields.correlationId !== undefined)
+    return samePerson(await repo.findByCorrelationId(trx, companyId, fields.correlationId));
   return undefined;
 }
 
 // Sets the fields the stored customer lacks (never overwrites what it has).
-async function fillMissing(trx: Kysely<Database>, companyId: string, row: CustomerRow, fields: CustomerFields, now: Date): Promise<CustomerRow> {
+async function fillMissing(
+  trx: Kysely<Database>,
+  companyId: string,
+  row: CustomerRow,
+  fields: CustomerFields,
+  now: Date,
+): Promise<CustomerRow> {
   const changes = {
     ...(row.tax_id === null && fields.taxId !== undefined ? { tax_id: fields.taxId } : {}),
     ...(row.email === null && fields.email !== undefined ? { email: fields.email } : {}),
     ...(row.phone === null && fields.phone !== undefined ? { phone: fields.phone } : {}),
-    ...(row.address === null && fields.address !== undefined ? { address: JSON.stringify(withCountry(fields.address)) } : {}),
+    ...(row.address === null && fields.address !== undefined
+      ? { address: JSON.stringify(withCountry(fields.address)) }
+      : {}),
   };
   if (Object.keys(changes).length === 0) return row;
   return repo.updateCustomer(trx, companyId, row.id, { ...changes, updated_at: now });
@@ -165,7 +208,12 @@ async function fillMissing(trx: Kysely<Database>, companyId: string, row: Custom
 
 // Inserts a customer (correlationID generated when absent); undefined when its correlationID
 // or tax id is already used by another customer of the company.
-async function insertNew(trx: Kysely<Database>, companyId: string, fields: CustomerFields, now: Date): Promise<CustomerRow | undefined> {
+async function insertNew(
+  trx: Kysely<Database>,
+  companyId: string,
+  fields: CustomerFields,
+  now: Date,
+): Promise<CustomerRow | undefined> {
   return repo.insertCustomerIfFree(trx, {
     id: newPublicId('cus'),
     company_id: companyId,
@@ -180,7 +228,11 @@ async function insertNew(trx: Kysely<Database>, companyId: string, fields: Custo
   });
 }
 
-async function findByCorrelationIdOrTaxId(db: Kysely<Database>, companyId: string, id: string): Promise<CustomerRow | undefined> {
+async function findByCorrelationIdOrTaxId(
+  db: Kysely<Database>,
+  companyId: string,
+  id: string,
+): Promise<CustomerRow | undefined> {
   const byCorrelationId = await repo.findByCorrelationId(db, companyId, id);
   if (byCorrelationId) return byCorrelationId;
   const taxId = normalizeTaxId(id);

@@ -108,7 +108,10 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 export { sql };
 
 // Writes a dump of a new embedded database, migrated, for tests to start from.
-export async function writeEmbeddedTemplate(file: string, migrate: (db: Kysely<Database>) => Promise<unknown>): Promise<void> {
+export async function writeEmbeddedTemplate(
+  file: string,
+  migrate: (db: Kysely<Database>) => Promise<unknown>,
+): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
   const initdb = readInitdbTemplate();
   const pglite = new PGlite(initdb ? { loadDataDir: initdb } : {});

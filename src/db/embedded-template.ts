@@ -15,7 +15,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 function pgliteVersion(): string {
   const require = createRequire(import.meta.url);
-  const pkg = JSON.parse(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '../package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(
+    readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '../package.json'), 'utf8'),
+  ) as { version: string };
   return pkg.version;
 }
 
@@ -55,7 +57,13 @@ const MIGRATIONS = join(import.meta.dirname, 'migrations');
 export function migratedTemplateDir(): string {
   const hash = createHash('sha256');
   for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
-  return join(ROOT, 'node_modules', '.cache', 'pixgate', `pglite-${pgliteVersion()}-migrated-${hash.digest('hex').slice(0, 16)}`);
+  return join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'pixgate',
+    `pglite-${pgliteVersion()}-migrated-${hash.digest('hex').slice(0, 16)}`,
+  );
 }
 
 // Copies the migrated cluster into a new data folder; false when there is none to copy.

@@ -22,7 +22,11 @@ class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(query.sql, query.parameters as unknown[]);
     const kind = query.query.kind;
-    const writes = kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode' || kind === 'MergeQueryNode';
+    const writes =
+      kind === 'InsertQueryNode' ||
+      kind === 'UpdateQueryNode' ||
+      kind === 'DeleteQueryNode' ||
+      kind === 'MergeQueryNode';
     return {
       rows: result.rows,
       ...(writes && result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),

@@ -23,4 +23,15 @@ export * from './tables/pixin';
 export * from './tables/recurrences';
 export * from './tables/webhooks';
 
-export interface Database extends CoreTables, MoneyTables, CatalogTables, ChargesTables, PixInTables, PaymentsTables, WebhooksTables, ExtrasTables, KycTables, RecurrencesTables {}
+export interface Database
+  extends
+    CoreTables,
+    MoneyTables,
+    CatalogTables,
+    ChargesTables,
+    PixInTables,
+    PaymentsTables,
+    WebhooksTables,
+    ExtrasTables,
+    KycTables,
+    RecurrencesTables {}

@@ -3,7 +3,15 @@
 // moment (tests and sandboxes sharing one Postgres), start-up fails with "schema does not
 // exist". The Migrator only needs the names of tables in our own search path, so this
 // introspector asks for those alone, by oid, with no name lookups.
-import { type DatabaseIntrospector, type DatabaseMetadata, type Kysely, PostgresDialect, type SchemaMetadata, type TableMetadata, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Kysely,
+  PostgresDialect,
+  type SchemaMetadata,
+  type TableMetadata,
+  sql,
+} from 'kysely';
 
 class SearchPathIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<any>) {}

@@ -13,7 +13,10 @@ export const disputeHandlers = {
     return { status: 200, body: { disputes, pageInfo: pageInfo(page, total) } };
   },
   async addDisputeEvidence(req, ctx) {
-    return { status: 200, body: { documents: await ctx.services.disputes.addEvidence(callerOf(ctx), req.params.id, req.body.documents) } };
+    return {
+      status: 200,
+      body: { documents: await ctx.services.disputes.addEvidence(callerOf(ctx), req.params.id, req.body.documents) },
+    };
   },
   async sandboxOpenDispute(req, ctx) {
     return { status: 201, body: { dispute: await ctx.services.disputes.open(req.body) } };

@@ -6,37 +6,72 @@ type Db = Kysely<Database>;
 
 // A Pix received by any company (the sandbox's payer knows only the endToEndId).
 export async function findReceivedPix(db: Db, endToEndId: string): Promise<Transaction | undefined> {
-  return db.selectFrom('transactions').selectAll().where('end_to_end_id', '=', endToEndId).where('type', '=', 'PIX_IN').orderBy('created_at').executeTakeFirst();
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('end_to_end_id', '=', endToEndId)
+    .where('type', '=', 'PIX_IN')
+    .orderBy('created_at')
+    .executeTakeFirst();
 }
 
 export async function findTransaction(db: Db, id: string): Promise<Transaction> {
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-export async function insertDispute(db: Db, row: Omit<Dispute, 'evidences'> & { evidences: StoredEvidence[] }): Promise<Dispute> {
-  return db.insertInto('disputes').values({ ...row, evidences: JSON.stringify(row.evidences) }).returningAll().executeTakeFirstOrThrow();
+export async function insertDispute(
+  db: Db,
+  row: Omit<Dispute, 'evidences'> & { evidences: StoredEvidence[] },
+): Promise<Dispute> {
+  return db
+    .insertInto('disputes')
+    .values({ ...row, evidences: JSON.stringify(row.evidences) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 // companyId undefined: any company's (the sandbox's payer side).
-export async function findDispute(db: Db, endToEndId: string, companyId: string | undefined, lock = false): Promise<Dispute | undefined> {
+export async function findDispute(
+  db: Db,
+  endToEndId: string,
+  companyId: string | undefined,
+  lock = false,
+): Promise<Dispute | undefined> {
   let q = db.selectFrom('disputes').selectAll().where('end_to_end_id', '=', endToEndId);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
   return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
 }
 
-export async function updateDispute(db: Db, id: string, set: { status?: DisputeStatus; evidences?: StoredEvidence[]; updated_at: Date }): Promise<Dispute> {
+export async function updateDispute(
+  db: Db,
+  id: string,
+  set: { status?: DisputeStatus; evidences?: StoredEvidence[]; updated_at: Date },
+): Promise<Dispute> {
   return db
     .updateTable('disputes')
-    .set({ ...(set.status ? { status: set.status } : {}), ...(set.evidences ? { evidences: JSON.stringify(set.evidences) } : {}), updated_at: set.updated_at })
+    .set({
+      ...(set.status ? { status: set.status } : {}),
+      ...(set.evidences ? { evidences: JSON.stringify(set.evidences) } : {}),
+      updated_at: set.updated_at,
+    })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 // Newest first; start inclusive, end exclusive (on created_at).
-export async function listDisputes(db: Db, companyId: string, filter: { start?: Date; end?: Date }, skip: number, limit: number): Promise<{ rows: Dispute[]; total: number }> {
+export async function listDisputes(
+  db: Db,
+  companyId: string,
+  filter: { start?: Date; end?: Date },
+  skip: number,
+  limit: number,
+): Promise<{ rows: Dispute[]; total: number }> {
   let rows = db.selectFrom('disputes').selectAll().where('company_id', '=', companyId);
-  let count = db.selectFrom('disputes').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId);
+  let count = db
+    .selectFrom('disputes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId);
   if (filter.start) {
     rows = rows.where('created_at', '>=', filter.start);
     count = count.where('created_at', '>=', filter.start);

@@ -29,7 +29,11 @@ const NOT_FOUND = 'Dispute not found';
 const ALREADY_EXISTS = 'A dispute already exists for this Pix';
 const OPEN: DisputeStatus[] = ['CREATED', 'IN_REVIEW'];
 export type DisputeOutcome = 'ACCEPTED' | 'REJECTED' | 'CANCELED';
-const EVENT_OF: Record<DisputeOutcome, string> = { ACCEPTED: 'DISPUTE_ACCEPTED', REJECTED: 'DISPUTE_REJECTED', CANCELED: 'DISPUTE_CANCELED' };
+const EVENT_OF: Record<DisputeOutcome, string> = {
+  ACCEPTED: 'DISPUTE_ACCEPTED',
+  REJECTED: 'DISPUTE_REJECTED',
+  CANCELED: 'DISPUTE_CANCELED',
+};
 
 export interface SandboxDisputeInput {
   endToEndId: string;
@@ -82,8 +86,18 @@ export class DisputesService {
   async list(principal: Principal, query: { start?: string; end?: string }, page: Page) {
     const start = query.start ? new Date(query.start) : undefined;
     const end = query.end ? new Date(query.end) : undefined;
-    if (start && end && end < start) throw errors.validation([{ field: 'query.end', message: 'is earlier than start', value: query.end! }], 'Invalid end');
-    const { rows, total } = await repo.listDisputes(this.db, principal.companyId, { ...(start ? { start } : {}), ...(end ? { end } : {}) }, page.skip, page.limit);
+    if (start && end && end < start)
+      throw errors.validation(
+        [{ field: 'query.end', message: 'is earlier than start', value: query.end! }],
+        'Invalid end',
+      );
+    const { rows, total } = await repo.listDisputes(
+      this.db,
+      principal.companyId,
+      { ...(start ? { start } : {}), ...(end ? { end } : {}) },
+      page.skip,
+      page.limit,
+    );
     return { disputes: rows.map(disputeView), total };
   }
 
@@ -93,10 +107,18 @@ export class DisputesService {
     return this.db.transaction().execute(async (trx) => {
       const row = await repo.findDispute(trx, endToEndId, principal.companyId, true);
       if (!row) throw errors.notFound(NOT_FOUND);
-      if (!OPEN.includes(row.status)) throw errors.badRequest(`You cannot send a evidence for a ${row.status.toLowerCase()} dispute`);
-      const added: StoredEvidence[] = documents.map((d) => ({ url: d.url, ...(d.correlationID !== undefined ? { correlationID: d.correlationID } : {}), ...(d.description !== undefined ? { description: d.description } : {}) }));
+      if (!OPEN.includes(row.status))
+        throw errors.badRequest(`You cannot send a evidence for a ${row.status.toLowerCase()} dispute`);
+      const added: StoredEvidence[] = documents.map((d) => ({
+        url: d.url,
+        ...(d.correlationID !== undefined ? { correlationID: d.correlationID } : {}),
+        ...(d.description !== undefined ? { description: d.description } : {}),
+      }));
       const replaced = new Set(added.map((d) => d.correlationID).filter((c) => c !== undefined));
-      const evidences = [...row.evidences.filter((e) => e.correlationID === undefined || !replaced.has(e.correlationID)), ...added];
+      const evidences = [
+        ...row.evidences.filter((e) => e.correlationID === undefined || !replaced.has(e.correlationID)),
+        ...added,
+      ];
       await repo.updateDispute(trx, row.id, { status: 'IN_REVIEW', evidences, updated_at: await this.clock.now(trx) });
       return added;
     });
@@ -112,13 +134,22 @@ export class DisputesService {
         if (await repo.findDispute(trx, input.endToEndId, undefined)) throw errors.conflict(ALREADY_EXISTS);
         const value = input.value ?? Number(pix.value);
         if (value > Number(pix.value)) {
-          throw errors.validation([{ field: 'body.value', message: 'is more than the Pix value', value: String(value) }], 'The disputed value cannot be more than the Pix value');
+          throw errors.validation(
+            [{ field: 'body.value', message: 'is more than the Pix value', value: String(value) }],
+            'The disputed value cannot be more than the Pix value',
+          );
         }
         const id = randomUUID();
         const balance = (await lockAccounts(trx, [pix.account_id], now)).get(pix.account_id)!;
         const held = Math.max(0, Math.min(value, balance.available));
         if (held > 0) {
-          const hold = await applyMove(trx, { moveId: `dispute:${id}:hold`, legs: [{ accountId: pix.account_id, kind: 'HOLD', bucket: 'security', amount: held as Cents }], at: now, transactionId: pix.id, description: `Dispute of ${input.endToEndId} held` });
+          const hold = await applyMove(trx, {
+            moveId: `dispute:${id}:hold`,
+            legs: [{ accountId: pix.account_id, kind: 'HOLD', bucket: 'security', amount: held as Cents }],
+            at: now,
+            transactionId: pix.id,
+            description: `Dispute of ${input.endToEndId} held`,
+          });
           if (!hold.ok) throw new Error(`holding dispute ${id} failed: ${hold.code}`);
         }
         const payer = ((pix.details as { payer?: { name?: unknown } }).payer ?? {}) as { name?: unknown };
@@ -142,7 +173,12 @@ export class DisputesService {
           updated_at: now,
         });
         const dispute = disputeView(row);
-        await recordEvent(trx, { companyId: row.company_id, type: 'DISPUTE_CREATE', payload: { dispute, pix: pixOf(pix) }, at: now });
+        await recordEvent(trx, {
+          companyId: row.company_id,
+          type: 'DISPUTE_CREATE',
+          payload: { dispute, pix: pixOf(pix) },
+          at: now,
+        });
         return dispute;
       });
     } catch (error) {
@@ -163,7 +199,14 @@ export class DisputesService {
         const accepted = outcome === 'ACCEPTED';
         const move = await applyMove(trx, {
           moveId: `dispute:${row.id}:${accepted ? 'debit' : 'release'}`,
-          legs: [{ accountId: row.account_id, kind: accepted ? 'DEBIT' : 'RELEASE', bucket: 'security', amount: held as Cents }],
+          legs: [
+            {
+              accountId: row.account_id,
+              kind: accepted ? 'DEBIT' : 'RELEASE',
+              bucket: 'security',
+              amount: held as Cents,
+            },
+          ],
           at: now,
           transactionId: row.transaction_id,
           description: `Dispute of ${row.end_to_end_id} ${outcome.toLowerCase()}`,
@@ -172,7 +215,12 @@ export class DisputesService {
       }
       const dispute = disputeView(await repo.updateDispute(trx, row.id, { status: outcome, updated_at: now }));
       const pix = await repo.findTransaction(trx, row.transaction_id);
-      await recordEvent(trx, { companyId: row.company_id, type: EVENT_OF[outcome], payload: { dispute, pix: pixOf(pix) }, at: now });
+      await recordEvent(trx, {
+        companyId: row.company_id,
+        type: EVENT_OF[outcome],
+        payload: { dispute, pix: pixOf(pix) },
+        at: now,
+      });
       return dispute;
     });
   }

@@ -22,7 +22,13 @@ export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promis
   const id = randomUUID();
   await db
     .insertInto('events')
-    .values({ id, company_id: event.companyId, type: event.type, payload: JSON.stringify(event.payload), created_at: event.at })
+    .values({
+      id,
+      company_id: event.companyId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      created_at: event.at,
+    })
     .execute();
   return id;
 }
@@ -50,5 +56,9 @@ export async function claimUndispatchedEvents(trx: Kysely<Database>, limit: numb
 
 export async function markEventsDispatched(trx: Kysely<Database>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await trx.updateTable('events').set({ dispatched_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+  await trx
+    .updateTable('events')
+    .set({ dispatched_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -41,7 +41,8 @@ export function buildApp({ services, logger, dispatchers }: AppParts): Koa<AppSt
       await next();
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (error.status >= 500) log.error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
+      if (error.status >= 500)
+        log.error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
       const api = koa.state.api ?? apiOfPath(koa.path);
       if (api) renderError(koa, api, error, koa.state.operation);
       else {
@@ -50,7 +51,16 @@ export function buildApp({ services, logger, dispatchers }: AppParts): Koa<AppSt
       }
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ method: koa.method, path: koa.path, status: koa.status, ms: Math.round(ms * 100) / 100, operationId: koa.state.operation?.operationId }, 'request');
+      log.info(
+        {
+          method: koa.method,
+          path: koa.path,
+          status: koa.status,
+          ms: Math.round(ms * 100) / 100,
+          operationId: koa.state.operation?.operationId,
+        },
+        'request',
+      );
     }
   });
 

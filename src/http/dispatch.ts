@@ -176,14 +176,24 @@ export class ApiDispatcher {
     if (!isJson || Buffer.isBuffer(reply.body)) return;
     const declared = Object.keys(this.operationsById.get(meta.operationId)?.responses ?? {});
     if (!declared.includes(String(reply.status))) {
-      throw new ApiError('CONTRACT', 500, `response of ${meta.operationId} has status ${reply.status}, which the spec does not declare`);
+      throw new ApiError(
+        'CONTRACT',
+        500,
+        `response of ${meta.operationId} has status ${reply.status}, which the spec does not declare`,
+      );
     }
     // A response the spec declares without content (204, a bare 200) has nothing to check.
-    const response = (this.operationsById.get(meta.operationId)?.responses as Record<string, { content?: unknown }> | undefined)?.[String(reply.status)];
+    const response = (
+      this.operationsById.get(meta.operationId)?.responses as Record<string, { content?: unknown }> | undefined
+    )?.[String(reply.status)];
     if (reply.body === undefined && response && !response.content) return;
     const problems = this.backend.validateResponse(reply.body, meta.operationId, reply.status).errors ?? [];
     if (problems.length > 0) {
-      throw new ApiError('CONTRACT', 500, `response of ${meta.operationId} (${reply.status}) breaks the contract: ${JSON.stringify(problems).slice(0, 2000)}`);
+      throw new ApiError(
+        'CONTRACT',
+        500,
+        `response of ${meta.operationId} (${reply.status}) breaks the contract: ${JSON.stringify(problems).slice(0, 2000)}`,
+      );
     }
   }
 }
@@ -224,7 +234,9 @@ export function issuesFromAjv(list: ErrorObject[]): FieldIssue[] {
     if (extra) path.push(extra);
     if (path[0] === 'requestBody') path[0] = 'body';
     const field = path.join('.') || 'body';
-    const message = extra ? 'is not an accepted field' : (FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ?? e.message ?? 'is invalid');
+    const message = extra
+      ? 'is not an accepted field'
+      : (FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ?? e.message ?? 'is invalid');
     const issue: FieldIssue = { field, message };
     if (e.data !== undefined && typeof e.data !== 'object') issue.value = String(e.data);
     return issue;

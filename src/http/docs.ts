@@ -6,7 +6,12 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { AppState } from './dispatch';
 
 const SPECS_DIR = resolve(import.meta.dirname, '../../specs');
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+const ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pixgate API reference</title>

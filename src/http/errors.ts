@@ -31,15 +31,21 @@ export class ApiError extends Error {
 
 // Catalog: code, HTTP status and message. Messages quoted by the documents are verbatim.
 export const errors = {
-  validation: (details: FieldIssue[], message = 'Validation error') => new ApiError('VALIDATION', 400, message, { details }),
-  badRequest: (message: string, details?: FieldIssue[]) => new ApiError('BAD_REQUEST', 400, message, details ? { details } : {}),
+  validation: (details: FieldIssue[], message = 'Validation error') =>
+    new ApiError('VALIDATION', 400, message, { details }),
+  badRequest: (message: string, details?: FieldIssue[]) =>
+    new ApiError('BAD_REQUEST', 400, message, details ? { details } : {}),
   malformedJson: () => new ApiError('MALFORMED_BODY', 400, 'Request body is not valid JSON'),
   unsupportedMediaType: (type: string) =>
     new ApiError('UNSUPPORTED_MEDIA_TYPE', 415, `Content-Type ${type || '(none)'} is not accepted here`),
   payloadTooLarge: (limit: string) => new ApiError('PAYLOAD_TOO_LARGE', 413, `Request body is larger than ${limit}`),
-  unauthorized: (message = 'Invalid Authorization header') => new ApiError('UNAUTHORIZED', 401, message, { pixType: 'NaoAutorizado' }),
+  unauthorized: (message = 'Invalid Authorization header') =>
+    new ApiError('UNAUTHORIZED', 401, message, { pixType: 'NaoAutorizado' }),
   forbidden: (message: string) => new ApiError('FORBIDDEN', 403, message, { pixType: 'AcessoNegado' }),
-  missingScope: (scope: string) => new ApiError('MISSING_SCOPE', 403, `Your application does not have the scope ${scope}`, { pixType: 'AcessoNegado' }),
+  missingScope: (scope: string) =>
+    new ApiError('MISSING_SCOPE', 403, `Your application does not have the scope ${scope}`, {
+      pixType: 'AcessoNegado',
+    }),
   featureRequired: (message: string, status = 403) => new ApiError('FEATURE_REQUIRED', status, message),
   notFound: (message: string, pixType?: string) => new ApiError('NOT_FOUND', 404, message, pixType ? { pixType } : {}),
   gone: (message: string, pixType?: string) => new ApiError('GONE', 410, message, pixType ? { pixType } : {}),
@@ -56,7 +62,12 @@ export const errors = {
   badEncoding: () => new ApiError('BAD_ENCODING', 400, 'The request path or query is not valid percent-encoded UTF-8'),
   // The database refused a value the schema let through (a NUL character, a number out of
   // range, a value too large for an index): the client's input, not a server fault.
-  unacceptableValue: () => new ApiError('UNACCEPTABLE_VALUE', 400, 'A value in the request cannot be stored (NUL character, number out of range or value too large)'),
+  unacceptableValue: () =>
+    new ApiError(
+      'UNACCEPTABLE_VALUE',
+      400,
+      'A value in the request cannot be stored (NUL character, number out of range or value too large)',
+    ),
   internal: () => new ApiError('INTERNAL', 500, 'Internal server error', { pixType: 'ErroInternoDoServidor' }),
 } as const;
 

@@ -18,7 +18,16 @@ export interface Fresh {
 export async function insertRunning(db: Db, r: Fresh): Promise<boolean> {
   const inserted = await db
     .insertInto('idempotency_records')
-    .values({ company_id: r.companyId, idempotency_key: r.key, operation_id: r.operationId, fingerprint: r.fingerprint, state: 'RUNNING', created_at: r.now, locked_until: r.lockedUntil, expires_at: r.expiresAt })
+    .values({
+      company_id: r.companyId,
+      idempotency_key: r.key,
+      operation_id: r.operationId,
+      fingerprint: r.fingerprint,
+      state: 'RUNNING',
+      created_at: r.now,
+      locked_until: r.lockedUntil,
+      expires_at: r.expiresAt,
+    })
     .onConflict((oc) => oc.columns(['company_id', 'idempotency_key']).doNothing())
     .returning('idempotency_key')
     .executeTakeFirst();
@@ -26,23 +35,52 @@ export async function insertRunning(db: Db, r: Fresh): Promise<boolean> {
 }
 
 export async function lockRecord(db: Db, companyId: string, key: string): Promise<IdempotencyRecordRow | undefined> {
-  return db.selectFrom('idempotency_records').selectAll().where('company_id', '=', companyId).where('idempotency_key', '=', key).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('idempotency_key', '=', key)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 // Makes an expired or abandoned record this request's RUNNING record.
 export async function takeOver(db: Db, r: Fresh): Promise<void> {
   await db
     .updateTable('idempotency_records')
-    .set({ operation_id: r.operationId, fingerprint: r.fingerprint, state: 'RUNNING', response_status: null, response_type: null, response_headers: null, response_body: null, created_at: r.now, locked_until: r.lockedUntil, expires_at: r.expiresAt })
+    .set({
+      operation_id: r.operationId,
+      fingerprint: r.fingerprint,
+      state: 'RUNNING',
+      response_status: null,
+      response_type: null,
+      response_headers: null,
+      response_body: null,
+      created_at: r.now,
+      locked_until: r.lockedUntil,
+      expires_at: r.expiresAt,
+    })
     .where('company_id', '=', r.companyId)
     .where('idempotency_key', '=', r.key)
     .execute();
 }
 
-export async function complete(db: Db, companyId: string, key: string, fingerprint: string, response: { status: number; type: string | null; headers: Record<string, string>; body: string | null }): Promise<void> {
+export async function complete(
+  db: Db,
+  companyId: string,
+  key: string,
+  fingerprint: string,
+  response: { status: number; type: string | null; headers: Record<string, string>; body: string | null },
+): Promise<void> {
   await db
     .updateTable('idempotency_records')
-    .set({ state: 'DONE', response_status: response.status, response_type: response.type, response_headers: JSON.stringify(response.headers), response_body: response.body })
+    .set({
+      state: 'DONE',
+      response_status: response.status,
+      response_type: response.type,
+      response_headers: JSON.stringify(response.headers),
+      response_body: response.body,
+    })
     .where('company_id', '=', companyId)
     .where('idempotency_key', '=', key)
     .where('fingerprint', '=', fingerprint)

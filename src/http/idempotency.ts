@@ -36,12 +36,19 @@ type Claim = { kind: 'claimed' } | { kind: 'running' } | { kind: 'mismatch' } | 
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, canonical(x)]),
+    );
   return v;
 }
 
 export function fingerprintOf(operationId: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${operationId}\n${url}\n${JSON.stringify(canonical(body ?? null))}`).digest('hex');
+  return createHash('sha256')
+    .update(`${operationId}\n${url}\n${JSON.stringify(canonical(body ?? null))}`)
+    .digest('hex');
 }
 
 export class IdempotencyStore {
@@ -52,7 +59,15 @@ export class IdempotencyStore {
 
   async claim(companyId: string, key: string, operationId: string, fingerprint: string): Promise<Claim> {
     const now = await this.clock.now();
-    const fresh = { companyId, key, operationId, fingerprint, now, lockedUntil: new Date(now.getTime() + LEASE_MS), expiresAt: new Date(now.getTime() + KEEP_MS) };
+    const fresh = {
+      companyId,
+      key,
+      operationId,
+      fingerprint,
+      now,
+      lockedUntil: new Date(now.getTime() + LEASE_MS),
+      expiresAt: new Date(now.getTime() + KEEP_MS),
+    };
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repo.insertRunning(this.db, fresh)) return { kind: 'claimed' };
       const claim = await this.db.transaction().execute(async (trx): Promise<Claim | undefined> => {
@@ -84,8 +99,14 @@ export class IdempotencyStore {
   async finish(companyId: string, key: string, fingerprint: string, reply: Reply | undefined): Promise<void> {
     const storable = reply && reply.status >= 200 && reply.status < 300 && !Buffer.isBuffer(reply.body);
     if (!storable) return repo.release(this.db, companyId, key, fingerprint);
-    const body = reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    await repo.complete(this.db, companyId, key, fingerprint, { status: reply.status, type: reply.contentType ?? (body === null ? null : 'application/json'), headers: reply.headers ?? {}, body });
+    const body =
+      reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    await repo.complete(this.db, companyId, key, fingerprint, {
+      status: reply.status,
+      type: reply.contentType ?? (body === null ? null : 'application/json'),
+      headers: reply.headers ?? {},
+      body,
+    });
   }
 
   async deleteExpired(): Promise<number> {
@@ -99,13 +120,16 @@ export function idempotent(meta: OperationMeta, run: Run): Run {
     const key = koa.get(IDEMPOTENCY_HEADER);
     const { principal, services } = koa.state.requestContext;
     if (!key || !principal) return run(c, koa);
-    if (key.length > MAX_KEY_LENGTH) throw errors.badRequest(`${IDEMPOTENCY_HEADER} must have at most ${MAX_KEY_LENGTH} characters`);
+    if (key.length > MAX_KEY_LENGTH)
+      throw errors.badRequest(`${IDEMPOTENCY_HEADER} must have at most ${MAX_KEY_LENGTH} characters`);
     const store = services.idempotency;
     const fingerprint = fingerprintOf(meta.operationId, koa.originalUrl, c.request.requestBody);
     const claim = await store.claim(principal.companyId, key, meta.operationId, fingerprint);
     if (claim.kind === 'replay') return claim.reply;
-    if (claim.kind === 'mismatch') throw errors.unprocessable(`${IDEMPOTENCY_HEADER} was already used with a different request`);
-    if (claim.kind === 'running') throw errors.conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
+    if (claim.kind === 'mismatch')
+      throw errors.unprocessable(`${IDEMPOTENCY_HEADER} was already used with a different request`);
+    if (claim.kind === 'running')
+      throw errors.conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
     let reply: Reply | undefined;
     try {
       reply = await run(c, koa);

@@ -15,14 +15,17 @@ function isDirectChild(path: string, parent: string): boolean {
 function mismatchedProperties(errs: ErrorObject[], objectPath: string): Set<string> {
   const out = new Set<string>();
   for (const e of errs) {
-    if ((e.keyword === 'enum' || e.keyword === 'const') && isDirectChild(e.instancePath, objectPath)) out.add(e.instancePath.slice(objectPath.length + 1));
+    if ((e.keyword === 'enum' || e.keyword === 'const') && isDirectChild(e.instancePath, objectPath))
+      out.add(e.instancePath.slice(objectPath.length + 1));
   }
   return out;
 }
 
 function missingProperties(errs: ErrorObject[], objectPath: string): Set<string> {
   const out = new Set<string>();
-  for (const e of errs) if (e.keyword === 'required' && e.instancePath === objectPath) out.add(String((e.params as { missingProperty?: string }).missingProperty));
+  for (const e of errs)
+    if (e.keyword === 'required' && e.instancePath === objectPath)
+      out.add(String((e.params as { missingProperty?: string }).missingProperty));
   return out;
 }
 
@@ -41,19 +44,42 @@ function narrow(summary: ErrorObject, branches: Map<string, ErrorObject[]>): Err
   // Failing in every branch (unknown value): one error about it is the answer.
   for (const name of names) {
     if (mismatches.every((m) => m.has(name))) {
-      const first = all[0]!.find((e) => (e.keyword === 'enum' || e.keyword === 'const') && e.instancePath === `${objectPath}/${name}`)!;
-      const allowed = all.flatMap((errs) => errs.filter((e) => e.instancePath === `${objectPath}/${name}`).flatMap((e) => ('allowedValues' in e.params ? (e.params.allowedValues as unknown[]) : [e.params.allowedValue])));
-      return [{ ...first, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] }, message: `must be one of ${[...new Set(allowed)].join(', ')}` }];
+      const first = all[0]!.find(
+        (e) => (e.keyword === 'enum' || e.keyword === 'const') && e.instancePath === `${objectPath}/${name}`,
+      )!;
+      const allowed = all.flatMap((errs) =>
+        errs
+          .filter((e) => e.instancePath === `${objectPath}/${name}`)
+          .flatMap((e) =>
+            'allowedValues' in e.params ? (e.params.allowedValues as unknown[]) : [e.params.allowedValue],
+          ),
+      );
+      return [
+        {
+          ...first,
+          keyword: 'enum',
+          params: { allowedValues: [...new Set(allowed)] },
+          message: `must be one of ${[...new Set(allowed)].join(', ')}`,
+        },
+      ];
     }
   }
   // No discriminator sent: the branches meant are those that accept every property sent.
-  const accepting = all.filter((errs) => !errs.some((e) => e.keyword === 'additionalProperties' && e.instancePath === objectPath));
+  const accepting = all.filter(
+    (errs) => !errs.some((e) => e.keyword === 'additionalProperties' && e.instancePath === objectPath),
+  );
   if (accepting.length === 1) return accepting[0];
   const candidates = accepting.length > 0 ? accepting : all;
   // Missing in every such branch: keep those required errors, once.
   const missing = candidates.map((errs) => missingProperties(errs, objectPath));
   const everywhere = [...missing[0]!].filter((name) => missing.every((m) => m.has(name)));
-  if (everywhere.length > 0) return candidates[0]!.filter((e) => e.keyword === 'required' && e.instancePath === objectPath && everywhere.includes(String((e.params as { missingProperty?: string }).missingProperty)));
+  if (everywhere.length > 0)
+    return candidates[0]!.filter(
+      (e) =>
+        e.keyword === 'required' &&
+        e.instancePath === objectPath &&
+        everywhere.includes(String((e.params as { missingProperty?: string }).missingProperty)),
+    );
   if (candidates.length < all.length) return dedupe(candidates.flat());
   return undefined;
 }
@@ -81,7 +107,9 @@ export function pruneOneOfBranches(list: ErrorObject[]): ErrorObject[] {
     const keep = narrow(summary, branches);
     if (!keep) continue;
     const kept = new Set(keep);
-    out = out.filter((e) => e !== summary && (!e.schemaPath.startsWith(prefix) || kept.has(e))).concat(keep.filter((e) => !out.includes(e)));
+    out = out
+      .filter((e) => e !== summary && (!e.schemaPath.startsWith(prefix) || kept.has(e)))
+      .concat(keep.filter((e) => !out.includes(e)));
   }
   return out;
 }

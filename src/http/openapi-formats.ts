@@ -14,9 +14,13 @@ export const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
 
 export function addOpenApiFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-  for (const f of ['float', 'double']) ajv.addFormat(f, { type: 'number', validate: (n: number) => Number.isFinite(n) });
+  for (const f of ['float', 'double'])
+    ajv.addFormat(f, { type: 'number', validate: (n: number) => Number.isFinite(n) });
   for (const f of ['binary', 'byte', 'password']) ajv.addFormat(f, true);
   return ajv;
 }

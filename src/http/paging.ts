@@ -44,17 +44,36 @@ export function pixListQuery(query: PixListQuery): PixPage & { inicio?: Date; fi
   const issues: FieldIssue[] = [];
   const inicio = query.inicio ? new Date(query.inicio) : undefined;
   const fim = query.fim ? new Date(query.fim) : undefined;
-  if (inicio && fim && fim < inicio) issues.push({ field: 'fim', message: 'fim is earlier than inicio', value: query.fim! });
-  if (query.cpf && query.cnpj) issues.push({ field: 'cpf', message: 'cpf and cnpj cannot be used together', value: query.cpf });
+  if (inicio && fim && fim < inicio)
+    issues.push({ field: 'fim', message: 'fim is earlier than inicio', value: query.fim! });
+  if (query.cpf && query.cnpj)
+    issues.push({ field: 'cpf', message: 'cpf and cnpj cannot be used together', value: query.cpf });
   const paginaAtual = query['paginacao.paginaAtual'] ?? 0;
   const itensPorPagina = query['paginacao.itensPorPagina'] ?? 100;
-  if (paginaAtual < 0) issues.push({ field: 'paginacao.paginaAtual', message: 'must be zero or more', value: String(paginaAtual) });
-  if (itensPorPagina < 1 || itensPorPagina > 1000) issues.push({ field: 'paginacao.itensPorPagina', message: 'must be from 1 to 1000', value: String(itensPorPagina) });
+  if (paginaAtual < 0)
+    issues.push({ field: 'paginacao.paginaAtual', message: 'must be zero or more', value: String(paginaAtual) });
+  if (itensPorPagina < 1 || itensPorPagina > 1000)
+    issues.push({
+      field: 'paginacao.itensPorPagina',
+      message: 'must be from 1 to 1000',
+      value: String(itensPorPagina),
+    });
   if (issues.length) throw errors.validation(issues, 'The list parameters are not valid');
-  return { ...(inicio ? { inicio } : {}), ...(fim ? { fim } : {}), paginaAtual, itensPorPagina, offset: paginaAtual * itensPorPagina };
+  return {
+    ...(inicio ? { inicio } : {}),
+    ...(fim ? { fim } : {}),
+    paginaAtual,
+    itensPorPagina,
+    offset: paginaAtual * itensPorPagina,
+  };
 }
 
-export function parametros(query: { inicio?: string; fim?: string }, page: PixPage, total: number, extra: Record<string, unknown> = {}) {
+export function parametros(
+  query: { inicio?: string; fim?: string },
+  page: PixPage,
+  total: number,
+  extra: Record<string, unknown> = {},
+) {
   return {
     ...(query.inicio ? { inicio: query.inicio } : {}),
     ...(query.fim ? { fim: query.fim } : {}),

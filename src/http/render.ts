@@ -24,20 +24,29 @@ const PIX_GENERAL: Record<number, { type: string; title: string }> = {
   504: { type: 'IndisponibilidadePorTempoEsgotado', title: 'Indisponibilidade por tempo esgotado.' },
 };
 
-export function renderError(koa: KoaContext, api: ApiName, error: ApiError, operation: OperationMeta | undefined): void {
+export function renderError(
+  koa: KoaContext,
+  api: ApiName,
+  error: ApiError,
+  operation: OperationMeta | undefined,
+): void {
   koa.status = error.status;
   for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
   if (api === 'platform') {
     koa.type = 'application/json';
     koa.body = {
       error: error.options.errorBody ?? error.message,
-      ...(error.options.details ? { details: error.options.details.map(({ field, message }) => ({ field, message })) } : {}),
+      ...(error.options.details
+        ? { details: error.options.details.map(({ field, message }) => ({ field, message })) }
+        : {}),
     };
     return;
   }
   if (error.options.oauthError || operation?.operationId === 'issueToken') {
     // The token endpoint speaks OAuth2 (RFC 6749 5.2), whatever went wrong.
-    const code = error.options.oauthError ?? (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : 'invalid_request');
+    const code =
+      error.options.oauthError ??
+      (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : 'invalid_request');
     const detail = error.options.details?.map((d) => `${d.field} ${d.message}`).join('; ');
     koa.type = 'application/json';
     koa.body = { error: code, error_description: detail ? `${error.message}: ${detail}` : error.message };
@@ -47,7 +56,12 @@ export function renderError(koa: KoaContext, api: ApiName, error: ApiError, oper
   const general = PIX_GENERAL[error.status] ?? PIX_GENERAL[error.status >= 500 ? 500 : 400]!;
   // An explicit type wins; a generic 404/400 of an operation takes that operation's type.
   const type = error.options.pixType ?? fromOperation?.type ?? general.type;
-  const title = type === fromOperation?.type ? fromOperation.title : (PIX_GENERAL[error.status]?.type === type ? general.title : titleFromType(type));
+  const title =
+    type === fromOperation?.type
+      ? fromOperation.title
+      : PIX_GENERAL[error.status]?.type === type
+        ? general.title
+        : titleFromType(type);
   koa.type = 'application/problem+json';
   koa.body = {
     type: PIX_ERROR_BASE + type,
@@ -55,7 +69,13 @@ export function renderError(koa: KoaContext, api: ApiName, error: ApiError, oper
     status: error.status,
     detail: error.message,
     ...(error.options.details?.length
-      ? { violacoes: error.options.details.map((d) => ({ razao: d.message, propriedade: d.field, ...(d.value !== undefined ? { valor: d.value } : {}) })) }
+      ? {
+          violacoes: error.options.details.map((d) => ({
+            razao: d.message,
+            propriedade: d.field,
+            ...(d.value !== undefined ? { valor: d.value } : {}),
+          })),
+        }
       : {}),
   };
 }

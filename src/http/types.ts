@@ -9,7 +9,11 @@ type ValueOf<T> = T[keyof T];
 
 type Params<O, K extends string> = O extends { parameters: infer P }
   ? P extends Record<K, infer X>
-    ? [X] extends [never] ? Record<string, never> : [X] extends [undefined] ? Record<string, never> : NonNullable<X>
+    ? [X] extends [never]
+      ? Record<string, never>
+      : [X] extends [undefined]
+        ? Record<string, never>
+        : NonNullable<X>
     : Record<string, never>
   : Record<string, never>;
 

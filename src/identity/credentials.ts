@@ -13,7 +13,12 @@ export interface NewCredentials {
 export function newCredentials(): NewCredentials {
   const clientId = `Client_Id_${randomUUID()}`;
   const clientSecret = `Client_Secret_${randomBytes(32).toString('base64url')}`;
-  return { clientId, clientSecret, clientSecretHash: hashSecret(clientSecret), appID: encodeAppId(clientId, clientSecret) };
+  return {
+    clientId,
+    clientSecret,
+    clientSecretHash: hashSecret(clientSecret),
+    appID: encodeAppId(clientId, clientSecret),
+  };
 }
 
 export function hashSecret(secret: string): string {

@@ -1,6 +1,14 @@
 // All SQL of companies, bank accounts and applications.
 import type { Kysely } from 'kysely';
-import type { Application, BankAccount, Company, Database, NewApplication, NewBankAccount, NewCompany } from '../db/schema';
+import type {
+  Application,
+  BankAccount,
+  Company,
+  Database,
+  NewApplication,
+  NewBankAccount,
+  NewCompany,
+} from '../db/schema';
 
 export type Db = Kysely<Database>;
 
@@ -20,7 +28,10 @@ export async function insertApplication(db: Db, application: NewApplication): Pr
   return db.insertInto('applications').values(application).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findActiveApplicationByClientId(db: Db, clientId: string): Promise<ApplicationWithCompany | undefined> {
+export async function findActiveApplicationByClientId(
+  db: Db,
+  clientId: string,
+): Promise<ApplicationWithCompany | undefined> {
   return db
     .selectFrom('applications')
     .innerJoin('companies', 'companies.id', 'applications.company_id')
@@ -42,7 +53,11 @@ export async function findActiveApplicationById(db: Db, id: string): Promise<App
     .executeTakeFirst();
 }
 
-export async function findApplicationOfCompany(db: Db, companyId: string, clientId: string): Promise<Application | undefined> {
+export async function findApplicationOfCompany(
+  db: Db,
+  companyId: string,
+  clientId: string,
+): Promise<Application | undefined> {
   return db
     .selectFrom('applications')
     .selectAll()
@@ -61,7 +76,11 @@ export async function deactivateApplication(db: Db, id: string, at: Date): Promi
     .executeTakeFirstOrThrow();
 }
 
-export async function findOpenAccountOfCompany(db: Db, companyId: string, accountId: string): Promise<BankAccount | undefined> {
+export async function findOpenAccountOfCompany(
+  db: Db,
+  companyId: string,
+  accountId: string,
+): Promise<BankAccount | undefined> {
   return db
     .selectFrom('bank_accounts')
     .selectAll()
@@ -76,6 +95,9 @@ export async function findCompany(db: Db, id: string): Promise<Company | undefin
 }
 
 export async function countCompanies(db: Db): Promise<number> {
-  const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -19,7 +19,13 @@ export const FEATURES = {
 } as const;
 
 // What a new sandbox company may do unless the request says otherwise.
-export const DEFAULT_SANDBOX_FEATURES = [FEATURES.baas, FEATURES.bankAccount, FEATURES.medApi, FEATURES.subaccount, FEATURES.split];
+export const DEFAULT_SANDBOX_FEATURES = [
+  FEATURES.baas,
+  FEATURES.bankAccount,
+  FEATURES.medApi,
+  FEATURES.subaccount,
+  FEATURES.split,
+];
 
 export interface ApplicationView {
   name: string;
@@ -96,12 +102,14 @@ export class IdentityService {
   }
 
   async createApplication(principal: Principal, input: CreateApplicationInput): Promise<ApplicationView> {
-    if (!hasFeature(principal, FEATURES.baas)) throw errors.featureRequired('You need feature BAAS to access this endpoint');
+    if (!hasFeature(principal, FEATURES.baas))
+      throw errors.featureRequired('You need feature BAAS to access this endpoint');
     const type = (input.application.type ?? 'API').toUpperCase();
     if (type !== 'API' && principal.applicationType !== 'MASTER') {
       throw errors.badRequest('Only MASTER application can create other application types');
     }
-    if (type !== 'API' && type !== 'MASTER') throw errors.badRequest(`Invalid application type: ${input.application.type}`);
+    if (type !== 'API' && type !== 'MASTER')
+      throw errors.badRequest(`Invalid application type: ${input.application.type}`);
     const scopes = input.application.scopes;
     if (hasFeature(principal, FEATURES.applicationScopesRequired) && (!scopes || scopes.length === 0)) {
       throw errors.badRequest('Scopes are required');
@@ -123,7 +131,9 @@ export class IdentityService {
         client_id: credentials.clientId,
         client_secret_hash: credentials.clientSecretHash,
         scopes: scopes && scopes.length > 0 ? JSON.stringify([...new Set(scopes)]) : null,
-        allowed_ips: input.application.allowedIps?.length ? JSON.stringify(input.application.allowedIps.map(normalizeIp)) : null,
+        allowed_ips: input.application.allowedIps?.length
+          ? JSON.stringify(input.application.allowedIps.map(normalizeIp))
+          : null,
         created_at: now,
       });
       return { ...applicationView(app), clientSecret: credentials.clientSecret, appID: credentials.appID };
@@ -141,7 +151,10 @@ export class IdentityService {
 
   // A company with its default bank account and a MASTER application (sandbox, demo data).
   // `extend` runs in the same transaction (other areas add their defaults, e.g. a Pix key).
-  async createCompany(input: CreateCompanyInput, extend?: (trx: Kysely<Database>, companyId: string, accountId: string) => Promise<void>) {
+  async createCompany(
+    input: CreateCompanyInput,
+    extend?: (trx: Kysely<Database>, companyId: string, accountId: string) => Promise<void>,
+  ) {
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
       const now = await this.clock.now(trx);

@@ -13,7 +13,10 @@ const ISSUER = 'pixgate';
 const AUDIENCE = 'pix-api';
 
 function oauthError(status: number, error: string, description: string): ApiError {
-  return new ApiError('OAUTH', status, description, { oauthError: error, ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="pixgate"' } } : {}) });
+  return new ApiError('OAUTH', status, description, {
+    oauthError: error,
+    ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="pixgate"' } } : {}),
+  });
 }
 
 export interface TokenAnswer {
@@ -44,20 +47,33 @@ export class OAuthService {
   // Verifies HTTP Basic client credentials (the security of POST /oauth/token).
   async authenticateClient(authorization: string | undefined): Promise<Principal> {
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
-    if (!basic) throw oauthError(401, 'invalid_client', 'Send the clientId and clientSecret with HTTP Basic authentication');
+    if (!basic)
+      throw oauthError(401, 'invalid_client', 'Send the clientId and clientSecret with HTTP Basic authentication');
     const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    const app = colon > 0 ? await this.identity.verifyClient(safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1))) : undefined;
+    const app =
+      colon > 0
+        ? await this.identity.verifyClient(safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1)))
+        : undefined;
     if (!app) throw oauthError(401, 'invalid_client', 'Unknown client or wrong secret');
     return principalOf(app);
   }
 
-  async issueToken(client: Principal, grantType: string | undefined, requestedScope: string | undefined): Promise<TokenAnswer> {
-    if (grantType !== 'client_credentials') throw oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
-    const granted = client.applicationType === 'MASTER' || client.scopes === null ? [...this.pixScopes] : client.scopes.filter((s) => this.pixScopes.includes(s));
+  async issueToken(
+    client: Principal,
+    grantType: string | undefined,
+    requestedScope: string | undefined,
+  ): Promise<TokenAnswer> {
+    if (grantType !== 'client_credentials')
+      throw oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+    const granted =
+      client.applicationType === 'MASTER' || client.scopes === null
+        ? [...this.pixScopes]
+        : client.scopes.filter((s) => this.pixScopes.includes(s));
     const requested = requestedScope?.trim() ? [...new Set(requestedScope.trim().split(/\s+/))] : granted;
     const refused = requested.filter((s) => !granted.includes(s));
-    if (refused.length > 0) throw oauthError(400, 'invalid_scope', `Scopes not granted to this application: ${refused.join(' ')}`);
+    if (refused.length > 0)
+      throw oauthError(400, 'invalid_scope', `Scopes not granted to this application: ${refused.join(' ')}`);
     const scope = requested.join(' ');
     const token = await new SignJWT({ scope, cid: client.companyId })
       .setProtectedHeader({ alg: 'HS256' })
@@ -77,7 +93,11 @@ export class OAuthService {
     if (!bearer) throw errors.unauthorized('Missing bearer token: get one from POST /oauth/token');
     let claims: { sub?: string; scope?: unknown };
     try {
-      ({ payload: claims } = await jwtVerify(bearer[1]!, await this.secret(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }));
+      ({ payload: claims } = await jwtVerify(bearer[1]!, await this.secret(), {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      }));
     } catch {
       throw errors.unauthorized('Invalid or expired bearer token');
     }

@@ -13,7 +13,11 @@ export const imageHandlers = {
       status: 200,
       body: html,
       contentType: 'text/html; charset=utf-8',
-      headers: { 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", 'X-Content-Type-Options': 'nosniff' },
+      headers: {
+        'Cache-Control': 'no-store',
+        'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+        'X-Content-Type-Options': 'nosniff',
+      },
     };
   },
   async getQrCodeBase64(req, ctx) {

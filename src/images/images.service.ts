@@ -7,7 +7,10 @@ import type { Charge, Database } from '../db/schema';
 import { errors } from '../http/errors';
 import type { Principal } from '../http/principal';
 import { qrPngDataUri, renderQrPng } from '../lib/qr-image';
-import { findByAnyId as findStaticQr, findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.repository';
+import {
+  findByAnyId as findStaticQr,
+  findByPaymentLinkId as findStaticQrByPaymentLinkId,
+} from '../qrcodes/qrcodes.repository';
 
 export const DEFAULT_IMAGE_SIZE = 1024;
 export const MIN_IMAGE_SIZE = 600;
@@ -22,7 +25,10 @@ export class ImagesService {
   private checkSize(size: number | undefined): number {
     const s = size ?? DEFAULT_IMAGE_SIZE;
     if (!Number.isInteger(s) || s < MIN_IMAGE_SIZE || s > MAX_IMAGE_SIZE) {
-      throw errors.validation([{ field: 'query.size', message: 'must be between 600 and 4096' }], 'size must be between 600 and 4096');
+      throw errors.validation(
+        [{ field: 'query.size', message: 'must be between 600 and 4096' }],
+        'size must be between 600 and 4096',
+      );
     }
     return s;
   }
@@ -54,7 +60,9 @@ export class ImagesService {
     const { companyId } = principal;
     const ids = [id, ...(chargeIdOfGlobalId(id) ? [chargeIdOfGlobalId(id)!] : [])];
     let brCode: string | undefined;
-    const charge = (await charges.findChargeByAnyId(this.db, companyId, ids)) ?? (await charges.findChargeByPaymentLinkId(this.db, id));
+    const charge =
+      (await charges.findChargeByAnyId(this.db, companyId, ids)) ??
+      (await charges.findChargeByPaymentLinkId(this.db, id));
     if (charge && charge.company_id === companyId) brCode = await this.chargeBrCode(charge);
     else {
       const code = (await findStaticQr(this.db, companyId, id)) ?? (await findStaticQrByPaymentLinkId(this.db, id));

@@ -38,7 +38,9 @@ export function escapeHtml(s: string): string {
 
 // 15990 -> "R$ 159,90"; 123456789 -> "R$ 1.234.567,89"
 export function formatBrl(cents: number): string {
-  const whole = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const whole = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return `R$ ${whole},${String(cents % 100).padStart(2, '0')}`;
 }
 
@@ -49,7 +51,9 @@ export function renderPaymentPage(m: PaymentPageModel): string {
     `<p class="amount">${m.amount !== undefined ? formatBrl(m.amount) : 'Amount of your choice'}</p>`,
     m.description ? `<p class="description">${escapeHtml(m.description)}</p>` : '',
     `<p class="status status-${m.status.toLowerCase()}">${STATUS_TEXT[m.status]}</p>`,
-    payable && m.expiresDate ? `<p class="expires">Pay by <time datetime="${escapeHtml(m.expiresDate)}">${escapeHtml(m.expiresDate.replace('T', ' ').slice(0, 16))} UTC</time></p>` : '',
+    payable && m.expiresDate
+      ? `<p class="expires">Pay by <time datetime="${escapeHtml(m.expiresDate)}">${escapeHtml(m.expiresDate.replace('T', ' ').slice(0, 16))} UTC</time></p>`
+      : '',
     payable
       ? `<img src="${escapeHtml(m.imageUrl)}" width="300" height="300" alt="Pix QR code">
 <label for="brcode">Pix copy and paste</label>
@@ -102,10 +106,20 @@ export class PaymentPageService {
     if (subscription) {
       const { sub, latestChargeCorrelationId } = subscription;
       const title = sub.name || 'Subscription';
-      const latest = latestChargeCorrelationId ? await charges.findChargeByCorrelationId(this.db, sub.company_id, latestChargeCorrelationId) : undefined;
+      const latest = latestChargeCorrelationId
+        ? await charges.findChargeByCorrelationId(this.db, sub.company_id, latestChargeCorrelationId)
+        : undefined;
       if (latest) return this.chargeModel(latest, title);
       const merchant = await this.merchantOf(sub.company_id);
-      return { title, ...(merchant ? { merchant } : {}), amount: Number(sub.value), ...(sub.comment ? { description: sub.comment } : {}), status: 'WAITING', brCode: '', imageUrl: '' };
+      return {
+        title,
+        ...(merchant ? { merchant } : {}),
+        amount: Number(sub.value),
+        ...(sub.comment ? { description: sub.comment } : {}),
+        status: 'WAITING',
+        brCode: '',
+        imageUrl: '',
+      };
     }
     const code = await findStaticQrByPaymentLinkId(this.db, paymentLinkId);
     if (!code) return undefined;

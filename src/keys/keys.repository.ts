@@ -22,25 +22,51 @@ export async function findPixKeyOwner(db: Db, key: string): Promise<PixKeyOwner 
     .innerJoin('companies', 'companies.id', 'pix_keys.company_id')
     .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
     .selectAll('pix_keys')
-    .select(['companies.name as company_name', 'companies.tax_id as company_tax_id', 'bank_accounts.branch', 'bank_accounts.account_number'])
+    .select([
+      'companies.name as company_name',
+      'companies.tax_id as company_tax_id',
+      'bank_accounts.branch',
+      'bank_accounts.account_number',
+    ])
     .where('pix_keys.key', '=', key)
     .executeTakeFirst();
 }
 
 export async function findCompanyKey(db: Db, companyId: string, key: string): Promise<PixKey | undefined> {
-  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('pix_keys')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 export async function findDefaultKey(db: Db, companyId: string): Promise<PixKey | undefined> {
-  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('is_default', '=', true).executeTakeFirst();
+  return db
+    .selectFrom('pix_keys')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('is_default', '=', true)
+    .executeTakeFirst();
 }
 
 export async function listCompanyKeys(db: Db, companyId: string): Promise<PixKey[]> {
-  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('key').execute();
+  return db
+    .selectFrom('pix_keys')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('created_at')
+    .orderBy('key')
+    .execute();
 }
 
 // Keys of one account, default first then oldest first.
-export async function listAccountKeys(db: Db, accountId: string, skip: number, limit: number): Promise<{ rows: PixKey[]; total: number }> {
+export async function listAccountKeys(
+  db: Db,
+  accountId: string,
+  skip: number,
+  limit: number,
+): Promise<{ rows: PixKey[]; total: number }> {
   const rows = await db
     .selectFrom('pix_keys')
     .selectAll()
@@ -55,12 +81,22 @@ export async function listAccountKeys(db: Db, accountId: string, skip: number, l
 }
 
 export async function countAccountKeys(db: Db, accountId: string): Promise<number> {
-  const row = await db.selectFrom('pix_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('pix_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function lockCompanyKey(db: Db, companyId: string, key: string): Promise<PixKey | undefined> {
-  return db.selectFrom('pix_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('pix_keys')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function deleteKey(db: Db, key: string): Promise<void> {
@@ -74,6 +110,17 @@ export async function deleteAccountKeys(db: Db, accountId: string): Promise<numb
 
 // Makes `key` the company's only default key (the partial unique index allows one).
 export async function makeDefault(db: Db, companyId: string, key: string): Promise<PixKey> {
-  await db.updateTable('pix_keys').set({ is_default: false }).where('company_id', '=', companyId).where('is_default', '=', true).where('key', '!=', key).execute();
-  return db.updateTable('pix_keys').set({ is_default: true }).where('key', '=', key).returningAll().executeTakeFirstOrThrow();
+  await db
+    .updateTable('pix_keys')
+    .set({ is_default: false })
+    .where('company_id', '=', companyId)
+    .where('is_default', '=', true)
+    .where('key', '!=', key)
+    .execute();
+  return db
+    .updateTable('pix_keys')
+    .set({ is_default: true })
+    .where('key', '=', key)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

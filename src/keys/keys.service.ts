@@ -38,7 +38,11 @@ export class PixKeysService {
   async list(principal: Principal, page: Page) {
     const account = await requireLinkedAccount(this.db, principal);
     const { rows, total } = await repo.listAccountKeys(this.db, account.id, page.skip, page.limit);
-    return { pixKeys: rows.map(pixKeyView), account: accountView(account, await getBalance(this.db, account.id)), total };
+    return {
+      pixKeys: rows.map(pixKeyView),
+      account: accountView(account, await getBalance(this.db, account.id)),
+      total,
+    };
   }
 
   async create(principal: Principal, input: { key: string; type: 'CNPJ' | 'EVP' }) {
@@ -57,7 +61,14 @@ export class PixKeysService {
           throw errors.badRequest(`An account may have at most ${MAX_KEYS_PER_ACCOUNT} Pix keys`);
         }
         const hasDefault = (await repo.findDefaultKey(trx, principal.companyId)) !== undefined;
-        const created = await repo.insertPixKey(trx, { key, company_id: principal.companyId, account_id: account.id, type: input.type, is_default: !hasDefault, created_at: await this.clock.now(trx) });
+        const created = await repo.insertPixKey(trx, {
+          key,
+          company_id: principal.companyId,
+          account_id: account.id,
+          type: input.type,
+          is_default: !hasDefault,
+          created_at: await this.clock.now(trx),
+        });
         return pixKeyView(created);
       });
     } catch (err) {

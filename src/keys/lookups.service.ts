@@ -17,7 +17,13 @@ import type { DictEntry, Rail } from '../rail/rail';
 import { requireLinkedAccount } from './linked-account';
 import * as repo from './tokens.repository';
 
-export const BUCKET = { maxTokens: 500, refillRate: 20, refillEveryMs: 60_000, lookupCost: 1, notFoundCost: 20 } as const;
+export const BUCKET = {
+  maxTokens: 500,
+  refillRate: 20,
+  refillEveryMs: 60_000,
+  lookupCost: 1,
+  notFoundCost: 20,
+} as const;
 
 export type LookupReason = 'pixKeyCheck' | 'payment';
 
@@ -33,11 +39,18 @@ interface BucketState {
 }
 
 // The bucket after every whole refill period since its last tick.
-export function refill(row: { tokens: number; max_tokens: number; refill_rate: number; refilled_at: Date }, now: Date): BucketState {
+export function refill(
+  row: { tokens: number; max_tokens: number; refill_rate: number; refilled_at: Date },
+  now: Date,
+): BucketState {
   const ticks = Math.max(0, Math.floor((now.getTime() - row.refilled_at.getTime()) / BUCKET.refillEveryMs));
   if (ticks === 0) return { tokens: row.tokens, refilledAt: row.refilled_at, added: 0 };
   const tokens = Math.min(row.max_tokens, row.tokens + ticks * row.refill_rate);
-  return { tokens, refilledAt: new Date(row.refilled_at.getTime() + ticks * BUCKET.refillEveryMs), added: tokens - row.tokens };
+  return {
+    tokens,
+    refilledAt: new Date(row.refilled_at.getTime() + ticks * BUCKET.refillEveryMs),
+    added: tokens - row.tokens,
+  };
 }
 
 export function checkView(key: string, type: PixKeyType, endToEndId: string, entry: DictEntry) {
@@ -95,7 +108,8 @@ export class KeyLookupService {
     return this.db.transaction().execute(async (trx) => {
       const now = await this.clock.now(trx);
       const state = await this.refilledBucket(trx, principal, now);
-      if (state.tokens < BUCKET.lookupCost) return { kind: 'empty', nextRefresh: new Date(state.refilledAt.getTime() + BUCKET.refillEveryMs) };
+      if (state.tokens < BUCKET.lookupCost)
+        return { kind: 'empty', nextRefresh: new Date(state.refilledAt.getTime() + BUCKET.refillEveryMs) };
       const entry = await this.rail.lookupKey(trx, key, type);
       const cost = entry ? BUCKET.lookupCost : BUCKET.notFoundCost;
       const after = Math.max(0, state.tokens - cost);
@@ -120,7 +134,11 @@ export class KeyLookupService {
   }
 
   // A previous lookup of this company that found the key (a payment reuses its end-to-end id).
-  async findLookup(db: Kysely<Database>, companyId: string, endToEndId: string): Promise<{ key: string; entry: DictEntry } | undefined> {
+  async findLookup(
+    db: Kysely<Database>,
+    companyId: string,
+    endToEndId: string,
+  ): Promise<{ key: string; entry: DictEntry } | undefined> {
     const row = await repo.findLookup(db, companyId, endToEndId);
     if (!row || !row.found || !row.result || !row.pix_key) return undefined;
     return { key: row.pix_key, entry: row.result as unknown as DictEntry };
@@ -129,7 +147,12 @@ export class KeyLookupService {
   async tokens(principal: Principal) {
     await requireLinkedAccount(this.db, principal);
     const now = await this.clock.now();
-    const row = (await repo.findBucket(this.db, principal.companyId)) ?? { tokens: BUCKET.maxTokens, max_tokens: BUCKET.maxTokens, refill_rate: BUCKET.refillRate, refilled_at: now };
+    const row = (await repo.findBucket(this.db, principal.companyId)) ?? {
+      tokens: BUCKET.maxTokens,
+      max_tokens: BUCKET.maxTokens,
+      refill_rate: BUCKET.refillRate,
+      refilled_at: now,
+    };
     const state = refill(row, now);
     return {
       tokens: state.tokens,
@@ -146,7 +169,12 @@ export class KeyLookupService {
   }
 
   private async refilledBucket(trx: Kysely<Database>, principal: Principal, now: Date): Promise<BucketState> {
-    const row = await repo.lockBucket(trx, principal.companyId, { tokens: BUCKET.maxTokens, maxTokens: BUCKET.maxTokens, refillRate: BUCKET.refillRate, at: now });
+    const row = await repo.lockBucket(trx, principal.companyId, {
+      tokens: BUCKET.maxTokens,
+      maxTokens: BUCKET.maxTokens,
+      refillRate: BUCKET.refillRate,
+      at: now,
+    });
     const state = refill(row, now);
     if (state.added > 0) {
       await repo.insertLog(trx, {
@@ -164,11 +192,14 @@ export class KeyLookupService {
         created_at: state.refilledAt,
       });
     }
-    if (state.refilledAt !== row.refilled_at) await repo.saveBucket(trx, principal.companyId, state.tokens, state.refilledAt);
+    if (state.refilledAt !== row.refilled_at)
+      await repo.saveBucket(trx, principal.companyId, state.tokens, state.refilledAt);
     return state;
   }
 }
 
 export function emptyBucket(nextRefresh: Date) {
-  return errors.tooManyRequests(`The key lookup token bucket is empty; it gets ${BUCKET.refillRate} tokens every minute (next at ${nextRefresh.toISOString()})`);
+  return errors.tooManyRequests(
+    `The key lookup token bucket is empty; it gets ${BUCKET.refillRate} tokens every minute (next at ${nextRefresh.toISOString()})`,
+  );
 }

@@ -6,13 +6,28 @@ import type { Database, NewPixKeyTokenLogRow, PixKeyBucketRow, PixKeyTokenLogRow
 type Db = Kysely<Database>;
 
 // Locks the company's bucket row, creating it full when missing.
-export async function lockBucket(db: Db, companyId: string, fresh: { tokens: number; maxTokens: number; refillRate: number; at: Date }): Promise<PixKeyBucketRow> {
+export async function lockBucket(
+  db: Db,
+  companyId: string,
+  fresh: { tokens: number; maxTokens: number; refillRate: number; at: Date },
+): Promise<PixKeyBucketRow> {
   await db
     .insertInto('pix_key_buckets')
-    .values({ company_id: companyId, tokens: fresh.tokens, max_tokens: fresh.maxTokens, refill_rate: fresh.refillRate, refilled_at: fresh.at })
+    .values({
+      company_id: companyId,
+      tokens: fresh.tokens,
+      max_tokens: fresh.maxTokens,
+      refill_rate: fresh.refillRate,
+      refilled_at: fresh.at,
+    })
     .onConflict((oc) => oc.column('company_id').doNothing())
     .execute();
-  return db.selectFrom('pix_key_buckets').selectAll().where('company_id', '=', companyId).forUpdate().executeTakeFirstOrThrow();
+  return db
+    .selectFrom('pix_key_buckets')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findBucket(db: Db, companyId: string): Promise<PixKeyBucketRow | undefined> {
@@ -20,16 +35,29 @@ export async function findBucket(db: Db, companyId: string): Promise<PixKeyBucke
 }
 
 export async function saveBucket(db: Db, companyId: string, tokens: number, refilledAt: Date): Promise<void> {
-  await db.updateTable('pix_key_buckets').set({ tokens, refilled_at: refilledAt }).where('company_id', '=', companyId).execute();
+  await db
+    .updateTable('pix_key_buckets')
+    .set({ tokens, refilled_at: refilledAt })
+    .where('company_id', '=', companyId)
+    .execute();
 }
 
 export async function insertLog(db: Db, log: NewPixKeyTokenLogRow): Promise<PixKeyTokenLogRow> {
   return db.insertInto('pix_key_token_logs').values(log).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function listLogs(db: Db, companyId: string, accountId: string | undefined, skip: number, limit: number): Promise<{ rows: PixKeyTokenLogRow[]; total: number }> {
+export async function listLogs(
+  db: Db,
+  companyId: string,
+  accountId: string | undefined,
+  skip: number,
+  limit: number,
+): Promise<{ rows: PixKeyTokenLogRow[]; total: number }> {
   let rows = db.selectFrom('pix_key_token_logs').selectAll().where('company_id', '=', companyId);
-  let count = db.selectFrom('pix_key_token_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId);
+  let count = db
+    .selectFrom('pix_key_token_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId);
   if (accountId !== undefined) {
     rows = rows.where('account_id', '=', accountId);
     count = count.where('account_id', '=', accountId);
@@ -40,7 +68,11 @@ export async function listLogs(db: Db, companyId: string, accountId: string | un
 }
 
 // A lookup of this company by its end-to-end id.
-export async function findLookup(db: Db, companyId: string, endToEndId: string): Promise<PixKeyTokenLogRow | undefined> {
+export async function findLookup(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<PixKeyTokenLogRow | undefined> {
   return db
     .selectFrom('pix_key_token_logs')
     .selectAll()

@@ -24,8 +24,24 @@ export const CODE_RULES = {
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-export type SendOutcome = 'CODE_SENT' | 'ALREADY_SENT' | 'ALREADY_VERIFIED' | 'SAME_AS_ACCOUNT_USER' | 'COOLDOWN' | 'SEND_LIMIT_REACHED' | 'BLOCKED' | 'TRY_AGAIN';
-export type VerifyOutcome = 'VERIFIED' | 'ALREADY_VERIFIED' | 'SAME_AS_ACCOUNT_USER' | 'WRONG_CODE' | 'CODE_EXPIRED' | 'NO_ACTIVE_CODE' | 'BLOCKED' | 'TRY_AGAIN';
+export type SendOutcome =
+  | 'CODE_SENT'
+  | 'ALREADY_SENT'
+  | 'ALREADY_VERIFIED'
+  | 'SAME_AS_ACCOUNT_USER'
+  | 'COOLDOWN'
+  | 'SEND_LIMIT_REACHED'
+  | 'BLOCKED'
+  | 'TRY_AGAIN';
+export type VerifyOutcome =
+  | 'VERIFIED'
+  | 'ALREADY_VERIFIED'
+  | 'SAME_AS_ACCOUNT_USER'
+  | 'WRONG_CODE'
+  | 'CODE_EXPIRED'
+  | 'NO_ACTIVE_CODE'
+  | 'BLOCKED'
+  | 'TRY_AGAIN';
 
 export interface CodeTarget {
   correlationID: string;
@@ -58,18 +74,23 @@ export class KycCodesService {
         const { onboarding, rep, address } = await this.target(trx, principal, channel, target);
         const state = await repo.codeChannel(trx, rep.id, channel);
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
-        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address)) return 'SAME_AS_ACCOUNT_USER';
+        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
+          return 'SAME_AS_ACCOUNT_USER';
         const now = await this.clock.now(trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';
         const last = await repo.lastCode(trx, rep.id, channel);
-        if (last && now.getTime() - last.sent_at.getTime() < CODE_RULES.resendGapMs) return last.address === address ? 'ALREADY_SENT' : 'COOLDOWN';
+        if (last && now.getTime() - last.sent_at.getTime() < CODE_RULES.resendGapMs)
+          return last.address === address ? 'ALREADY_SENT' : 'COOLDOWN';
         const lastToAddress = await repo.lastCodeToAddress(trx, channel, address);
-        if (lastToAddress && now.getTime() - lastToAddress.sent_at.getTime() < CODE_RULES.resendGapMs) return 'COOLDOWN';
+        if (lastToAddress && now.getTime() - lastToAddress.sent_at.getTime() < CODE_RULES.resendGapMs)
+          return 'COOLDOWN';
         const hourAgo = new Date(now.getTime() - HOUR);
         if (
-          (await repo.countSends(trx, { representativeId: rep.id, channel }, hourAgo)) >= CODE_RULES.perAdministratorPerHour ||
+          (await repo.countSends(trx, { representativeId: rep.id, channel }, hourAgo)) >=
+            CODE_RULES.perAdministratorPerHour ||
           (await repo.countSends(trx, { onboardingId: onboarding.id }, hourAgo)) >= CODE_RULES.perRegisterPerHour ||
-          (await repo.countSends(trx, { channel, address }, new Date(now.getTime() - DAY))) >= CODE_RULES.perAddressPerDay
+          (await repo.countSends(trx, { channel, address }, new Date(now.getTime() - DAY))) >=
+            CODE_RULES.perAddressPerDay
         ) {
           return 'SEND_LIMIT_REACHED';
         }
@@ -93,14 +114,19 @@ export class KycCodesService {
     );
   }
 
-  async verify(principal: Principal, channel: KycChannel, target: CodeTarget & { code: string }): Promise<VerifyOutcome> {
+  async verify(
+    principal: Principal,
+    channel: KycChannel,
+    target: CodeTarget & { code: string },
+  ): Promise<VerifyOutcome> {
     return this.outcome(() =>
       this.db.transaction().execute(async (trx): Promise<VerifyOutcome> => {
         const { rep, address } = await this.target(trx, principal, channel, target, false);
         if (address === null) return 'NO_ACTIVE_CODE';
         const state = await repo.codeChannel(trx, rep.id, channel);
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
-        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address)) return 'SAME_AS_ACCOUNT_USER';
+        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
+          return 'SAME_AS_ACCOUNT_USER';
         const now = await this.clock.now(trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';
         const last = await repo.lastCode(trx, rep.id, channel);
@@ -108,7 +134,8 @@ export class KycCodesService {
         if (last.expires_at <= now) return 'CODE_EXPIRED';
         if (!codeMatches(last.code_salt, last.code_hash, target.code)) {
           // Wrong codes count while each comes within 24 hours of the previous one.
-          const recent = state.last_wrong_at !== null && now.getTime() - state.last_wrong_at.getTime() < CODE_RULES.blockMs;
+          const recent =
+            state.last_wrong_at !== null && now.getTime() - state.last_wrong_at.getTime() < CODE_RULES.blockMs;
           const wrong = (recent ? state.wrong_count : 0) + 1;
           const blocked = wrong >= CODE_RULES.wrongCodesToBlock;
           await repo.updateCodeChannel(trx, rep.id, channel, {
@@ -119,7 +146,11 @@ export class KycCodesService {
           return 'WRONG_CODE';
         }
         await repo.markCodeUsed(trx, last.id, now);
-        await repo.updateCodeChannel(trx, rep.id, channel, { verified_address: address, wrong_count: 0, last_wrong_at: null });
+        await repo.updateCodeChannel(trx, rep.id, channel, {
+          verified_address: address,
+          wrong_count: 0,
+          last_wrong_at: null,
+        });
         return 'VERIFIED';
       }),
     );
@@ -128,7 +159,8 @@ export class KycCodesService {
   // Sandbox read-out of the last code sent on a channel.
   async lastSandboxCode(representativeId: string, channel: KycChannel) {
     const last = await repo.lastCode(this.db, representativeId, channel);
-    if (!last || last.sandbox_code === null) throw errors.notFound('No code was sent to this representative on this channel');
+    if (!last || last.sandbox_code === null)
+      throw errors.notFound('No code was sent to this representative on this channel');
     return {
       representativeId,
       channel,
@@ -146,7 +178,8 @@ export class KycCodesService {
     const rep = await repo.findRepresentative(trx, onboarding.id, target.representativeId);
     if (!rep) throw errors.notFound('Representative not found');
     const address = channel === 'EMAIL' ? rep.email : rep.phone;
-    if (address === null && requireAddress) throw errors.badRequest(`Representative has no ${channel === 'EMAIL' ? 'e-mail' : 'phone'}`);
+    if (address === null && requireAddress)
+      throw errors.badRequest(`Representative has no ${channel === 'EMAIL' ? 'e-mail' : 'phone'}`);
     return { onboarding, rep, address: address as string };
   }
 

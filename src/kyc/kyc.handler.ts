@@ -9,15 +9,25 @@ export const kycHandlers = {
     return created ? { status: 201, body: { onboarding } } : { status: 200, body: { onboarding } };
   },
   async submitKycOnboarding(req, ctx) {
-    return { status: 200, body: { onboarding: await ctx.services.kyc.onboardings.submit(callerOf(ctx), req.params.correlationID) } };
+    return {
+      status: 200,
+      body: { onboarding: await ctx.services.kyc.onboardings.submit(callerOf(ctx), req.params.correlationID) },
+    };
   },
   async listKycRepresentatives(req, ctx) {
     const page = pageOf(req.query);
-    const { representatives, total } = await ctx.services.kyc.onboardings.listRepresentatives(callerOf(ctx), req.query.correlationID, page);
+    const { representatives, total } = await ctx.services.kyc.onboardings.listRepresentatives(
+      callerOf(ctx),
+      req.query.correlationID,
+      page,
+    );
     return { status: 200, body: { representatives, pageInfo: pageInfo(page, total) } };
   },
   async createKycRepresentative(req, ctx) {
-    const { created, representative } = await ctx.services.kyc.onboardings.upsertRepresentative(callerOf(ctx), req.body);
+    const { created, representative } = await ctx.services.kyc.onboardings.upsertRepresentative(
+      callerOf(ctx),
+      req.body,
+    );
     return created ? { status: 201, body: { representative } } : { status: 200, body: { representative } };
   },
   async sendKycRepresentativeEmailCode(req, ctx) {
@@ -33,9 +43,15 @@ export const kycHandlers = {
     return { status: 200, body: { outcome: await ctx.services.kyc.codes.verify(callerOf(ctx), 'PHONE', req.body) } };
   },
   async getSandboxKycCode(req, ctx) {
-    return { status: 200, body: await ctx.services.kyc.codes.lastSandboxCode(req.query.representativeId, req.query.channel) };
+    return {
+      status: 200,
+      body: await ctx.services.kyc.codes.lastSandboxCode(req.query.representativeId, req.query.channel),
+    };
   },
   async reviewSandboxKycOnboarding(req, ctx) {
-    return { status: 200, body: { onboarding: await ctx.services.kyc.onboardings.review(req.body.link, req.body.decision) } };
+    return {
+      status: 200,
+      body: { onboarding: await ctx.services.kyc.onboardings.review(req.body.link, req.body.decision) },
+    };
   },
 } satisfies Partial<PlatformHandlers>;

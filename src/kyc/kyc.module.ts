@@ -12,5 +12,8 @@ export interface KycServices {
 }
 
 export function buildKycServices(config: Config, db: Kysely<Database>, clock: Clock): KycServices {
-  return { onboardings: new KycOnboardingService(db, clock, config.publicUrl), codes: new KycCodesService(db, clock, config.sandbox) };
+  return {
+    onboardings: new KycOnboardingService(db, clock, config.publicUrl),
+    codes: new KycCodesService(db, clock, config.sandbox),
+  };
 }

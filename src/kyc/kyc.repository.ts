@@ -1,7 +1,18 @@
 // All SQL of KYC onboardings, representatives and one-time codes. Every query of the API's
 // use cases is scoped to one company; the sandbox helpers look rows up by their global ids.
 import { type Kysely, sql } from 'kysely';
-import type { Database, KycChannel, KycCodeChannelRow, KycCodeRow, KycOnboardingRow, KycRepresentativeRow, KycStatus, NewKycCode, NewKycOnboarding, NewKycRepresentative } from '../db/schema';
+import type {
+  Database,
+  KycChannel,
+  KycCodeChannelRow,
+  KycCodeRow,
+  KycOnboardingRow,
+  KycRepresentativeRow,
+  KycStatus,
+  NewKycCode,
+  NewKycOnboarding,
+  NewKycRepresentative,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -12,16 +23,35 @@ export interface RepresentativeWithChannels extends KycRepresentativeRow {
 
 // Inserts unless the correlationID or the CNPJ is taken (then undefined, the transaction stays usable).
 export async function insertOnboardingIfFree(db: Db, row: NewKycOnboarding): Promise<KycOnboardingRow | undefined> {
-  return db.insertInto('kyc_onboardings').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('kyc_onboardings')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findOnboardingByCorrelationId(db: Db, companyId: string, correlationId: string, lock = false): Promise<KycOnboardingRow | undefined> {
-  let q = db.selectFrom('kyc_onboardings').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId);
+export async function findOnboardingByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+  lock = false,
+): Promise<KycOnboardingRow | undefined> {
+  let q = db
+    .selectFrom('kyc_onboardings')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId);
   if (lock) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function findOnboardingByTaxId(db: Db, companyId: string, taxId: string, lock = false): Promise<KycOnboardingRow | undefined> {
+export async function findOnboardingByTaxId(
+  db: Db,
+  companyId: string,
+  taxId: string,
+  lock = false,
+): Promise<KycOnboardingRow | undefined> {
   let q = db.selectFrom('kyc_onboardings').selectAll().where('company_id', '=', companyId).where('tax_id', '=', taxId);
   if (lock) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -32,7 +62,12 @@ export async function findOnboardingByLinkToken(db: Db, token: string): Promise<
 }
 
 export async function setOnboardingStatus(db: Db, id: string, status: KycStatus, at: Date): Promise<KycOnboardingRow> {
-  return db.updateTable('kyc_onboardings').set({ status, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('kyc_onboardings')
+    .set({ status, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function touchOnboarding(db: Db, id: string, at: Date): Promise<void> {
@@ -60,45 +95,83 @@ export async function updateRepresentative(
 
 // A changed address needs a new confirmation.
 export async function forgetVerification(db: Db, representativeId: string, channel: KycChannel): Promise<void> {
-  await db.updateTable('kyc_code_channels').set({ verified_address: null }).where('representative_id', '=', representativeId).where('channel', '=', channel).execute();
+  await db
+    .updateTable('kyc_code_channels')
+    .set({ verified_address: null })
+    .where('representative_id', '=', representativeId)
+    .where('channel', '=', channel)
+    .execute();
 }
 
 function representativesQuery(db: Db) {
   return db
     .selectFrom('kyc_representatives as r')
-    .innerJoin('kyc_code_channels as e', (j) => j.onRef('e.representative_id', '=', 'r.id').on('e.channel', '=', 'EMAIL'))
-    .innerJoin('kyc_code_channels as p', (j) => j.onRef('p.representative_id', '=', 'r.id').on('p.channel', '=', 'PHONE'))
+    .innerJoin('kyc_code_channels as e', (j) =>
+      j.onRef('e.representative_id', '=', 'r.id').on('e.channel', '=', 'EMAIL'),
+    )
+    .innerJoin('kyc_code_channels as p', (j) =>
+      j.onRef('p.representative_id', '=', 'r.id').on('p.channel', '=', 'PHONE'),
+    )
     .selectAll('r')
     .select(['e.verified_address as email_verified_address', 'p.verified_address as phone_verified_address']);
 }
 
-export async function listRepresentatives(db: Db, onboardingId: string, page?: { skip: number; limit: number }): Promise<RepresentativeWithChannels[]> {
+export async function listRepresentatives(
+  db: Db,
+  onboardingId: string,
+  page?: { skip: number; limit: number },
+): Promise<RepresentativeWithChannels[]> {
   let q = representativesQuery(db).where('r.onboarding_id', '=', onboardingId).orderBy('r.seq');
   if (page) q = q.offset(page.skip).limit(page.limit);
   return q.execute();
 }
 
 export async function countRepresentatives(db: Db, onboardingId: string): Promise<number> {
-  const row = await db.selectFrom('kyc_representatives').select((eb) => eb.fn.countAll<string>().as('n')).where('onboarding_id', '=', onboardingId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('kyc_representatives')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('onboarding_id', '=', onboardingId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function findRepresentative(db: Db, onboardingId: string, id: string): Promise<RepresentativeWithChannels | undefined> {
+export async function findRepresentative(
+  db: Db,
+  onboardingId: string,
+  id: string,
+): Promise<RepresentativeWithChannels | undefined> {
   return representativesQuery(db).where('r.onboarding_id', '=', onboardingId).where('r.id', '=', id).executeTakeFirst();
 }
 
-export async function findRepresentativeByTaxId(db: Db, onboardingId: string, taxId: string): Promise<RepresentativeWithChannels | undefined> {
-  return representativesQuery(db).where('r.onboarding_id', '=', onboardingId).where('r.tax_id', '=', taxId).executeTakeFirst();
+export async function findRepresentativeByTaxId(
+  db: Db,
+  onboardingId: string,
+  taxId: string,
+): Promise<RepresentativeWithChannels | undefined> {
+  return representativesQuery(db)
+    .where('r.onboarding_id', '=', onboardingId)
+    .where('r.tax_id', '=', taxId)
+    .executeTakeFirst();
 }
 
 // E-mails of the company's account users (confirmed when their account was opened).
 export async function accountUserEmails(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db.selectFrom('bank_accounts').select(sql<string>`lower(holder_email)`.as('email')).where('company_id', '=', companyId).where('holder_email', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('bank_accounts')
+    .select(sql<string>`lower(holder_email)`.as('email'))
+    .where('company_id', '=', companyId)
+    .where('holder_email', 'is not', null)
+    .execute();
   return rows.map((r) => r.email);
 }
 
 export async function codeChannel(db: Db, representativeId: string, channel: KycChannel): Promise<KycCodeChannelRow> {
-  return db.selectFrom('kyc_code_channels').selectAll().where('representative_id', '=', representativeId).where('channel', '=', channel).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('kyc_code_channels')
+    .selectAll()
+    .where('representative_id', '=', representativeId)
+    .where('channel', '=', channel)
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateCodeChannel(
@@ -107,19 +180,46 @@ export async function updateCodeChannel(
   channel: KycChannel,
   set: Partial<Pick<KycCodeChannelRow, 'verified_address' | 'wrong_count' | 'last_wrong_at' | 'blocked_until'>>,
 ): Promise<void> {
-  await db.updateTable('kyc_code_channels').set(set).where('representative_id', '=', representativeId).where('channel', '=', channel).execute();
+  await db
+    .updateTable('kyc_code_channels')
+    .set(set)
+    .where('representative_id', '=', representativeId)
+    .where('channel', '=', channel)
+    .execute();
 }
 
 export async function lastCode(db: Db, representativeId: string, channel: KycChannel): Promise<KycCodeRow | undefined> {
-  return db.selectFrom('kyc_codes').selectAll().where('representative_id', '=', representativeId).where('channel', '=', channel).orderBy('sent_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('kyc_codes')
+    .selectAll()
+    .where('representative_id', '=', representativeId)
+    .where('channel', '=', channel)
+    .orderBy('sent_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function lastCodeToAddress(db: Db, channel: KycChannel, address: string): Promise<KycCodeRow | undefined> {
-  return db.selectFrom('kyc_codes').selectAll().where('channel', '=', channel).where('address', '=', address).orderBy('sent_at', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('kyc_codes')
+    .selectAll()
+    .where('channel', '=', channel)
+    .where('address', '=', address)
+    .orderBy('sent_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function countSends(db: Db, where: { representativeId?: string; channel?: KycChannel; onboardingId?: string; address?: string }, since: Date): Promise<number> {
-  let q = db.selectFrom('kyc_codes').select((eb) => eb.fn.countAll<string>().as('n')).where('sent_at', '>', since);
+export async function countSends(
+  db: Db,
+  where: { representativeId?: string; channel?: KycChannel; onboardingId?: string; address?: string },
+  since: Date,
+): Promise<number> {
+  let q = db
+    .selectFrom('kyc_codes')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('sent_at', '>', since);
   if (where.representativeId) q = q.where('representative_id', '=', where.representativeId);
   if (where.channel) q = q.where('channel', '=', where.channel);
   if (where.onboardingId) q = q.where('onboarding_id', '=', where.onboardingId);

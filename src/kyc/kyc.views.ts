@@ -41,7 +41,12 @@ export function representativeView(r: RepresentativeWithChannels, accountUserEma
   };
 }
 
-export function onboardingView(o: KycOnboardingRow, publicUrl: string, representatives: RepresentativeWithChannels[], accountUserEmails: string[]) {
+export function onboardingView(
+  o: KycOnboardingRow,
+  publicUrl: string,
+  representatives: RepresentativeWithChannels[],
+  accountUserEmails: string[],
+) {
   return {
     correlationID: o.correlation_id,
     taxID: o.tax_id,

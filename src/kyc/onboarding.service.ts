@@ -13,9 +13,19 @@ import { hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';
 import * as repo from './kyc.repository';
-import { emailConfirmed, enrichedCompanyNames, enrichedPersonName, onboardingView, phoneConfirmed, representativeView } from './kyc.views';
+import {
+  emailConfirmed,
+  enrichedCompanyNames,
+  enrichedPersonName,
+  onboardingView,
+  phoneConfirmed,
+  representativeView,
+} from './kyc.views';
 
-export const KYC_FEATURES = { emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP', phoneOtp: 'KYC_REPRESENTATIVE_PHONE_OTP' } as const;
+export const KYC_FEATURES = {
+  emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP',
+  phoneOtp: 'KYC_REPRESENTATIVE_PHONE_OTP',
+} as const;
 
 type Db = Kysely<Database>;
 
@@ -45,7 +55,8 @@ interface CleanRepresentative {
 // Checks a representative's CPF, e-mail and phone; field is the prefix of the issue paths.
 export function cleanRepresentative(r: RepresentativeInput, field: string, issues: FieldIssue[]): CleanRepresentative {
   const cpf = normalizeTaxId(r.taxID);
-  if (!cpf.ok || cpf.value.type !== 'BR_CPF') issues.push({ field: `${field}.taxID`, message: cpf.ok ? 'must be a CPF' : cpf.reason });
+  if (!cpf.ok || cpf.value.type !== 'BR_CPF')
+    issues.push({ field: `${field}.taxID`, message: cpf.ok ? 'must be a CPF' : cpf.reason });
   let email: string | null = null;
   if (r.email !== undefined) {
     email = r.email.trim().toLowerCase();
@@ -58,7 +69,13 @@ export function cleanRepresentative(r: RepresentativeInput, field: string, issue
     else issues.push({ field: `${field}.phone`, message: p.reason });
   }
   const name = r.name?.trim();
-  return { taxId: cpf.ok ? cpf.value.taxId : '', name: name ? name : undefined, email, phone, targetAdministrator: r.targetAdministrator };
+  return {
+    taxId: cpf.ok ? cpf.value.taxId : '',
+    name: name ? name : undefined,
+    email,
+    phone,
+    targetAdministrator: r.targetAdministrator,
+  };
 }
 
 export class KycOnboardingService {
@@ -68,19 +85,27 @@ export class KycOnboardingService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(principal: Principal, input: OnboardingInput): Promise<{ created: boolean; onboarding: ReturnType<typeof onboardingView> }> {
+  async create(
+    principal: Principal,
+    input: OnboardingInput,
+  ): Promise<{ created: boolean; onboarding: ReturnType<typeof onboardingView> }> {
     const cnpj = normalizeTaxId(input.taxID);
     if (!cnpj.ok || cnpj.value.type !== 'BR_CNPJ') {
-      throw errors.badRequest('Invalid CNPJ', [{ field: 'body.taxID', message: cnpj.ok ? 'must be a CNPJ' : cnpj.reason }]);
+      throw errors.badRequest('Invalid CNPJ', [
+        { field: 'body.taxID', message: cnpj.ok ? 'must be a CNPJ' : cnpj.reason },
+      ]);
     }
     const taxId = cnpj.value.taxId;
     const correlationId = input.correlationID === undefined ? taxId : input.correlationID.trim();
     const issues: FieldIssue[] = [];
     if (correlationId.length === 0) issues.push({ field: 'body.correlationID', message: 'must not be blank' });
-    const reps = (input.representatives ?? []).map((r, i) => cleanRepresentative(r, `body.representatives[${i}]`, issues));
+    const reps = (input.representatives ?? []).map((r, i) =>
+      cleanRepresentative(r, `body.representatives[${i}]`, issues),
+    );
     const seen = new Set<string>();
     reps.forEach((r, i) => {
-      if (r.taxId && seen.has(r.taxId)) issues.push({ field: `body.representatives[${i}].taxID`, message: 'the same CPF appears twice' });
+      if (r.taxId && seen.has(r.taxId))
+        issues.push({ field: `body.representatives[${i}].taxID`, message: 'the same CPF appears twice' });
       seen.add(r.taxId);
     });
     if (issues.length) throw errors.validation(issues);
@@ -106,7 +131,9 @@ export class KycOnboardingService {
         const same = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
         if (same) return { created: false, onboarding: await this.view(trx, principal.companyId, same) };
         const other = await repo.findOnboardingByTaxId(trx, principal.companyId, taxId);
-        throw errors.conflict(`An onboarding of this CNPJ already exists with correlationID ${other?.correlation_id ?? '(unknown)'}`);
+        throw errors.conflict(
+          `An onboarding of this CNPJ already exists with correlationID ${other?.correlation_id ?? '(unknown)'}`,
+        );
       }
       for (const r of reps) {
         await repo.insertRepresentative(trx, {
@@ -178,7 +205,10 @@ export class KycOnboardingService {
       }
       await repo.touchOnboarding(trx, onboarding.id, now);
       const row = await repo.findRepresentative(trx, onboarding.id, id);
-      return { created: !existing, representative: representativeView(row!, await repo.accountUserEmails(trx, principal.companyId)) };
+      return {
+        created: !existing,
+        representative: representativeView(row!, await repo.accountUserEmails(trx, principal.companyId)),
+      };
     });
   }
 
@@ -225,7 +255,8 @@ export class KycOnboardingService {
     return this.db.transaction().execute(async (trx) => {
       const onboarding = token ? await repo.findOnboardingByLinkToken(trx, token) : undefined;
       if (!onboarding) throw errors.notFound('Onboarding not found');
-      if (onboarding.status !== 'SUBMITTED') throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
+      if (onboarding.status !== 'SUBMITTED')
+        throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
       const now = await this.clock.now(trx);
       const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, now);
       await settleAccountRegister(trx, onboarding.company_id, onboarding.correlation_id, decision, now);
@@ -240,7 +271,12 @@ export class KycOnboardingService {
 }
 
 // The register named by its onboarding correlationID or its CNPJ (masked or not); 404 otherwise.
-export async function findRegister(db: Db, companyId: string, correlationId: string, lock = false): Promise<KycOnboardingRow> {
+export async function findRegister(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+  lock = false,
+): Promise<KycOnboardingRow> {
   const id = correlationId.trim();
   const byCorrelation = await repo.findOnboardingByCorrelationId(db, companyId, id, lock);
   if (byCorrelation) return byCorrelation;
@@ -250,9 +286,16 @@ export async function findRegister(db: Db, companyId: string, correlationId: str
   return byTaxId;
 }
 
-function missingVerification(code: string, reps: repo.RepresentativeWithChannels[], channel: 'email' | 'phone'): ApiError {
+function missingVerification(
+  code: string,
+  reps: repo.RepresentativeWithChannels[],
+  channel: 'email' | 'phone',
+): ApiError {
   return new ApiError('CONFLICT', 409, code, {
-    details: reps.map((r) => ({ field: `representatives[${r.id}].${channel}`, message: `${channel === 'email' ? 'e-mail' : 'phone'} not confirmed by a one-time code` })),
+    details: reps.map((r) => ({
+      field: `representatives[${r.id}].${channel}`,
+      message: `${channel === 'email' ? 'e-mail' : 'phone'} not confirmed by a one-time code`,
+    })),
   });
 }
 

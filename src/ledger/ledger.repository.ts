@@ -13,7 +13,13 @@ export async function lockBalances(db: Db, accountIds: string[], at: Date): Prom
     .values(ids.map((account_id) => ({ account_id, updated_at: at })))
     .onConflict((oc) => oc.column('account_id').doNothing())
     .execute();
-  const rows = await db.selectFrom('account_balances').selectAll().where('account_id', 'in', ids).orderBy('account_id').forUpdate().execute();
+  const rows = await db
+    .selectFrom('account_balances')
+    .selectAll()
+    .where('account_id', 'in', ids)
+    .orderBy('account_id')
+    .forUpdate()
+    .execute();
   return new Map(rows.map((r) => [r.account_id, r]));
 }
 
@@ -30,7 +36,16 @@ export async function moveAlreadyApplied(db: Db, accountIds: string[], moveId: s
 
 export async function insertEntries(
   db: Db,
-  entries: Array<{ account_id: string; move_id: string; kind: LedgerEntryKind; bucket: LedgerBucket; amount: number; transaction_id: string | null; description: string | null; created_at: Date }>,
+  entries: Array<{
+    account_id: string;
+    move_id: string;
+    kind: LedgerEntryKind;
+    bucket: LedgerBucket;
+    amount: number;
+    transaction_id: string | null;
+    description: string | null;
+    created_at: Date;
+  }>,
 ): Promise<void> {
   await db.insertInto('ledger_entries').values(entries).execute();
 }

@@ -46,7 +46,9 @@ const HELD: Record<HeldBucket, 'blocked' | 'blocked_security' | 'blocked_withdra
   withdraw_safety: 'blocked_withdraw_safety',
 };
 
-export function balanceView(b: Pick<AccountBalance, 'total' | 'blocked' | 'blocked_security' | 'blocked_withdraw_safety'> | undefined): BalanceView {
+export function balanceView(
+  b: Pick<AccountBalance, 'total' | 'blocked' | 'blocked_security' | 'blocked_withdraw_safety'> | undefined,
+): BalanceView {
   const total = b?.total ?? 0;
   const blockedBySecurity = b?.blocked_security ?? 0;
   const blockedByWithdrawSafety = b?.blocked_withdraw_safety ?? 0;
@@ -57,7 +59,8 @@ export function balanceView(b: Pick<AccountBalance, 'total' | 'blocked' | 'block
 export async function applyMove(trx: Kysely<Database>, move: Move): Promise<MoveResult> {
   const accountIds = move.legs.map((l) => l.accountId);
   for (const leg of move.legs) {
-    if (!Number.isSafeInteger(leg.amount) || leg.amount <= 0) return { ok: false, code: 'INVALID_AMOUNT', accountId: leg.accountId };
+    if (!Number.isSafeInteger(leg.amount) || leg.amount <= 0)
+      return { ok: false, code: 'INVALID_AMOUNT', accountId: leg.accountId };
   }
   const locked = await repo.lockBalances(trx, accountIds, move.at);
   if (await repo.moveAlreadyApplied(trx, accountIds, move.moveId)) {
@@ -122,6 +125,10 @@ export async function getBalances(db: Kysely<Database>, accountIds: string[]): P
 
 // Locks the balance rows of these accounts for the rest of the caller's transaction (in id
 // order), so checks made before a move (limits, usage) cannot race with another move.
-export async function lockAccounts(trx: Kysely<Database>, accountIds: string[], at: Date): Promise<Map<string, BalanceView>> {
+export async function lockAccounts(
+  trx: Kysely<Database>,
+  accountIds: string[],
+  at: Date,
+): Promise<Map<string, BalanceView>> {
   return viewsOf(await repo.lockBalances(trx, accountIds, at));
 }

@@ -167,8 +167,10 @@ export function barcodeToDigitableLine(barcode: string): string {
 // A digitable line (digits only) formatted the way it is printed on the boleto.
 export function formatDigitableLine(line: string): string {
   if (/^\d{47}$/.test(line)) {
-    return `${line.slice(0, 5)}.${line.slice(5, 10)} ${line.slice(10, 15)}.${line.slice(15, 21)} ` +
-      `${line.slice(21, 26)}.${line.slice(26, 32)} ${line[32]} ${line.slice(33)}`;
+    return (
+      `${line.slice(0, 5)}.${line.slice(5, 10)} ${line.slice(10, 15)}.${line.slice(15, 21)} ` +
+      `${line.slice(21, 26)}.${line.slice(26, 32)} ${line[32]} ${line.slice(33)}`
+    );
   }
   if (/^\d{48}$/.test(line)) {
     return [0, 1, 2, 3].map((i) => `${line.slice(12 * i, 12 * i + 11)}-${line[12 * i + 11]}`).join(' ');

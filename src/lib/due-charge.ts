@@ -118,9 +118,11 @@ export function dueChargeAmount(input: DueChargeInput): Result<DueChargeAmounts>
   if (input.abatimento) {
     const { modalidade, valorPerc } = input.abatimento;
     const r =
-      modalidade === 1 ? valueTimes('abatimento.valorPerc', valorPerc, 1n)
-      : modalidade === 2 ? percentTimes('abatimento.valorPerc', original, valorPerc, 1n)
-      : bad('abatimento.modalidade must be 1 or 2');
+      modalidade === 1
+        ? valueTimes('abatimento.valorPerc', valorPerc, 1n)
+        : modalidade === 2
+          ? percentTimes('abatimento.valorPerc', original, valorPerc, 1n)
+          : bad('abatimento.modalidade must be 1 or 2');
     if (!r.ok) return fail(r.reason);
     abatimento = r.cents > original ? original : r.cents;
   }
@@ -137,9 +139,11 @@ export function dueChargeAmount(input: DueChargeInput): Result<DueChargeAmounts>
   if (input.multa) {
     const { modalidade, valorPerc } = input.multa;
     const r =
-      modalidade === 1 ? valueTimes('multa.valorPerc', valorPerc, 1n)
-      : modalidade === 2 ? percentTimes('multa.valorPerc', original, valorPerc, 1n)
-      : bad('multa.modalidade must be 1 or 2');
+      modalidade === 1
+        ? valueTimes('multa.valorPerc', valorPerc, 1n)
+        : modalidade === 2
+          ? percentTimes('multa.valorPerc', original, valorPerc, 1n)
+          : bad('multa.modalidade must be 1 or 2');
     if (!r.ok) return fail(r.reason);
     if (late) multa = r.cents;
   }
@@ -174,15 +178,24 @@ function jurosAmount(
   const calendar = BigInt(late ? daysBetween(dueDate, paymentDate) : 0);
   const business = BigInt(late ? businessDaysBetween(dueDate, paymentDate) : 0);
   switch (modalidade) {
-    case 1: return valueTimes(f, valorPerc, calendar);
-    case 2: return percentTimes(f, original, valorPerc, calendar);
-    case 3: return percentTimes(f, original, valorPerc, calendar, DAYS_PER_MONTH);
-    case 4: return percentTimes(f, original, valorPerc, calendar, DAYS_PER_YEAR);
-    case 5: return valueTimes(f, valorPerc, business);
-    case 6: return percentTimes(f, original, valorPerc, business);
-    case 7: return percentTimes(f, original, valorPerc, business, DAYS_PER_MONTH);
-    case 8: return percentTimes(f, original, valorPerc, business, DAYS_PER_YEAR);
-    default: return bad('juros.modalidade must be 1 to 8');
+    case 1:
+      return valueTimes(f, valorPerc, calendar);
+    case 2:
+      return percentTimes(f, original, valorPerc, calendar);
+    case 3:
+      return percentTimes(f, original, valorPerc, calendar, DAYS_PER_MONTH);
+    case 4:
+      return percentTimes(f, original, valorPerc, calendar, DAYS_PER_YEAR);
+    case 5:
+      return valueTimes(f, valorPerc, business);
+    case 6:
+      return percentTimes(f, original, valorPerc, business);
+    case 7:
+      return percentTimes(f, original, valorPerc, business, DAYS_PER_MONTH);
+    case 8:
+      return percentTimes(f, original, valorPerc, business, DAYS_PER_YEAR);
+    default:
+      return bad('juros.modalidade must be 1 to 8');
   }
 }
 
@@ -195,9 +208,10 @@ function descontoAmount(original: bigint, dueDate: string, paymentDate: string, 
     }
     for (const item of descontoDataFixa) {
       if (!isValidDate(item.data)) return bad('desconto.descontoDataFixa[].data must be a calendar date YYYY-MM-DD');
-      const r = modalidade === 1
-        ? valueTimes('desconto.descontoDataFixa[].valorPerc', item.valorPerc, 1n)
-        : percentTimes('desconto.descontoDataFixa[].valorPerc', original, item.valorPerc, 1n);
+      const r =
+        modalidade === 1
+          ? valueTimes('desconto.descontoDataFixa[].valorPerc', item.valorPerc, 1n)
+          : percentTimes('desconto.descontoDataFixa[].valorPerc', original, item.valorPerc, 1n);
       if (!r.ok) return r;
     }
     // the item of the first fixed date not yet passed: the earliest data >= paymentDate
@@ -208,16 +222,21 @@ function descontoAmount(original: bigint, dueDate: string, paymentDate: string, 
       ? valueTimes('desconto.descontoDataFixa[].valorPerc', item.valorPerc, 1n)
       : percentTimes('desconto.descontoDataFixa[].valorPerc', original, item.valorPerc, 1n);
   }
-  if (modalidade < 3 || modalidade > 6 || !Number.isInteger(modalidade)) return bad('desconto.modalidade must be 1 to 6');
+  if (modalidade < 3 || modalidade > 6 || !Number.isInteger(modalidade))
+    return bad('desconto.modalidade must be 1 to 6');
   if (valorPerc === undefined) return bad('desconto.valorPerc is required for modalidade 3 to 6');
   const f = 'desconto.valorPerc';
   const calendar = BigInt(Math.max(0, daysBetween(paymentDate, dueDate)));
   const business = BigInt(Math.max(0, businessDaysBetween(paymentDate, dueDate)));
   switch (modalidade) {
-    case 3: return valueTimes(f, valorPerc, calendar);
-    case 4: return valueTimes(f, valorPerc, business);
-    case 5: return percentTimes(f, original, valorPerc, calendar);
-    default: return percentTimes(f, original, valorPerc, business);
+    case 3:
+      return valueTimes(f, valorPerc, calendar);
+    case 4:
+      return valueTimes(f, valorPerc, business);
+    case 5:
+      return percentTimes(f, original, valorPerc, calendar);
+    default:
+      return percentTimes(f, original, valorPerc, business);
   }
 }
 
@@ -268,7 +287,10 @@ export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: stri
   }
   if (modalidade === 1 || modalidade === 2) {
     if (items.length === 0) return fail(`discountFixedDate is required for ${discount.modality}`);
-    const descontoDataFixa = items.map((i) => ({ data: addCalendarDays(dueDate, -i.daysActive), valorPerc: hundredths(i.value) }));
+    const descontoDataFixa = items.map((i) => ({
+      data: addCalendarDays(dueDate, -i.daysActive),
+      valorPerc: hundredths(i.value),
+    }));
     return ok({ modalidade, descontoDataFixa });
   }
   const rate = discount.value ?? items[0]?.value;
@@ -277,7 +299,12 @@ export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: stri
 }
 
 // The platform discount for a payment date: when several fixed-date items are live, the largest wins.
-export function platformDiscountFor(original: Cents, dueDate: string, paymentDate: string, discount: PlatformDiscount): Cents {
+export function platformDiscountFor(
+  original: Cents,
+  dueDate: string,
+  paymentDate: string,
+  discount: PlatformDiscount,
+): Cents {
   const mapped = platformDiscountToCobv(discount, dueDate);
   if (!mapped.ok) throw new Error(`invalid platform discount: ${mapped.reason}`);
   if (!isValidDate(paymentDate)) throw new Error(`invalid payment date ${paymentDate}`);
@@ -288,9 +315,10 @@ export function platformDiscountFor(original: Cents, dueDate: string, paymentDat
   if (cobv.descontoDataFixa) {
     for (const item of cobv.descontoDataFixa) {
       if (item.data < paymentDate) continue; // window expired
-      const r = cobv.modalidade === 1
-        ? valueTimes('value', item.valorPerc, 1n)
-        : percentTimes('value', base, item.valorPerc, 1n);
+      const r =
+        cobv.modalidade === 1
+          ? valueTimes('value', item.valorPerc, 1n)
+          : percentTimes('value', base, item.valorPerc, 1n);
       if (r.ok && r.cents > best) best = r.cents;
     }
   } else {

@@ -80,16 +80,20 @@ export function isValidIdRec(s: string): boolean {
 // Creates a service id such as "ch_" + 24 alphanumerics from a lowercase prefix like "ch".
 export function newPublicId(prefix: string): string {
   if (!PUBLIC_ID_PREFIX.test(prefix)) {
-    throw new RangeError(`public id prefix must be lowercase letters/digits starting with a letter, got ${JSON.stringify(prefix)}`);
+    throw new RangeError(
+      `public id prefix must be lowercase letters/digits starting with a letter, got ${JSON.stringify(prefix)}`,
+    );
   }
   return `${prefix}_${randomAlphanumeric(PUBLIC_ID_RANDOM_LENGTH)}`;
 }
 
 // Tells whether s is a service id made by newPublicId with this prefix.
 export function isValidPublicId(s: string, prefix: string): boolean {
-  return s.length === prefix.length + 1 + PUBLIC_ID_RANDOM_LENGTH &&
+  return (
+    s.length === prefix.length + 1 + PUBLIC_ID_RANDOM_LENGTH &&
     s.startsWith(`${prefix}_`) &&
-    /^[a-zA-Z0-9]+$/.test(s.slice(prefix.length + 1));
+    /^[a-zA-Z0-9]+$/.test(s.slice(prefix.length + 1))
+  );
 }
 
 // Creates an unguessable URL-safe token (UUID v4, 122 random bits) for payload location URLs.

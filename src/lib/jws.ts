@@ -59,7 +59,10 @@ function loadX509(): Promise<typeof X509> {
 
 // PEM armour for DER bytes, 64 characters per line.
 function toPem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -84,7 +87,8 @@ export async function createSigningMaterial(
       notBefore: now,
       notAfter: new Date(now.getTime() + YEAR_MS),
       keys,
-      signingAlgorithm: alg === 'PS256' ? ({ name: 'RSA-PSS', saltLength: 32 } as webcrypto.Algorithm) : { name: keyAlgorithm },
+      signingAlgorithm:
+        alg === 'PS256' ? ({ name: 'RSA-PSS', saltLength: 32 } as webcrypto.Algorithm) : { name: keyAlgorithm },
       extensions: [
         new x509.BasicConstraintsExtension(false, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),

@@ -2,8 +2,23 @@
 
 // Letters that Unicode does not decompose into an ASCII base letter plus marks.
 const NON_DECOMPOSING: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L',
-  '‘': "'", '’': "'", '“': '"', '”': '"', '–': '-', '—': '-',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ł: 'l',
+  Ł: 'L',
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+  '–': '-',
+  '—': '-',
 };
 
 // Turns any text into printable ASCII of at most maxLen characters (accents stripped, spaces collapsed).

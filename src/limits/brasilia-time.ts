@@ -27,7 +27,14 @@ export interface LocalParts {
 
 export function localParts(at: Date): LocalParts {
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
 }
 
 // Local time minus UTC at an instant, in ms (-3 h since Brazil dropped daylight saving).

@@ -27,13 +27,21 @@ export interface UsageWindows {
 }
 
 // Money out of the account this month, and today by daytime and nighttime.
-export async function usage(db: Db, accountId: string, w: UsageWindows): Promise<{ month: number; daytime: number; nighttime: number }> {
+export async function usage(
+  db: Db,
+  accountId: string,
+  w: UsageWindows,
+): Promise<{ month: number; daytime: number; nighttime: number }> {
   const row = await db
     .selectFrom('transactions')
     .select([
       sql<number>`coalesce(sum(value), 0)::int8`.as('month'),
-      sql<number>`coalesce(sum(case when created_at >= ${w.nightEnds} and created_at < ${w.nightStarts} then value else 0 end), 0)::int8`.as('daytime'),
-      sql<number>`coalesce(sum(case when (created_at >= ${w.dayStart} and created_at < ${w.nightEnds}) or (created_at >= ${w.nightStarts} and created_at < ${w.dayEnd}) then value else 0 end), 0)::int8`.as('nighttime'),
+      sql<number>`coalesce(sum(case when created_at >= ${w.nightEnds} and created_at < ${w.nightStarts} then value else 0 end), 0)::int8`.as(
+        'daytime',
+      ),
+      sql<number>`coalesce(sum(case when (created_at >= ${w.dayStart} and created_at < ${w.nightEnds}) or (created_at >= ${w.nightStarts} and created_at < ${w.dayEnd}) then value else 0 end), 0)::int8`.as(
+        'nighttime',
+      ),
     ])
     .where('account_id', '=', accountId)
     .where('type', 'in', ['PIX_OUT', 'WITHDRAW'])

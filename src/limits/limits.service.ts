@@ -64,7 +64,11 @@ export class LimitsService {
     return {
       accountId: account.id,
       daytime: { perTransaction: limits.daytime_per_transaction, daily: limits.daytime_daily, usedToday: used.daytime },
-      nighttime: { perTransaction: limits.nighttime_per_transaction, daily: limits.nighttime_daily, usedToday: used.nighttime },
+      nighttime: {
+        perTransaction: limits.nighttime_per_transaction,
+        daily: limits.nighttime_daily,
+        usedToday: used.nighttime,
+      },
       nighttimeStart: hhmm(NIGHT_START_HOUR),
       nighttimeEnd: hhmm(NIGHT_END_HOUR),
       monthly: limits.monthly,
@@ -83,14 +87,28 @@ export class LimitsService {
     const perTransaction = night ? limits.nighttime_per_transaction : limits.daytime_per_transaction;
     const daily = night ? limits.nighttime_daily : limits.daytime_daily;
     const usedToday = night ? used.nighttime : used.daytime;
-    if (value > perTransaction) throw errors.badRequest(`Value exceeds the ${period} limit per transaction (${perTransaction} cents)`);
-    if (usedToday + value > daily) throw errors.badRequest(`Value exceeds the ${period} daily limit (${daily} cents, ${usedToday} already used today)`);
-    if (used.month + value > limits.monthly) throw errors.badRequest(`Value exceeds the monthly limit (${limits.monthly} cents, ${used.month} already used this month)`);
+    if (value > perTransaction)
+      throw errors.badRequest(`Value exceeds the ${period} limit per transaction (${perTransaction} cents)`);
+    if (usedToday + value > daily)
+      throw errors.badRequest(
+        `Value exceeds the ${period} daily limit (${daily} cents, ${usedToday} already used today)`,
+      );
+    if (used.month + value > limits.monthly)
+      throw errors.badRequest(
+        `Value exceeds the monthly limit (${limits.monthly} cents, ${used.month} already used this month)`,
+      );
   }
 
   private usage(db: Kysely<Database>, accountId: string, now: Date) {
     const day = dayWindows(now);
     const month = monthWindow(now);
-    return repo.usage(db, accountId, { monthStart: month.start, monthEnd: month.end, dayStart: day.start, nightEnds: day.nightEnds, nightStarts: day.nightStarts, dayEnd: day.end });
+    return repo.usage(db, accountId, {
+      monthStart: month.start,
+      monthEnd: month.end,
+      dayStart: day.start,
+      nightEnds: day.nightEnds,
+      nightStarts: day.nightStarts,
+      dayEnd: day.end,
+    });
   }
 }

@@ -1,12 +1,23 @@
 // All SQL of funds recoveries (MED) and of the sent transactions they are opened for.
 import type { Kysely } from 'kysely';
-import type { Database, FundsRecovery, FundsRecoveryStatus, NewFundsRecovery, StoredRecoveryEvent, Transaction } from '../db/schema';
+import type {
+  Database,
+  FundsRecovery,
+  FundsRecoveryStatus,
+  NewFundsRecovery,
+  StoredRecoveryEvent,
+  Transaction,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
 // The transactions of the company carrying this endToEndId, with the status of the payment
 // that sent it (PIX_OUT rows are written by the payments area when a payment settles).
-export async function findCompanyTransactions(db: Db, companyId: string, endToEndId: string): Promise<Array<Transaction & { payment_status: string | null }>> {
+export async function findCompanyTransactions(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<Array<Transaction & { payment_status: string | null }>> {
   return db
     .selectFrom('transactions')
     .leftJoin('payments', 'payments.id', 'transactions.payment_id')
@@ -19,8 +30,17 @@ export async function findCompanyTransactions(db: Db, companyId: string, endToEn
 }
 
 // The company's payment that carries this endToEndId (set on approval, CONFIRMED or FAILED).
-export async function findCompanyPayment(db: Db, companyId: string, endToEndId: string): Promise<{ id: string; status: string } | undefined> {
-  return db.selectFrom('payments').select(['id', 'status']).where('company_id', '=', companyId).where('end_to_end_id', '=', endToEndId).executeTakeFirst();
+export async function findCompanyPayment(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<{ id: string; status: string } | undefined> {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'status'])
+    .where('company_id', '=', companyId)
+    .where('end_to_end_id', '=', endToEndId)
+    .executeTakeFirst();
 }
 
 export async function findByTransaction(db: Db, transactionId: string): Promise<FundsRecovery | undefined> {
@@ -32,13 +52,24 @@ export async function insertRecovery(db: Db, row: NewFundsRecovery): Promise<Fun
 }
 
 // companyId undefined: any company's (the sandbox's analysis moves).
-export async function findRecovery(db: Db, id: string, companyId: string | undefined, lock = false): Promise<FundsRecovery | undefined> {
+export async function findRecovery(
+  db: Db,
+  id: string,
+  companyId: string | undefined,
+  lock = false,
+): Promise<FundsRecovery | undefined> {
   let q = db.selectFrom('funds_recoveries').selectAll().where('id', '=', id);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
   return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
 }
 
-export async function updateStatus(db: Db, id: string, status: FundsRecoveryStatus, events: StoredRecoveryEvent[], at: Date): Promise<FundsRecovery> {
+export async function updateStatus(
+  db: Db,
+  id: string,
+  status: FundsRecoveryStatus,
+  events: StoredRecoveryEvent[],
+  at: Date,
+): Promise<FundsRecovery> {
   return db
     .updateTable('funds_recoveries')
     .set({ status, events: JSON.stringify(events), updated_at: at })

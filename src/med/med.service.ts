@@ -61,7 +61,8 @@ export class MedService {
   ) {}
 
   private guard(principal: Principal): void {
-    if (!hasFeature(principal, FEATURES.medApi)) throw errors.featureRequired('You need feature MED_API to access this endpoint');
+    if (!hasFeature(principal, FEATURES.medApi))
+      throw errors.featureRequired('You need feature MED_API to access this endpoint');
   }
 
   async open(principal: Principal, input: FundsRecoveryInput) {
@@ -79,7 +80,11 @@ export class MedService {
         const sent = rows.find((r) => r.type === 'PIX_OUT');
         if (!sent) throw errors.badRequest('Transaction was not sent from your account');
         const detailStatus = (sent.details as { status?: unknown }).status;
-        if ((sent.payment_status && REJECTED_PAYMENTS.has(sent.payment_status)) || detailStatus === 'REJECTED' || detailStatus === 'FAILED') {
+        if (
+          (sent.payment_status && REJECTED_PAYMENTS.has(sent.payment_status)) ||
+          detailStatus === 'REJECTED' ||
+          detailStatus === 'FAILED'
+        ) {
           throw errors.badRequest('Transaction was rejected');
         }
         if (await repo.findByTransaction(trx, sent.id)) throw errors.conflict(ALREADY_EXISTS);
@@ -130,12 +135,18 @@ export class MedService {
       const row = await repo.findRecovery(trx, id, undefined, true);
       if (!row) throw errors.notFound(NOT_FOUND);
       const step = ANALYSIS_MOVES[status]!;
-      if (row.status !== step.from) throw errors.conflict(`Funds recovery is ${row.status}: only a ${step.from} recovery can move to ${status}`);
+      if (row.status !== step.from)
+        throw errors.conflict(`Funds recovery is ${row.status}: only a ${step.from} recovery can move to ${status}`);
       return fundsRecoveryView(await this.move(trx, row, status, step.description));
     });
   }
 
-  private async move(trx: Kysely<Database>, row: FundsRecovery, status: FundsRecoveryStatus, description: string): Promise<FundsRecovery> {
+  private async move(
+    trx: Kysely<Database>,
+    row: FundsRecovery,
+    status: FundsRecoveryStatus,
+    description: string,
+  ): Promise<FundsRecovery> {
     const now = await this.clock.now(trx);
     const event: StoredRecoveryEvent = { type: 'STATUS_CHANGED', status, description, createdAt: now.toISOString() };
     return repo.updateStatus(trx, row.id, status, [...row.events, event], now);

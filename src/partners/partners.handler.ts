@@ -19,7 +19,10 @@ export const partnerHandlers = {
     return created ? { status: 201, body: preRegistration } : { status: 200, body: preRegistration };
   },
   async getPartnerPreRegistration(req, ctx) {
-    return { status: 200, body: { preRegistration: await ctx.services.partners.getPreRegistration(callerOf(ctx), req.params.taxID) } };
+    return {
+      status: 200,
+      body: { preRegistration: await ctx.services.partners.getPreRegistration(callerOf(ctx), req.params.taxID) },
+    };
   },
   async createPartnerApplication(req, ctx) {
     const { created, application } = await ctx.services.partners.createApplication(callerOf(ctx), req.body);

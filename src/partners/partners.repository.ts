@@ -31,24 +31,55 @@ function withCompany(db: Db, partnerCompanyId: string) {
 }
 
 export async function insertPreRegistrationIfFree(db: Db, row: NewPreRegistration): Promise<boolean> {
-  const inserted = await db.insertInto('partner_pre_registrations').values(row).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
+  const inserted = await db
+    .insertInto('partner_pre_registrations')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return inserted !== undefined;
 }
 
-export async function findPreRegistration(db: Db, partnerCompanyId: string, taxId: string): Promise<PreRegistrationWithCompany | undefined> {
+export async function findPreRegistration(
+  db: Db,
+  partnerCompanyId: string,
+  taxId: string,
+): Promise<PreRegistrationWithCompany | undefined> {
   return withCompany(db, partnerCompanyId).where('p.tax_id', '=', taxId).executeTakeFirst();
 }
 
-export async function lockPreRegistration(db: Db, partnerCompanyId: string, taxId: string): Promise<PreRegistrationRow | undefined> {
-  return db.selectFrom('partner_pre_registrations').selectAll().where('partner_company_id', '=', partnerCompanyId).where('tax_id', '=', taxId).forUpdate().executeTakeFirst();
+export async function lockPreRegistration(
+  db: Db,
+  partnerCompanyId: string,
+  taxId: string,
+): Promise<PreRegistrationRow | undefined> {
+  return db
+    .selectFrom('partner_pre_registrations')
+    .selectAll()
+    .where('partner_company_id', '=', partnerCompanyId)
+    .where('tax_id', '=', taxId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function listPreRegistrations(db: Db, partnerCompanyId: string, page: { skip: number; limit: number }): Promise<PreRegistrationWithCompany[]> {
-  return withCompany(db, partnerCompanyId).orderBy('p.created_at').orderBy('p.id').offset(page.skip).limit(page.limit).execute();
+export async function listPreRegistrations(
+  db: Db,
+  partnerCompanyId: string,
+  page: { skip: number; limit: number },
+): Promise<PreRegistrationWithCompany[]> {
+  return withCompany(db, partnerCompanyId)
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .offset(page.skip)
+    .limit(page.limit)
+    .execute();
 }
 
 export async function countPreRegistrations(db: Db, partnerCompanyId: string, affiliatedOnly = false): Promise<number> {
-  let q = db.selectFrom('partner_pre_registrations').select((eb) => eb.fn.countAll<string>().as('n')).where('partner_company_id', '=', partnerCompanyId);
+  let q = db
+    .selectFrom('partner_pre_registrations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('partner_company_id', '=', partnerCompanyId);
   if (affiliatedOnly) q = q.where('company_id', 'is not', null);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -67,7 +98,11 @@ export async function listAffiliates(db: Db, partnerCompanyId: string, page: { s
 }
 
 export async function setAffiliate(db: Db, preRegistrationId: string, companyId: string, at: Date): Promise<void> {
-  await db.updateTable('partner_pre_registrations').set({ company_id: companyId, affiliated_at: at }).where('id', '=', preRegistrationId).execute();
+  await db
+    .updateTable('partner_pre_registrations')
+    .set({ company_id: companyId, affiliated_at: at })
+    .where('id', '=', preRegistrationId)
+    .execute();
 }
 
 export async function findPartnerApplication(db: Db, preRegistrationId: string, name: string) {
@@ -80,11 +115,26 @@ export async function findPartnerApplication(db: Db, preRegistrationId: string, 
     .executeTakeFirst();
 }
 
-export async function insertPartnerApplication(db: Db, row: { application_id: string; pre_registration_id: string; name: string; type: 'API' | 'PLUGIN' | 'ORACLE'; created_at: Date }): Promise<void> {
+export async function insertPartnerApplication(
+  db: Db,
+  row: {
+    application_id: string;
+    pre_registration_id: string;
+    name: string;
+    type: 'API' | 'PLUGIN' | 'ORACLE';
+    created_at: Date;
+  },
+): Promise<void> {
   await db.insertInto('partner_applications').values(row).execute();
 }
 
 export async function defaultOpenAccount(db: Db, companyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('bank_accounts').select('id').where('company_id', '=', companyId).where('is_default', '=', true).where('status', '=', 'OPEN').executeTakeFirst();
+  const row = await db
+    .selectFrom('bank_accounts')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('is_default', '=', true)
+    .where('status', '=', 'OPEN')
+    .executeTakeFirst();
   return row?.id;
 }

@@ -42,16 +42,33 @@ function requirePartner(principal: Principal): void {
 function cleanTaxId(input: TaxIdInput, field: string, issues: FieldIssue[], allowed: TaxIdType[]): string {
   const n = normalizeTaxId(input.taxID);
   if (!n.ok) issues.push({ field: `${field}.taxID`, message: n.reason });
-  else if ((n.value.type === 'BR_CPF' ? 'BR:CPF' : 'BR:CNPJ') !== input.type) issues.push({ field: `${field}.type`, message: `does not match the tax id (a ${n.value.type === 'BR_CPF' ? 'CPF' : 'CNPJ'})` });
-  else if (!allowed.includes(input.type)) issues.push({ field: `${field}.type`, message: `must be ${allowed.join(' or ')}` });
+  else if ((n.value.type === 'BR_CPF' ? 'BR:CPF' : 'BR:CNPJ') !== input.type)
+    issues.push({
+      field: `${field}.type`,
+      message: `does not match the tax id (a ${n.value.type === 'BR_CPF' ? 'CPF' : 'CNPJ'})`,
+    });
+  else if (!allowed.includes(input.type))
+    issues.push({ field: `${field}.type`, message: `must be ${allowed.join(' or ')}` });
   return n.ok ? n.value.taxId : '';
 }
 
 export function preRegistrationView(p: repo.PreRegistrationWithCompany) {
   return {
-    preRegistration: { name: p.name, ...(p.website !== null ? { website: p.website } : {}), taxID: { taxID: p.tax_id, type: p.tax_id_type } },
+    preRegistration: {
+      name: p.name,
+      ...(p.website !== null ? { website: p.website } : {}),
+      taxID: { taxID: p.tax_id, type: p.tax_id_type },
+    },
     user: p.user,
-    ...(p.company_id !== null ? { company: { id: p.company_id, name: p.company_name ?? p.name, taxID: { taxID: p.tax_id, type: p.tax_id_type } } } : {}),
+    ...(p.company_id !== null
+      ? {
+          company: {
+            id: p.company_id,
+            name: p.company_name ?? p.name,
+            taxID: { taxID: p.tax_id, type: p.tax_id_type },
+          },
+        }
+      : {}),
     ...(p.first_client_id !== null ? { account: { clientId: p.first_client_id } } : {}),
   };
 }
@@ -80,7 +97,13 @@ export class PartnersService {
     const name = input.preRegistration.name.trim();
     if (!name) issues.push({ field: 'body.preRegistration.name', message: 'must not be blank' });
     if (issues.length) throw errors.validation(issues);
-    const user: PreRegistrationUser = { firstName: u.firstName.trim(), lastName: u.lastName.trim(), email, phone, ...(userTaxId !== undefined ? { taxID: { taxID: userTaxId, type: 'BR:CPF' as const } } : {}) };
+    const user: PreRegistrationUser = {
+      firstName: u.firstName.trim(),
+      lastName: u.lastName.trim(),
+      email,
+      phone,
+      ...(userTaxId !== undefined ? { taxID: { taxID: userTaxId, type: 'BR:CPF' as const } } : {}),
+    };
     return this.db.transaction().execute(async (trx) => {
       const existing = await repo.findPreRegistration(trx, principal.companyId, taxId);
       if (existing) return { created: false, preRegistration: preRegistrationView(existing) };
@@ -104,7 +127,10 @@ export class PartnersService {
   async listPreRegistrations(principal: Principal, page: Page) {
     return this.db.transaction().execute(async (trx) => {
       const rows = await repo.listPreRegistrations(trx, principal.companyId, page);
-      return { preRegistrations: rows.map(preRegistrationView), total: await repo.countPreRegistrations(trx, principal.companyId) };
+      return {
+        preRegistrations: rows.map(preRegistrationView),
+        total: await repo.countPreRegistrations(trx, principal.companyId),
+      };
     });
   }
 
@@ -118,7 +144,12 @@ export class PartnersService {
     return this.db.transaction().execute(async (trx) => {
       const rows = await repo.listAffiliates(trx, principal.companyId, page);
       return {
-        affiliates: rows.map((r) => ({ name: r.name, taxID: { taxID: r.tax_id, type: r.tax_id_type }, correlationID: r.id, createdAt: r.affiliated_at!.toISOString() })),
+        affiliates: rows.map((r) => ({
+          name: r.name,
+          taxID: { taxID: r.tax_id, type: r.tax_id_type },
+          correlationID: r.id,
+          createdAt: r.affiliated_at!.toISOString(),
+        })),
         total: await repo.countPreRegistrations(trx, principal.companyId, true),
       };
     });
@@ -139,13 +170,30 @@ export class PartnersService {
       if (!pre) throw errors.notFound('Pre registration not found');
       const existing = await repo.findPartnerApplication(trx, pre.id, name);
       if (existing) {
-        return { created: false, application: { name: existing.name, isActive: existing.is_active, type: existing.type, clientId: existing.client_id, ...(existing.scopes ? { scopes: existing.scopes } : {}) } };
+        return {
+          created: false,
+          application: {
+            name: existing.name,
+            isActive: existing.is_active,
+            type: existing.type,
+            clientId: existing.client_id,
+            ...(existing.scopes ? { scopes: existing.scopes } : {}),
+          },
+        };
       }
       const now = await this.clock.now(trx);
       let companyId = pre.company_id;
       let accountId: string;
       if (companyId === null) {
-        const company = await identityRepo.insertCompany(trx, { id: randomUUID(), name: pre.name, tax_id: pre.tax_id, official_name: pre.name, trade_name: pre.name, features: JSON.stringify([]), created_at: now });
+        const company = await identityRepo.insertCompany(trx, {
+          id: randomUUID(),
+          name: pre.name,
+          tax_id: pre.tax_id,
+          official_name: pre.name,
+          trade_name: pre.name,
+          features: JSON.stringify([]),
+          created_at: now,
+        });
         const account = await identityRepo.insertBankAccount(trx, {
           id: randomUUID(),
           company_id: company.id,
@@ -156,7 +204,14 @@ export class PartnersService {
           status: 'OPEN',
           created_at: now,
         });
-        await insertPixKey(trx, { key: newEvpKey(), company_id: company.id, account_id: account.id, type: 'EVP', is_default: true, created_at: now });
+        await insertPixKey(trx, {
+          key: newEvpKey(),
+          company_id: company.id,
+          account_id: account.id,
+          type: 'EVP',
+          is_default: true,
+          created_at: now,
+        });
         await repo.setAffiliate(trx, pre.id, company.id, now);
         companyId = company.id;
         accountId = account.id;
@@ -179,11 +234,25 @@ export class PartnersService {
         allowed_ips: null,
         created_at: now,
       });
-      await repo.insertPartnerApplication(trx, { application_id: app.id, pre_registration_id: pre.id, name, type: input.application.type, created_at: now });
+      await repo.insertPartnerApplication(trx, {
+        application_id: app.id,
+        pre_registration_id: pre.id,
+        name,
+        type: input.application.type,
+        created_at: now,
+      });
       const view = applicationView(app);
       return {
         created: true,
-        application: { name: view.name, isActive: view.isActive, type: input.application.type, clientId: view.clientId, clientSecret: credentials.clientSecret, appID: credentials.appID, ...(view.scopes ? { scopes: view.scopes } : {}) },
+        application: {
+          name: view.name,
+          isActive: view.isActive,
+          type: input.application.type,
+          clientId: view.clientId,
+          clientSecret: credentials.clientSecret,
+          appID: credentials.appID,
+          ...(view.scopes ? { scopes: view.scopes } : {}),
+        },
       };
     });
   }

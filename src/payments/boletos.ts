@@ -30,10 +30,20 @@ export function describeBoleto(input: string, today: string): Result<DescribedBo
   const info = checked.value;
   const institution = info.kind === 'bank' && info.bankCode ? institutionByCode(info.bankCode) : undefined;
   const companyId = info.beneficiary?.companyId;
-  const taxId = info.kind === 'utility' && info.segment === '6' && companyId?.length === 8 ? cnpjFrom(`${companyId}0001`) : undefined;
-  const party = madeUpParty(`boleto:${info.barcode.slice(info.kind === 'bank' ? 19 : 15)}`, 'company', taxId ? { taxId } : {});
+  const taxId =
+    info.kind === 'utility' && info.segment === '6' && companyId?.length === 8
+      ? cnpjFrom(`${companyId}0001`)
+      : undefined;
+  const party = madeUpParty(
+    `boleto:${info.barcode.slice(info.kind === 'bank' ? 19 : 15)}`,
+    'company',
+    taxId ? { taxId } : {},
+  );
   const bankName = institution?.name ?? info.beneficiary?.bankName?.toUpperCase();
-  const bank = info.kind === 'bank' && info.bankCode ? { code: info.bankCode, name: bankName ?? `BANK ${info.bankCode}` } : undefined;
+  const bank =
+    info.kind === 'bank' && info.bankCode
+      ? { code: info.bankCode, name: bankName ?? `BANK ${info.bankCode}` }
+      : undefined;
   const destination: Destination = {
     ...party,
     ...(institution ? { ispb: institution.ispb } : {}),

@@ -70,7 +70,11 @@ export class PaymentDestinations {
         const described = describeBoleto(body.boletoBarcode, today);
         if (!described.ok) throw errors.badRequest(described.reason);
         if (described.value.info.amount <= 0) throw errors.badRequest('This boleto carries no amount to pay');
-        return { value: cents(described.value.info.amount), destination: described.value.destination, echo: { boletoBarcode: body.boletoBarcode } };
+        return {
+          value: cents(described.value.info.amount),
+          destination: described.value.destination,
+          echo: { boletoBarcode: body.boletoBarcode },
+        };
       }
     }
   }
@@ -84,13 +88,22 @@ export class PaymentDestinations {
       const found = await this.lookups.findLookup(this.db, principal.companyId, body.pixKeyEndToEndId);
       if (!found) throw errors.badRequest('pixKeyEndToEndId is not the end-to-end id of a key lookup of this company');
       if (found.key !== key) throw errors.badRequest('pixKeyEndToEndId comes from a lookup of another key');
-      return { value: cents(body.value), destination: fromEntry(found.entry, key), endToEndId: body.pixKeyEndToEndId, echo };
+      return {
+        value: cents(body.value),
+        destination: fromEntry(found.entry, key),
+        endToEndId: body.pixKeyEndToEndId,
+        echo,
+      };
     }
     const { entry, endToEndId } = await this.lookupFor(principal, key, type);
     return { value: cents(body.value), destination: fromEntry(entry, key), endToEndId, echo };
   }
 
-  private async lookupFor(principal: Principal, key: string, type: PixKeyType): Promise<{ entry: DictEntry; endToEndId: string }> {
+  private async lookupFor(
+    principal: Principal,
+    key: string,
+    type: PixKeyType,
+  ): Promise<{ entry: DictEntry; endToEndId: string }> {
     const outcome = await this.lookups.lookup(principal, key, type, 'payment');
     if (outcome.kind === 'empty') throw emptyBucket(outcome.nextRefresh);
     if (outcome.kind === 'notFound') throw errors.badRequest('Pix key not found');
@@ -106,33 +119,48 @@ export class PaymentDestinations {
       const key = validatePixKey(code.pixKey!.trim());
       if (!key.ok) throw errors.badRequest(`Invalid QR code: its Pix key is not valid (${key.reason})`);
       const { entry, endToEndId } = await this.lookupFor(principal, key.value.key, key.value.type);
-      const destination = { ...fromEntry(entry, key.value.key), ...(code.txid && code.txid !== '***' ? { txid: code.txid } : {}) };
+      const destination = {
+        ...fromEntry(entry, key.value.key),
+        ...(code.txid && code.txid !== '***' ? { txid: code.txid } : {}),
+      };
       return { value: this.valueOf(code.amount, false, body.value), destination, endToEndId, echo };
     }
     const location = code.locationUrl!;
     if (!isOwnLocation(location, this.publicUrl)) {
       // Another institution's code: the simulated outside world (not fetched).
       const party = madeUpParty(`qr:${location.split('/')[0]!.toLowerCase()}`, 'company', { name: code.merchantName });
-      return { value: this.valueOf(code.amount, false, body.value), destination: { ...party, where: 'outside', locationUrl: location }, echo };
+      return {
+        value: this.valueOf(code.amount, false, body.value),
+        destination: { ...party, where: 'outside', locationUrl: location },
+        echo,
+      };
     }
     const payload = await readDynamicPayload(location, this.publicUrl);
     if (!payload.ok) throw errors.badRequest(`The QR code's payload could not be used: ${payload.reason}`);
-    if (payload.value.status !== 'ATIVA') throw errors.badRequest(`The QR code's charge cannot be paid (status ${payload.value.status})`);
+    if (payload.value.status !== 'ATIVA')
+      throw errors.badRequest(`The QR code's charge cannot be paid (status ${payload.value.status})`);
     const key = validatePixKey(payload.value.key);
     const entry = key.ok ? await this.rail.lookupKey(this.db, key.value.key, key.value.type) : undefined;
     if (!key.ok || !entry?.local) throw errors.badRequest("The QR code's receiving key is not on this server");
-    const destination: Destination = { ...fromEntry(entry, key.value.key), locationUrl: location, txid: payload.value.txid };
+    const destination: Destination = {
+      ...fromEntry(entry, key.value.key),
+      locationUrl: location,
+      txid: payload.value.txid,
+    };
     return { value: this.valueOf(payload.value.amount, payload.value.amountEditable, body.value), destination, echo };
   }
 
   // The code's amount unless it has none (then `value` is required) or lets the payer change it.
   private valueOf(amount: Cents | undefined, editable: boolean, value: number | undefined): Cents {
     if (amount === undefined) {
-      if (value === undefined) throw errors.validation([{ field: 'body.value', message: 'is required to pay a QR code without an amount' }]);
+      if (value === undefined)
+        throw errors.validation([{ field: 'body.value', message: 'is required to pay a QR code without an amount' }]);
       return cents(value);
     }
     if (value !== undefined && value !== amount && !editable) {
-      throw errors.badRequest(`This QR code has a fixed amount (${amount} cents); value may be sent only for QR codes without an amount`);
+      throw errors.badRequest(
+        `This QR code has a fixed amount (${amount} cents); value may be sent only for QR codes without an amount`,
+      );
     }
     return cents(value ?? amount);
   }
@@ -141,7 +169,12 @@ export class PaymentDestinations {
     const taxId = normalizeTaxId(body.holder.taxID.taxID);
     const declared = body.holder.taxID.type === 'BR:CPF' ? 'BR_CPF' : 'BR_CNPJ';
     if (!taxId.ok || taxId.value.type !== declared) {
-      throw errors.validation([{ field: 'body.holder.taxID.taxID', message: taxId.ok ? `is not a ${body.holder.taxID.type.slice(3)}` : taxId.reason }]);
+      throw errors.validation([
+        {
+          field: 'body.holder.taxID.taxID',
+          message: taxId.ok ? `is not a ${body.holder.taxID.type.slice(3)}` : taxId.reason,
+        },
+      ]);
     }
     const destination = await this.rail.resolveAccount(this.db, {
       ispb: body.psp.id,

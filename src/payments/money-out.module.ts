@@ -26,11 +26,26 @@ export interface MoneyOutServices {
   idempotency: IdempotencyStore;
 }
 
-export function buildMoneyOutServices(config: Config, db: Kysely<Database>, clock: Clock, jobs: Scheduler): MoneyOutServices {
+export function buildMoneyOutServices(
+  config: Config,
+  db: Kysely<Database>,
+  clock: Clock,
+  jobs: Scheduler,
+): MoneyOutServices {
   const rail = new SimulatedRail(config.sandbox);
-  const limits = new LimitsService(db, clock, { ...DEFAULT_LIMITS, minFreeWithdrawValue: config.withdrawals.minFreeValue, withdrawFee: config.withdrawals.fee });
+  const limits = new LimitsService(db, clock, {
+    ...DEFAULT_LIMITS,
+    minFreeWithdrawValue: config.withdrawals.minFreeValue,
+    withdrawFee: config.withdrawals.fee,
+  });
   const keyLookups = new KeyLookupService(db, clock, rail);
-  const payments = new PaymentsService(db, clock, rail, limits, new PaymentDestinations(db, rail, keyLookups, config.publicUrl));
+  const payments = new PaymentsService(
+    db,
+    clock,
+    rail,
+    limits,
+    new PaymentDestinations(db, rail, keyLookups, config.publicUrl),
+  );
   const idempotency = new IdempotencyStore(db, clock);
   jobs.register('payments.expire', 60_000, async () => void (await payments.expireStale()));
   jobs.register('idempotency.cleanup', 3_600_000, async () => void (await idempotency.deleteExpired()));

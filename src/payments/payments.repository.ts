@@ -33,12 +33,23 @@ export async function insertPayment(db: Db, row: NewPaymentRow): Promise<void> {
   await db.insertInto('payments').values(row).execute();
 }
 
-export async function findByCorrelation(db: Db, companyId: string, correlationId: string): Promise<PaymentWithPayer | undefined> {
-  return withPayer(db).where('payments.company_id', '=', companyId).where('payments.correlation_id', '=', correlationId).executeTakeFirst();
+export async function findByCorrelation(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<PaymentWithPayer | undefined> {
+  return withPayer(db)
+    .where('payments.company_id', '=', companyId)
+    .where('payments.correlation_id', '=', correlationId)
+    .executeTakeFirst();
 }
 
 // The payment row locked for an approval (then read with its payer).
-export async function lockByCorrelation(db: Db, companyId: string, correlationId: string): Promise<PaymentWithPayer | undefined> {
+export async function lockByCorrelation(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<PaymentWithPayer | undefined> {
   const locked = await db
     .selectFrom('payments')
     .select('id')
@@ -60,10 +71,18 @@ export async function findPayment(db: Db, companyId: string, id: string): Promis
 }
 
 export async function endToEndIdTaken(db: Db, endToEndId: string): Promise<boolean> {
-  return (await db.selectFrom('payments').select('id').where('end_to_end_id', '=', endToEndId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('payments').select('id').where('end_to_end_id', '=', endToEndId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
-export async function listPayments(db: Db, companyId: string, skip: number, limit: number): Promise<{ rows: PaymentWithPayer[]; total: number }> {
+export async function listPayments(
+  db: Db,
+  companyId: string,
+  skip: number,
+  limit: number,
+): Promise<{ rows: PaymentWithPayer[]; total: number }> {
   const rows = await withPayer(db)
     .where('payments.company_id', '=', companyId)
     .orderBy('payments.created_at', 'desc')
@@ -71,14 +90,23 @@ export async function listPayments(db: Db, companyId: string, skip: number, limi
     .offset(skip)
     .limit(limit)
     .execute();
-  const { n } = await db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(n) };
 }
 
 export async function updatePayment(
   db: Db,
   id: string,
-  set: Partial<Pick<PaymentRow, 'status' | 'end_to_end_id' | 'transaction_id' | 'failure_code' | 'failure_reason' | 'settled_at' | 'updated_at'>>,
+  set: Partial<
+    Pick<
+      PaymentRow,
+      'status' | 'end_to_end_id' | 'transaction_id' | 'failure_code' | 'failure_reason' | 'settled_at' | 'updated_at'
+    >
+  >,
 ): Promise<void> {
   await db.updateTable('payments').set(set).where('id', '=', id).execute();
 }
@@ -96,5 +124,11 @@ export async function claimStale(db: Db, before: Date, limit: number): Promise<P
     .skipLocked()
     .execute();
   if (ids.length === 0) return [];
-  return withPayer(db).where('payments.id', 'in', ids.map((r) => r.id)).execute();
+  return withPayer(db)
+    .where(
+      'payments.id',
+      'in',
+      ids.map((r) => r.id),
+    )
+    .execute();
 }

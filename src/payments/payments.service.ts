@@ -22,9 +22,21 @@ import { findAccountOfCompany, findDefaultOpenAccount } from '../accounts/accoun
 import type { Destination, Rail } from '../rail/rail';
 import { insertTransaction } from '../transactions/transactions.repository';
 import { describeBoleto } from './boletos';
-import { type CreatePaymentBody, type PaymentCreateRequest, type PaymentDestinations, withPaymentType } from './destinations';
+import {
+  type CreatePaymentBody,
+  type PaymentCreateRequest,
+  type PaymentDestinations,
+  withPaymentType,
+} from './destinations';
 import * as repo from './payments.repository';
-import { partyView, payerOf, paymentResult, paymentTransactionView, paymentView, type PaymentResult } from './payments.view';
+import {
+  partyView,
+  payerOf,
+  paymentResult,
+  paymentTransactionView,
+  paymentView,
+  type PaymentResult,
+} from './payments.view';
 
 export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
 // CREATED payments not approved within this time are removed (status DENIED).
@@ -33,8 +45,18 @@ export const APPROVAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
 // The canonical JSON of a create body (keys sorted; autoApprove absent is false).
 export function requestHash(body: CreatePaymentBody): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
-  return createHash('sha256').update(JSON.stringify(canonical({ ...body, autoApprove: body.autoApprove === true }))).digest('hex');
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, x]) => [k, canonical(x)]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical({ ...body, autoApprove: body.autoApprove === true })))
+    .digest('hex');
 }
 
 export class PaymentsService {
@@ -99,7 +121,8 @@ export class PaymentsService {
       this.db.transaction().execute(async (trx) => {
         const row = await repo.lockByCorrelation(trx, principal.companyId, correlationID);
         if (!row) throw errors.notFound('Payment not found');
-        if (row.status !== 'CREATED') throw errors.conflict(`Payment is not awaiting approval: its status is ${row.status}`);
+        if (row.status !== 'CREATED')
+          throw errors.conflict(`Payment is not awaiting approval: its status is ${row.status}`);
         return paymentResult(await this.execute(trx, row, await this.clock.now(trx)));
       }),
     );
@@ -130,22 +153,42 @@ export class PaymentsService {
       const stale = await repo.claimStale(trx, new Date(now.getTime() - APPROVAL_WINDOW_MS), 100);
       for (const row of stale) {
         const reason = 'Not approved within 7 days';
-        await repo.updatePayment(trx, row.id, { status: 'DENIED', failure_code: 'EXPIRED', failure_reason: reason, updated_at: now });
-        const removed = { ...row, status: 'DENIED' as const, failure_code: 'EXPIRED', failure_reason: reason, updated_at: now };
-        await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_REMOVED', payload: { payment: paymentView(removed), error: reason }, at: now });
+        await repo.updatePayment(trx, row.id, {
+          status: 'DENIED',
+          failure_code: 'EXPIRED',
+          failure_reason: reason,
+          updated_at: now,
+        });
+        const removed = {
+          ...row,
+          status: 'DENIED' as const,
+          failure_code: 'EXPIRED',
+          failure_reason: reason,
+          updated_at: now,
+        };
+        await recordEvent(trx, {
+          companyId: row.company_id,
+          type: 'OPENPIX:MOVEMENT_REMOVED',
+          payload: { payment: paymentView(removed), error: reason },
+          at: now,
+        });
       }
       return stale.length;
     });
   }
 
   private sameOrRefuse(existing: repo.PaymentWithPayer, hash: string): PaymentResult {
-    if (existing.request_hash !== hash) throw errors.badRequest('Payment with this correlationID already exists with a different body');
+    if (existing.request_hash !== hash)
+      throw errors.badRequest('Payment with this correlationID already exists with a different body');
     return paymentResult(existing);
   }
 
   private async sourceAccount(principal: Principal, sourceAccountId: string | undefined): Promise<string> {
-    const account = sourceAccountId ? await findAccountOfCompany(this.db, principal.companyId, sourceAccountId) : await findDefaultOpenAccount(this.db, principal.companyId);
-    if (!account) throw errors.badRequest(sourceAccountId ? 'Source account not found' : 'The company has no open default account');
+    const account = sourceAccountId
+      ? await findAccountOfCompany(this.db, principal.companyId, sourceAccountId)
+      : await findDefaultOpenAccount(this.db, principal.companyId);
+    if (!account)
+      throw errors.badRequest(sourceAccountId ? 'Source account not found' : 'The company has no open default account');
     if (account.status !== 'OPEN') throw errors.badRequest('The source account is closed');
     return account.id;
   }
@@ -156,18 +199,35 @@ export class PaymentsService {
     const destination = row.destination as unknown as Destination;
     // Both balances of a local payment are locked up front in id order, so payments crossing
     // between two companies never wait on each other in opposite orders.
-    await lockAccounts(trx, [row.account_id, ...(destination.where === 'local' && destination.accountId ? [destination.accountId] : [])], at);
+    await lockAccounts(
+      trx,
+      [row.account_id, ...(destination.where === 'local' && destination.accountId ? [destination.accountId] : [])],
+      at,
+    );
     const refusal = this.rail.payerRefusal(destination);
-    if (refusal === 'LIMIT_EXCEEDED') throw errors.badRequest('Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)');
+    if (refusal === 'LIMIT_EXCEEDED')
+      throw errors.badRequest('Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)');
     // The limits are Pix limits: a boleto is not a Pix.
     if (row.type !== 'BOLETO') await this.limits.check(trx, row.account_id, row.value, at);
     if (refusal === 'NOT_ENOUGH_BALANCE') throw errors.badRequest(INSUFFICIENT_BALANCE);
     const endToEndId = row.end_to_end_id ?? newEndToEndId(OWN_ISPB, at);
     const amount = row.value as never;
-    const hold = await applyMove(trx, { moveId: `payment:${row.id}:hold`, legs: [{ accountId: row.account_id, kind: 'HOLD', bucket: 'blocked', amount }], at, description: `Payment ${row.correlation_id} held` });
+    const hold = await applyMove(trx, {
+      moveId: `payment:${row.id}:hold`,
+      legs: [{ accountId: row.account_id, kind: 'HOLD', bucket: 'blocked', amount }],
+      at,
+      description: `Payment ${row.correlation_id} held`,
+    });
     if (!hold.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
     const payer = payerOf(row);
-    const outcome = await this.rail.send(trx, { endToEndId, value: amount, at, payer, destination, ...(row.comment ? { comment: row.comment } : {}) });
+    const outcome = await this.rail.send(trx, {
+      endToEndId,
+      value: amount,
+      at,
+      payer,
+      destination,
+      ...(row.comment ? { comment: row.comment } : {}),
+    });
     let done: repo.PaymentWithPayer;
     if (outcome.ok) {
       const tx = await insertTransaction(trx, {
@@ -180,7 +240,17 @@ export class PaymentsService {
         payment_id: row.id,
         created_at: at,
         details: {
-          destination: { name: destination.name, taxID: destination.taxId, pixKey: destination.pixKey, pixKeyType: destination.pixKeyType, ispb: destination.ispb, bank: destination.bank, branch: destination.branch, account: destination.account, accountType: destination.accountType },
+          destination: {
+            name: destination.name,
+            taxID: destination.taxId,
+            pixKey: destination.pixKey,
+            pixKeyType: destination.pixKeyType,
+            ispb: destination.ispb,
+            bank: destination.bank,
+            branch: destination.branch,
+            account: destination.account,
+            accountType: destination.accountType,
+          },
           debitParty: partyView(payer),
           creditParty: partyView(destination),
           ...(destination.txid ? { txid: destination.txid } : {}),
@@ -188,20 +258,54 @@ export class PaymentsService {
           payment: { correlationID: row.correlation_id, type: row.type },
         },
       });
-      const settle = await applyMove(trx, { moveId: `payment:${row.id}:settle`, legs: [{ accountId: row.account_id, kind: 'DEBIT', bucket: 'blocked', amount }], at, transactionId: tx.id, description: `Payment ${row.correlation_id}` });
+      const settle = await applyMove(trx, {
+        moveId: `payment:${row.id}:settle`,
+        legs: [{ accountId: row.account_id, kind: 'DEBIT', bucket: 'blocked', amount }],
+        at,
+        transactionId: tx.id,
+        description: `Payment ${row.correlation_id}`,
+      });
       if (!settle.ok) throw new Error(`settling the hold of payment ${row.id} failed: ${settle.code}`);
-      const set = { status: 'CONFIRMED' as const, end_to_end_id: endToEndId, transaction_id: tx.id, settled_at: at, updated_at: at };
+      const set = {
+        status: 'CONFIRMED' as const,
+        end_to_end_id: endToEndId,
+        transaction_id: tx.id,
+        settled_at: at,
+        updated_at: at,
+      };
       await repo.updatePayment(trx, row.id, set);
       done = { ...row, ...set };
-      await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_CONFIRMED', payload: { payment: paymentView(done), transaction: paymentTransactionView(done)! }, at });
+      await recordEvent(trx, {
+        companyId: row.company_id,
+        type: 'OPENPIX:MOVEMENT_CONFIRMED',
+        payload: { payment: paymentView(done), transaction: paymentTransactionView(done)! },
+        at,
+      });
     } else {
-      const release = await applyMove(trx, { moveId: `payment:${row.id}:release`, legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'blocked', amount }], at, description: `Payment ${row.correlation_id} failed: ${outcome.code}` });
+      const release = await applyMove(trx, {
+        moveId: `payment:${row.id}:release`,
+        legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'blocked', amount }],
+        at,
+        description: `Payment ${row.correlation_id} failed: ${outcome.code}`,
+      });
       if (!release.ok) throw new Error(`releasing the hold of payment ${row.id} failed: ${release.code}`);
-      const set = { status: 'FAILED' as const, end_to_end_id: endToEndId, failure_code: outcome.code, failure_reason: outcome.reason, settled_at: at, updated_at: at };
+      const set = {
+        status: 'FAILED' as const,
+        end_to_end_id: endToEndId,
+        failure_code: outcome.code,
+        failure_reason: outcome.reason,
+        settled_at: at,
+        updated_at: at,
+      };
       await repo.updatePayment(trx, row.id, set);
       done = { ...row, ...set };
       const error = `${outcome.code}: ${outcome.reason}`;
-      await recordEvent(trx, { companyId: row.company_id, type: 'OPENPIX:MOVEMENT_FAILED', payload: { payment: paymentView(done), transaction: paymentTransactionView(done)!, error }, at });
+      await recordEvent(trx, {
+        companyId: row.company_id,
+        type: 'OPENPIX:MOVEMENT_FAILED',
+        payload: { payment: paymentView(done), transaction: paymentTransactionView(done)!, error },
+        at,
+      });
     }
     return done;
   }

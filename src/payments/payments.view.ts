@@ -22,7 +22,9 @@ export interface PaymentRequestEcho {
 
 // A person's CPF learnt from the DICT is shown masked; what the payer typed is shown as typed.
 function shownTaxId(d: Destination): string {
-  return d.taxIdType === 'BR:CPF' && d.declaredTaxId === undefined && d.taxId.length === 11 ? maskCpf(d.taxId) : d.taxId;
+  return d.taxIdType === 'BR:CPF' && d.declaredTaxId === undefined && d.taxId.length === 11
+    ? maskCpf(d.taxId)
+    : d.taxId;
 }
 
 export function payerOf(row: PaymentWithPayer): Payer {
@@ -46,7 +48,11 @@ export function partyView(p: Party & { pixKey?: string; pixKeyType?: string }, t
     ...(p.pixKey ? { pixKey: { pixKey: p.pixKey, ...(p.pixKeyType ? { type: p.pixKeyType } : {}) } } : {}),
     account: { branch: p.branch, account: p.account, accountType: p.accountType },
     psp: { id: p.ispb, name: p.bank },
-    holder: { name: p.name, ...(p.tradeName ? { nameFriendly: p.tradeName } : {}), taxID: { taxID: taxId, type: p.taxIdType } },
+    holder: {
+      name: p.name,
+      ...(p.tradeName ? { nameFriendly: p.tradeName } : {}),
+      taxID: { taxID: taxId, type: p.taxIdType },
+    },
   };
 }
 
@@ -85,7 +91,9 @@ export function paymentTransactionView(row: PaymentWithPayer) {
     value: row.value,
     endToEndId: row.end_to_end_id,
     time: row.settled_at.toISOString(),
-    ...(row.status === 'FAILED' && row.failure_code ? { providerRejectedReason: `${row.failure_code}: ${row.failure_reason ?? ''}`.trim() } : {}),
+    ...(row.status === 'FAILED' && row.failure_code
+      ? { providerRejectedReason: `${row.failure_code}: ${row.failure_reason ?? ''}`.trim() }
+      : {}),
     debitParty: partyView(payerOf(row)),
     creditParty: partyView(d, shownTaxId(d)),
   };

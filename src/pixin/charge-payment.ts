@@ -12,7 +12,8 @@ export interface PaymentParts {
   withdrawal: { kind: WithdrawalKind; value: number } | null;
 }
 
-export type PartsResult = ({ ok: true } & PaymentParts) | { ok: false; code: 'WRONG_AMOUNT' | 'PAYER_MISMATCH'; message: string };
+export type PartsResult =
+  ({ ok: true } & PaymentParts) | { ok: false; code: 'WRONG_AMOUNT' | 'PAYER_MISMATCH'; message: string };
 
 interface WithdrawalPart {
   valor?: string;
@@ -59,7 +60,13 @@ function sameTaxId(a: string, b: string): boolean {
 
 // Checks a payment of `value` for the charge (amountDue as the charges area computed it at
 // `at`) and splits it into parts.
-export function chargePaymentParts(charge: Charge, value: number, amountDue: Cents, payerTaxId: string, at: Date): PartsResult {
+export function chargePaymentParts(
+  charge: Charge,
+  value: number,
+  amountDue: Cents,
+  payerTaxId: string,
+  at: Date,
+): PartsResult {
   const required = requiredPayerTaxId(charge);
   if (required && !sameTaxId(required, payerTaxId)) {
     return { ok: false, code: 'PAYER_MISMATCH', message: "The payer's tax id is not the one the charge requires" };
@@ -70,7 +77,12 @@ export function chargePaymentParts(charge: Charge, value: number, amountDue: Cen
     if (!amounts.ok) return { ok: true, components: null, withdrawal: null };
     const a = amounts.value;
     const parts: Record<string, unknown> = { original: { valor: money(a.original) } };
-    for (const [name, amount] of [['juros', a.juros], ['multa', a.multa], ['desconto', a.desconto], ['abatimento', a.abatimento]] as const) {
+    for (const [name, amount] of [
+      ['juros', a.juros],
+      ['multa', a.multa],
+      ['desconto', a.desconto],
+      ['abatimento', a.abatimento],
+    ] as const) {
       if (amount > 0) parts[name] = { valor: money(amount) };
     }
     return { ok: true, components: Object.keys(parts).length > 1 ? parts : null, withdrawal: null };
@@ -80,7 +92,8 @@ export function chargePaymentParts(charge: Charge, value: number, amountDue: Cen
   const troco = valor.retirada?.troco;
   if (saque) {
     const fixed = amountOf(saque.valor);
-    if ((saque.modalidadeAlteracao ?? 0) === 0 && value !== fixed) return wrong(`The withdrawal must be paid with exactly ${money(cents(fixed))}`);
+    if ((saque.modalidadeAlteracao ?? 0) === 0 && value !== fixed)
+      return wrong(`The withdrawal must be paid with exactly ${money(cents(fixed))}`);
     return { ok: true, components: { saque: withdrawalComponent(saque, value) }, withdrawal: { kind: 'SAQUE', value } };
   }
   if (troco) {

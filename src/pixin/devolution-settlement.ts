@@ -82,7 +82,13 @@ export class DevolutionSettlement {
     });
     const legs: LedgerLeg[] = [{ accountId: d.account_id, kind: 'DEBIT', bucket: 'blocked', amount: cents(d.value) }];
     if (pix.payer_account_id) legs.push({ accountId: pix.payer_account_id, kind: 'CREDIT', amount: cents(d.value) });
-    const move = await applyMove(trx, { moveId: `devolucao:${d.rtr_id}`, legs, at: now, transactionId: tx.id, description: `Devolution ${d.id} of Pix ${pix.end_to_end_id}` });
+    const move = await applyMove(trx, {
+      moveId: `devolucao:${d.rtr_id}`,
+      legs,
+      at: now,
+      transactionId: tx.id,
+      description: `Devolution ${d.id} of Pix ${pix.end_to_end_id}`,
+    });
     if (!move.ok) throw new Error(`settling devolution ${d.rtr_id} failed: ${move.code}`);
     if (pix.payer_account_id && pix.payer_company_id) {
       await insertTransaction(trx, {
@@ -101,14 +107,29 @@ export class DevolutionSettlement {
         },
       });
     }
-    const settled = await repo.updateDevolution(trx, d.end_to_end_id, d.id, { status: 'DEVOLVIDO', settled_at: now, transaction_id: tx.id });
+    const settled = await repo.updateDevolution(trx, d.end_to_end_id, d.id, {
+      status: 'DEVOLVIDO',
+      settled_at: now,
+      transaction_id: tx.id,
+    });
     const payload = await this.eventPayload(trx, settled, pix, now);
-    await recordEvent(trx, { companyId: d.company_id, type: 'PIX_TRANSACTION_REFUND_SENT_CONFIRMED', payload: { ...payload, company: companyView(party), account: accountEventView(party) }, at: now });
+    await recordEvent(trx, {
+      companyId: d.company_id,
+      type: 'PIX_TRANSACTION_REFUND_SENT_CONFIRMED',
+      payload: { ...payload, company: companyView(party), account: accountEventView(party) },
+      at: now,
+    });
     await recordEvent(trx, { companyId: d.company_id, type: 'OPENPIX:TRANSACTION_REFUND_RECEIVED', payload, at: now });
     await this.notifyPixApi(trx, pix, now);
   }
 
-  private async refuse(trx: Kysely<Database>, d: PixDevolution, pix: PixReceived, motivo: string, now: Date): Promise<void> {
+  private async refuse(
+    trx: Kysely<Database>,
+    d: PixDevolution,
+    pix: PixReceived,
+    motivo: string,
+    now: Date,
+  ): Promise<void> {
     const move = await applyMove(trx, {
       moveId: `devolucao-release:${d.rtr_id}`,
       legs: [{ accountId: d.account_id, kind: 'RELEASE', bucket: 'blocked', amount: cents(d.value) }],
@@ -116,10 +137,19 @@ export class DevolutionSettlement {
       description: `Devolution ${d.id} of Pix ${pix.end_to_end_id} not made: ${motivo}`,
     });
     if (!move.ok) throw new Error(`releasing devolution ${d.rtr_id} failed: ${move.code}`);
-    const refused = await repo.updateDevolution(trx, d.end_to_end_id, d.id, { status: 'NAO_REALIZADO', motivo, settled_at: now });
+    const refused = await repo.updateDevolution(trx, d.end_to_end_id, d.id, {
+      status: 'NAO_REALIZADO',
+      motivo,
+      settled_at: now,
+    });
     const party = (await repo.findAccountParty(trx, d.account_id))!;
     const payload = await this.eventPayload(trx, refused, pix, now);
-    await recordEvent(trx, { companyId: d.company_id, type: 'PIX_TRANSACTION_REFUND_SENT_REJECTED', payload: { ...payload, company: companyView(party), account: accountEventView(party) }, at: now });
+    await recordEvent(trx, {
+      companyId: d.company_id,
+      type: 'PIX_TRANSACTION_REFUND_SENT_REJECTED',
+      payload: { ...payload, company: companyView(party), account: accountEventView(party) },
+      at: now,
+    });
     await this.notifyPixApi(trx, pix, now);
   }
 
@@ -136,6 +166,11 @@ export class DevolutionSettlement {
   private async notifyPixApi(trx: Kysely<Database>, pix: PixReceived, now: Date): Promise<void> {
     if (!pix.txid) return;
     const devolutions = (await repo.devolutionsOf(trx, [pix.end_to_end_id])).get(pix.end_to_end_id)!;
-    await recordEvent(trx, { companyId: pix.company_id, type: 'PIX_API:PIX', payload: { chave: pix.pix_key, pix: pixView(pix, devolutions) }, at: now });
+    await recordEvent(trx, {
+      companyId: pix.company_id,
+      type: 'PIX_API:PIX',
+      payload: { chave: pix.pix_key, pix: pixView(pix, devolutions) },
+      at: now,
+    });
   }
 }

@@ -20,7 +20,8 @@ export interface DevolutionInput {
   correlationId?: string | null;
 }
 
-export type DevolutionRefusalCode = 'ID_IN_USE' | 'OUTSIDE_WINDOW' | 'NOT_A_WITHDRAWAL' | 'ABOVE_REFUNDABLE' | 'INSUFFICIENT_BALANCE';
+export type DevolutionRefusalCode =
+  'ID_IN_USE' | 'OUTSIDE_WINDOW' | 'NOT_A_WITHDRAWAL' | 'ABOVE_REFUNDABLE' | 'INSUFFICIENT_BALANCE';
 
 export type DevolutionResult =
   | { ok: true; devolution: PixDevolution; created: boolean }
@@ -28,7 +29,10 @@ export type DevolutionResult =
 
 // What is still refundable of a Pix with each nature: the purchase part (ORIGINAL) and the
 // withdrawal part (RETIRADA, Pix Saque and Pix Troco only), minus devolutions not refused.
-export async function refundableOf(trx: Kysely<Database>, pix: PixReceived): Promise<Record<DevolucaoNatureza, number>> {
+export async function refundableOf(
+  trx: Kysely<Database>,
+  pix: PixReceived,
+): Promise<Record<DevolucaoNatureza, number>> {
   const devolved = await repo.devolvedByNature(trx, pix.end_to_end_id);
   return {
     ORIGINAL: Math.max(0, pix.value - pix.withdrawal_value - devolved.ORIGINAL),
@@ -37,28 +41,61 @@ export async function refundableOf(trx: Kysely<Database>, pix: PixReceived): Pro
 }
 
 function sameRequest(d: PixDevolution, input: DevolutionInput): boolean {
-  return d.value === input.value && d.natureza === input.natureza && (d.descricao ?? null) === (input.descricao ?? null);
+  return (
+    d.value === input.value && d.natureza === input.natureza && (d.descricao ?? null) === (input.descricao ?? null)
+  );
 }
 
 // Requests devolution `id` of a Pix the caller has locked (FOR UPDATE). The same id with the
 // same request answers the existing devolution.
-export async function requestDevolution(trx: Kysely<Database>, pix: PixReceived, id: string, input: DevolutionInput, now: Date): Promise<DevolutionResult> {
+export async function requestDevolution(
+  trx: Kysely<Database>,
+  pix: PixReceived,
+  id: string,
+  input: DevolutionInput,
+  now: Date,
+): Promise<DevolutionResult> {
   const existing = await repo.findDevolution(trx, pix.company_id, pix.end_to_end_id, id);
   if (existing) {
     if (sameRequest(existing, input)) return { ok: true, devolution: existing, created: false };
-    return { ok: false, code: 'ID_IN_USE', field: 'id', value: id, message: `The devolution id ${id} is already used for this Pix with another request` };
+    return {
+      ok: false,
+      code: 'ID_IN_USE',
+      field: 'id',
+      value: id,
+      message: `The devolution id ${id} is already used for this Pix with another request`,
+    };
   }
   if (now.getTime() - pix.settled_at.getTime() > DEVOLUTION_WINDOW_MS) {
-    return { ok: false, code: 'OUTSIDE_WINDOW', field: 'horario', value: pix.settled_at.toISOString(), message: 'The devolution window of 90 days from the settlement of the Pix has ended' };
+    return {
+      ok: false,
+      code: 'OUTSIDE_WINDOW',
+      field: 'horario',
+      value: pix.settled_at.toISOString(),
+      message: 'The devolution window of 90 days from the settlement of the Pix has ended',
+    };
   }
   const valor = money(input.value);
   if (input.natureza === 'RETIRADA' && pix.withdrawal_value === 0) {
-    return { ok: false, code: 'NOT_A_WITHDRAWAL', field: 'natureza', value: 'RETIRADA', message: 'The Pix has no withdrawal part (it is not a Pix Saque or Pix Troco): only natureza ORIGINAL applies' };
+    return {
+      ok: false,
+      code: 'NOT_A_WITHDRAWAL',
+      field: 'natureza',
+      value: 'RETIRADA',
+      message: 'The Pix has no withdrawal part (it is not a Pix Saque or Pix Troco): only natureza ORIGINAL applies',
+    };
   }
   const refundable = (await refundableOf(trx, pix))[input.natureza];
   if (input.value > refundable) {
-    const part = input.natureza === 'RETIRADA' ? 'withdrawal part' : pix.withdrawal_value > 0 ? 'purchase part' : 'value';
-    return { ok: false, code: 'ABOVE_REFUNDABLE', field: 'valor', value: valor, message: `The devolution exceeds what is left to return of the Pix ${part}: at most ${money(refundable)}` };
+    const part =
+      input.natureza === 'RETIRADA' ? 'withdrawal part' : pix.withdrawal_value > 0 ? 'purchase part' : 'value';
+    return {
+      ok: false,
+      code: 'ABOVE_REFUNDABLE',
+      field: 'valor',
+      value: valor,
+      message: `The devolution exceeds what is left to return of the Pix ${part}: at most ${money(refundable)}`,
+    };
   }
   const rtrId = newReturnId(OWN_ISPB, now);
   const hold = await applyMove(trx, {
@@ -68,7 +105,13 @@ export async function requestDevolution(trx: Kysely<Database>, pix: PixReceived,
     description: `Devolution ${id} of Pix ${pix.end_to_end_id} held until settled`,
   });
   if (!hold.ok) {
-    return { ok: false, code: 'INSUFFICIENT_BALANCE', field: 'valor', value: valor, message: 'The available balance of the account does not cover the devolution' };
+    return {
+      ok: false,
+      code: 'INSUFFICIENT_BALANCE',
+      field: 'valor',
+      value: valor,
+      message: 'The available balance of the account does not cover the devolution',
+    };
   }
   const devolution = await repo.insertDevolution(trx, {
     end_to_end_id: pix.end_to_end_id,

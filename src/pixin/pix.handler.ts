@@ -10,7 +10,10 @@ export const pixInPixHandlers = {
     return { status: 200, body: await ctx.services.pixin.listPix(callerOf(ctx), req.query) };
   },
   async putDevolucao(req, ctx) {
-    return { status: 201, body: await ctx.services.pixin.putDevolucao(callerOf(ctx), req.params.e2eid, req.params.id, req.body) };
+    return {
+      status: 201,
+      body: await ctx.services.pixin.putDevolucao(callerOf(ctx), req.params.e2eid, req.params.id, req.body),
+    };
   },
   async getDevolucao(req, ctx) {
     return { status: 200, body: await ctx.services.pixin.getDevolucao(callerOf(ctx), req.params.e2eid, req.params.id) };

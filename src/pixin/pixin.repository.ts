@@ -1,6 +1,14 @@
 // All SQL of received Pix and their devolutions.
 import { type Kysely, sql } from 'kysely';
-import type { Database, DevolucaoNatureza, NewPixDevolution, NewPixReceived, PixDevolution, PixDevolutionUpdate, PixReceived } from '../db/schema';
+import type {
+  Database,
+  DevolucaoNatureza,
+  NewPixDevolution,
+  NewPixReceived,
+  PixDevolution,
+  PixDevolutionUpdate,
+  PixReceived,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -23,14 +31,28 @@ export async function insertReceived(db: Db, row: NewPixReceived): Promise<PixRe
   return db.insertInto('pix_received').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findReceivedOfCompany(db: Db, companyId: string, endToEndId: string, forUpdate = false): Promise<PixReceived | undefined> {
-  let q = db.selectFrom('pix_received').selectAll().where('company_id', '=', companyId).where('end_to_end_id', '=', endToEndId);
+export async function findReceivedOfCompany(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+  forUpdate = false,
+): Promise<PixReceived | undefined> {
+  let q = db
+    .selectFrom('pix_received')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('end_to_end_id', '=', endToEndId);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 // The Pix that paid a charge (a charge is completed by one Pix).
-export async function findReceivedOfCharge(db: Db, companyId: string, chargeId: string, forUpdate = false): Promise<PixReceived | undefined> {
+export async function findReceivedOfCharge(
+  db: Db,
+  companyId: string,
+  chargeId: string,
+  forUpdate = false,
+): Promise<PixReceived | undefined> {
   let q = db
     .selectFrom('pix_received')
     .selectAll()
@@ -66,9 +88,22 @@ function receivedListQuery(db: Db, f: ReceivedListFilter) {
   return q;
 }
 
-export async function listReceived(db: Db, filter: ReceivedListFilter, offset: number, limit: number): Promise<{ rows: PixReceived[]; total: number }> {
-  const rows = await receivedListQuery(db, filter).selectAll().orderBy('settled_at').orderBy('end_to_end_id').offset(offset).limit(limit).execute();
-  const count = await receivedListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listReceived(
+  db: Db,
+  filter: ReceivedListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PixReceived[]; total: number }> {
+  const rows = await receivedListQuery(db, filter)
+    .selectAll()
+    .orderBy('settled_at')
+    .orderBy('end_to_end_id')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await receivedListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
@@ -78,7 +113,12 @@ export async function insertDevolution(db: Db, row: NewPixDevolution): Promise<P
   return db.insertInto('pix_devolutions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateDevolution(db: Db, endToEndId: string, id: string, changes: PixDevolutionUpdate): Promise<PixDevolution> {
+export async function updateDevolution(
+  db: Db,
+  endToEndId: string,
+  id: string,
+  changes: PixDevolutionUpdate,
+): Promise<PixDevolution> {
   return db
     .updateTable('pix_devolutions')
     .set(changes)
@@ -88,7 +128,12 @@ export async function updateDevolution(db: Db, endToEndId: string, id: string, c
     .executeTakeFirstOrThrow();
 }
 
-export async function findDevolution(db: Db, companyId: string, endToEndId: string, id: string): Promise<PixDevolution | undefined> {
+export async function findDevolution(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+  id: string,
+): Promise<PixDevolution | undefined> {
   return db
     .selectFrom('pix_devolutions')
     .selectAll()
@@ -98,8 +143,17 @@ export async function findDevolution(db: Db, companyId: string, endToEndId: stri
     .executeTakeFirst();
 }
 
-export async function findDevolutionByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<PixDevolution | undefined> {
-  return db.selectFrom('pix_devolutions').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
+export async function findDevolutionByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<PixDevolution | undefined> {
+  return db
+    .selectFrom('pix_devolutions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId)
+    .executeTakeFirst();
 }
 
 // The devolutions of some Pix, oldest first, grouped by end-to-end id.
@@ -131,7 +185,13 @@ export async function devolvedByNature(db: Db, endToEndId: string): Promise<Reco
   return out;
 }
 
-export async function listChargeDevolutions(db: Db, companyId: string, chargeId: string, offset: number, limit: number): Promise<{ rows: PixDevolution[]; total: number }> {
+export async function listChargeDevolutions(
+  db: Db,
+  companyId: string,
+  chargeId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PixDevolution[]; total: number }> {
   const base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId).where('charge_id', '=', chargeId);
   const rows = await base.selectAll().orderBy('requested_at').orderBy('id').offset(offset).limit(limit).execute();
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -139,11 +199,23 @@ export async function listChargeDevolutions(db: Db, companyId: string, chargeId:
 }
 
 // The company's devolutions, newest first (GET /api/v1/refund).
-export async function listCompanyDevolutions(db: Db, companyId: string, range: { from?: Date; to?: Date }, offset: number, limit: number): Promise<{ rows: PixDevolution[]; total: number }> {
+export async function listCompanyDevolutions(
+  db: Db,
+  companyId: string,
+  range: { from?: Date; to?: Date },
+  offset: number,
+  limit: number,
+): Promise<{ rows: PixDevolution[]; total: number }> {
   let base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId);
   if (range.from) base = base.where('requested_at', '>=', range.from);
   if (range.to) base = base.where('requested_at', '<', range.to);
-  const rows = await base.selectAll().orderBy('requested_at', 'desc').orderBy('rtr_id', 'desc').offset(offset).limit(limit).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('requested_at', 'desc')
+    .orderBy('rtr_id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
@@ -153,7 +225,14 @@ export async function listCompanyDevolutions(db: Db, companyId: string, range: {
 export async function findDevolutionByAnyId(db: Db, companyId: string, id: string): Promise<PixDevolution | undefined> {
   return (
     (await findDevolutionByCorrelationId(db, companyId, id)) ??
-    (await db.selectFrom('pix_devolutions').selectAll().where('company_id', '=', companyId).where('id', '=', id).orderBy('requested_at', 'desc').limit(1).executeTakeFirst())
+    (await db
+      .selectFrom('pix_devolutions')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .orderBy('requested_at', 'desc')
+      .limit(1)
+      .executeTakeFirst())
   );
 }
 

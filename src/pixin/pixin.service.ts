@@ -83,7 +83,10 @@ export class PixInService {
       ...(query.cpf ? { payerTaxId: query.cpf } : query.cnpj ? { payerTaxId: query.cnpj } : {}),
     };
     const { rows, total } = await repo.listReceived(this.db, filter, page.offset, page.itensPorPagina);
-    const devolutions = await repo.devolutionsOf(this.db, rows.map((r) => r.end_to_end_id));
+    const devolutions = await repo.devolutionsOf(
+      this.db,
+      rows.map((r) => r.end_to_end_id),
+    );
     const extra = {
       ...(query.txid !== undefined ? { txid: query.txid } : {}),
       ...(query.txIdPresente !== undefined ? { txIdPresente: query.txIdPresente } : {}),
@@ -102,14 +105,23 @@ export class PixInService {
   async putDevolucao(principal: Principal, e2eid: string, id: string, body: DevolucaoBody) {
     const parsed = parseDecimalAmount(body.valor);
     if (!parsed.ok || parsed.value <= 0) {
-      throw errors.badRequest('The devolution amount is not valid', [{ field: 'valor', message: 'must be a positive amount like "12.34"', value: String(body.valor) }]);
+      throw errors.badRequest('The devolution amount is not valid', [
+        { field: 'valor', message: 'must be a positive amount like "12.34"', value: String(body.valor) },
+      ]);
     }
-    const input: DevolutionInput = { value: parsed.value, natureza: body.natureza ?? 'ORIGINAL', descricao: body.descricao ? body.descricao : null };
+    const input: DevolutionInput = {
+      value: parsed.value,
+      natureza: body.natureza ?? 'ORIGINAL',
+      descricao: body.descricao ? body.descricao : null,
+    };
     return this.db.transaction().execute(async (trx) => {
       const pix = await repo.findReceivedOfCompany(trx, principal.companyId, e2eid, true);
       if (!pix) throw errors.notFound('Pix not found');
       const result = await requestDevolution(trx, pix, id, input, await this.clock.now(trx));
-      if (!result.ok) throw errors.badRequest(result.message, [{ field: result.field, message: result.message, value: result.value }]);
+      if (!result.ok)
+        throw errors.badRequest(result.message, [
+          { field: result.field, message: result.message, value: result.value },
+        ]);
       return devolucaoView(result.devolution);
     });
   }
@@ -118,7 +130,9 @@ export class PixInService {
     const devolution = await repo.findDevolution(this.db, principal.companyId, e2eid, id);
     if (!devolution) {
       const pix = await repo.findReceivedOfCompany(this.db, principal.companyId, e2eid);
-      throw pix ? errors.notFound(`The Pix has no devolution ${id}`, 'PixDevolucaoNaoEncontrada') : errors.notFound('Pix not found', 'PixNaoEncontrado');
+      throw pix
+        ? errors.notFound(`The Pix has no devolution ${id}`, 'PixDevolucaoNaoEncontrada')
+        : errors.notFound('Pix not found', 'PixNaoEncontrado');
     }
     return devolucaoView(devolution);
   }
@@ -128,7 +142,13 @@ export class PixInService {
   async listChargeRefunds(principal: Principal, chargeId: string, page: Page) {
     const charge = await findCompanyCharge(this.db, principal.companyId, chargeId);
     if (!charge) throw errors.notFound('Charge not found');
-    const { rows, total } = await repo.listChargeDevolutions(this.db, principal.companyId, charge.id, page.skip, page.limit);
+    const { rows, total } = await repo.listChargeDevolutions(
+      this.db,
+      principal.companyId,
+      charge.id,
+      page.skip,
+      page.limit,
+    );
     return { refunds: rows.map(refundView), total };
   }
 
@@ -138,7 +158,12 @@ export class PixInService {
       const charge = await findCompanyCharge(trx, principal.companyId, chargeId);
       if (!charge) throw errors.notFound('Charge not found');
       const pix = await repo.findReceivedOfCharge(trx, principal.companyId, charge.id, true);
-      if (!pix) return { pix: undefined, owns: (d) => d.charge_id === charge.id, missing: 'Only completed charges can be refunded' };
+      if (!pix)
+        return {
+          pix: undefined,
+          owns: (d) => d.charge_id === charge.id,
+          missing: 'Only completed charges can be refunded',
+        };
       return { pix, owns: (d) => d.charge_id === charge.id };
     });
     return refundView(devolution);
@@ -162,16 +187,31 @@ export class PixInService {
   }
 
   async listRefunds(principal: Principal, query: { start?: string; end?: string }, page: Page) {
-    const range = { from: query.start ? new Date(query.start) : undefined, to: query.end ? new Date(query.end) : undefined };
-    if (range.from && range.to && range.from > range.to) throw errors.validation([{ field: 'query.end', message: 'must not be before start' }]);
-    const { rows, total } = await repo.listCompanyDevolutions(this.db, principal.companyId, range, page.skip, page.limit);
+    const range = {
+      from: query.start ? new Date(query.start) : undefined,
+      to: query.end ? new Date(query.end) : undefined,
+    };
+    if (range.from && range.to && range.from > range.to)
+      throw errors.validation([{ field: 'query.end', message: 'must not be before start' }]);
+    const { rows, total } = await repo.listCompanyDevolutions(
+      this.db,
+      principal.companyId,
+      range,
+      page.skip,
+      page.limit,
+    );
     return { refunds: rows.map(pixRefundView), total };
   }
 
   // A platform refund (natureza ORIGINAL) of the Pix `locate` finds, once per correlationID:
   // the same request again answers the existing refund, another one with that id is refused.
   // Its devolution id is the correlationID when it fits the standard's id, else a generated one.
-  private async refundOnce(principal: Principal, input: ChargeRefundInput, refusals: Refusals, locate: (trx: Kysely<Database>) => Promise<RefundTarget>): Promise<PixDevolution> {
+  private async refundOnce(
+    principal: Principal,
+    input: ChargeRefundInput,
+    refusals: Refusals,
+    locate: (trx: Kysely<Database>) => Promise<RefundTarget>,
+  ): Promise<PixDevolution> {
     if (input.value !== undefined && (!Number.isSafeInteger(input.value) || input.value > MAX_PIX_CENTS)) {
       throw errors.validation([{ field: 'value', message: `must be an integer from 1 to ${MAX_PIX_CENTS} (cents)` }]);
     }
@@ -180,7 +220,10 @@ export class PixInService {
       const target = await locate(trx);
       const existing = await repo.findDevolutionByCorrelationId(trx, principal.companyId, input.correlationID);
       if (existing) {
-        const same = target.owns(existing) && (input.value === undefined || input.value === existing.value) && (existing.descricao ?? null) === (input.comment || null);
+        const same =
+          target.owns(existing) &&
+          (input.value === undefined || input.value === existing.value) &&
+          (existing.descricao ?? null) === (input.comment || null);
         if (same) return existing;
         throw errors.badRequest('A refund with this correlationID already exists');
       }
@@ -188,9 +231,17 @@ export class PixInService {
       if (!pix) throw errors.badRequest(target.missing ?? 'Nothing to refund');
       const value = input.value ?? (await refundableOf(trx, pix)).ORIGINAL;
       if (value <= 0) throw errors.badRequest(refusals.NOTHING_LEFT);
-      const fits = DEVOLUTION_ID.test(input.correlationID) && !(await repo.findDevolution(trx, principal.companyId, pix.end_to_end_id, input.correlationID));
+      const fits =
+        DEVOLUTION_ID.test(input.correlationID) &&
+        !(await repo.findDevolution(trx, principal.companyId, pix.end_to_end_id, input.correlationID));
       const id = fits ? input.correlationID : randomAlphanumeric(32);
-      const result = await requestDevolution(trx, pix, id, { value, natureza: 'ORIGINAL', descricao: input.comment || null, correlationId: input.correlationID }, await this.clock.now(trx));
+      const result = await requestDevolution(
+        trx,
+        pix,
+        id,
+        { value, natureza: 'ORIGINAL', descricao: input.comment || null, correlationId: input.correlationID },
+        await this.clock.now(trx),
+      );
       if (!result.ok) throw errors.badRequest(refusals[result.code] ?? result.message);
       return result.devolution;
     });

@@ -10,7 +10,10 @@ export const pixInPlatformHandlers = {
     return { status: 200, body: { refunds, pageInfo: pageInfo(page, total) } };
   },
   async createChargeRefund(req, ctx) {
-    return { status: 200, body: { refund: await ctx.services.pixin.createChargeRefund(callerOf(ctx), req.params.id, req.body) } };
+    return {
+      status: 200,
+      body: { refund: await ctx.services.pixin.createChargeRefund(callerOf(ctx), req.params.id, req.body) },
+    };
   },
   async listRefunds(req, ctx) {
     const page = pageOf(req.query);
@@ -18,7 +21,10 @@ export const pixInPlatformHandlers = {
     return { status: 200, body: { refunds, pageInfo: pageInfo(page, total) } };
   },
   async getRefund(req, ctx) {
-    return { status: 200, body: { pixTransactionRefund: await ctx.services.pixin.getRefund(callerOf(ctx), req.params.id) } };
+    return {
+      status: 200,
+      body: { pixTransactionRefund: await ctx.services.pixin.getRefund(callerOf(ctx), req.params.id) },
+    };
   },
   async createRefund(req, ctx) {
     return { status: 200, body: { refund: await ctx.services.pixin.createRefund(callerOf(ctx), req.body) } };

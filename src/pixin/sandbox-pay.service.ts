@@ -47,8 +47,15 @@ export class SandboxPayService {
     const parsed = parseBrCode(input.brCode);
     if (!parsed.ok) throw errors.badRequest('Invalid BR Code', [{ field: 'brCode', message: parsed.reason }]);
     const code = parsed.value;
-    if (code.kind === 'static' && code.amount !== undefined && input.value !== undefined && input.value !== code.amount) {
-      throw errors.badRequest(`The value differs from the amount of the QR code (${money(code.amount)})`, [{ field: 'value', message: `must be ${code.amount} or absent` }]);
+    if (
+      code.kind === 'static' &&
+      code.amount !== undefined &&
+      input.value !== undefined &&
+      input.value !== code.amount
+    ) {
+      throw errors.badRequest(`The value differs from the amount of the QR code (${money(code.amount)})`, [
+        { field: 'value', message: `must be ${code.amount} or absent` },
+      ]);
     }
     if (code.kind === 'static' && code.amount === undefined && input.value === undefined) {
       throw errors.validation([{ field: 'value', message: 'value is required to pay a QR code without amount' }]);
@@ -62,7 +69,12 @@ export class SandboxPayService {
         const value = input.value ?? code.amount ?? (await this.amountDueAt(trx, locationUrl, at));
         incoming = { ...base, value: cents(value), locationUrl };
       } else {
-        incoming = { ...base, value: cents(input.value ?? code.amount!), pixKey: code.pixKey!, ...(code.txid ? { txid: code.txid } : {}) };
+        incoming = {
+          ...base,
+          value: cents(input.value ?? code.amount!),
+          pixKey: code.pixKey!,
+          ...(code.txid ? { txid: code.txid } : {}),
+        };
       }
       return settle(trx, incoming, code.kind === 'dynamic' ? 'Charge not found' : 'Pix key not found');
     });

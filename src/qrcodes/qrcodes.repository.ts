@@ -6,15 +6,28 @@ import type { Database, NewStaticQrCodeRow, StaticQrCodeRow } from '../db/schema
 type Db = Kysely<Database>;
 
 function liveOf(db: Db, companyId: string) {
-  return db.selectFrom('static_qrcodes').selectAll().where('company_id', '=', companyId).where('deleted_at', 'is', null);
+  return db
+    .selectFrom('static_qrcodes')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('deleted_at', 'is', null);
 }
 
 // Inserts unless the correlationID (or the key's identifier) is taken: then undefined.
 export async function insertStaticQrCodeIfFree(db: Db, row: NewStaticQrCodeRow): Promise<StaticQrCodeRow | undefined> {
-  return db.insertInto('static_qrcodes').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('static_qrcodes')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<StaticQrCodeRow | undefined> {
+export async function findByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<StaticQrCodeRow | undefined> {
   return liveOf(db, companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
 }
 
@@ -23,11 +36,17 @@ export async function findByAnyId(db: Db, companyId: string, id: string): Promis
   const rows = await liveOf(db, companyId)
     .where((eb) => eb.or([eb('id', '=', id), eb('correlation_id', '=', id), eb('identifier', '=', id)]))
     .execute();
-  return rows.find((r) => r.id === id) ?? rows.find((r) => r.correlation_id === id) ?? rows.find((r) => r.identifier === id);
+  return (
+    rows.find((r) => r.id === id) ?? rows.find((r) => r.correlation_id === id) ?? rows.find((r) => r.identifier === id)
+  );
 }
 
 // The live code a Pix to this key with this txid pays (for money in: key + static txid).
-export async function findByKeyAndIdentifier(db: Db, pixKey: string, identifier: string): Promise<StaticQrCodeRow | undefined> {
+export async function findByKeyAndIdentifier(
+  db: Db,
+  pixKey: string,
+  identifier: string,
+): Promise<StaticQrCodeRow | undefined> {
   return db
     .selectFrom('static_qrcodes')
     .selectAll()
@@ -49,8 +68,18 @@ export async function markDeleted(db: Db, companyId: string, id: string, at: Dat
 }
 
 // Newest first.
-export async function listStaticQrCodes(db: Db, companyId: string, skip: number, limit: number): Promise<{ rows: StaticQrCodeRow[]; total: number }> {
-  const rows = await liveOf(db, companyId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
+export async function listStaticQrCodes(
+  db: Db,
+  companyId: string,
+  skip: number,
+  limit: number,
+): Promise<{ rows: StaticQrCodeRow[]; total: number }> {
+  const rows = await liveOf(db, companyId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(skip)
+    .limit(limit)
+    .execute();
   const count = await db
     .selectFrom('static_qrcodes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -62,5 +91,10 @@ export async function listStaticQrCodes(db: Db, companyId: string, skip: number,
 
 // The live code of a payment link id (unguessable: the open QR image route looks codes up by it).
 export async function findByPaymentLinkId(db: Db, paymentLinkId: string): Promise<StaticQrCodeRow | undefined> {
-  return db.selectFrom('static_qrcodes').selectAll().where('payment_link_id', '=', paymentLinkId).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('static_qrcodes')
+    .selectAll()
+    .where('payment_link_id', '=', paymentLinkId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }

@@ -34,11 +34,17 @@ export class QrCodesService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(principal: Principal, input: PixQrCodeCreateInput): Promise<{ pixQrCode: PixQrCodeView; correlationID: string; brCode: string }> {
+  async create(
+    principal: Principal,
+    input: PixQrCodeCreateInput,
+  ): Promise<{ pixQrCode: PixQrCodeView; correlationID: string; brCode: string }> {
     const name = input.name.trim();
     if (!name) throw errors.validation([{ field: 'body.name', message: 'must not be blank' }], 'Invalid name');
     if (input.value !== undefined && input.value > MAX_STATIC_QR_VALUE) {
-      throw errors.validation([{ field: 'body.value', message: `must be at most ${MAX_STATIC_QR_VALUE} cents`, value: String(input.value) }], 'Invalid value');
+      throw errors.validation(
+        [{ field: 'body.value', message: `must be at most ${MAX_STATIC_QR_VALUE} cents`, value: String(input.value) }],
+        'Invalid value',
+      );
     }
     if (input.correlationID !== undefined && !input.correlationID.trim()) {
       throw errors.validation([{ field: 'body.correlationID', message: 'must not be blank' }], 'Invalid correlationID');
@@ -78,7 +84,9 @@ export class QrCodesService {
         });
         if (row) return { pixQrCode: this.view(row), correlationID: row.correlation_id, brCode: row.br_code };
         if (await repo.findByCorrelationId(trx, principal.companyId, correlationId)) {
-          throw errors.badRequest('QR code with this correlationID already exists', [{ field: 'body.correlationID', message: 'is already used by another QR code' }]);
+          throw errors.badRequest('QR code with this correlationID already exists', [
+            { field: 'body.correlationID', message: 'is already used by another QR code' },
+          ]);
         }
       }
       throw new Error('could not allocate a static QR code identifier');
@@ -100,7 +108,8 @@ export class QrCodesService {
   async delete(principal: Principal, id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await repo.findByAnyId(trx, principal.companyId, id);
-      if (!row || !(await repo.markDeleted(trx, principal.companyId, row.id, await this.clock.now(trx)))) throw errors.notFound(NOT_FOUND);
+      if (!row || !(await repo.markDeleted(trx, principal.companyId, row.id, await this.clock.now(trx))))
+        throw errors.notFound(NOT_FOUND);
     });
   }
 
@@ -126,12 +135,19 @@ export class QrCodesService {
   private async keyOf(trx: Kysely<Database>, companyId: string, sent: string | undefined): Promise<PixKey> {
     if (sent === undefined) {
       const key = await findDefaultKey(trx, companyId);
-      if (!key) throw errors.badRequest('The company has no default Pix key: send pixKey', [{ field: 'body.pixKey', message: 'is required: the company has no default key' }]);
+      if (!key)
+        throw errors.badRequest('The company has no default Pix key: send pixKey', [
+          { field: 'body.pixKey', message: 'is required: the company has no default key' },
+        ]);
       return key;
     }
     const trimmed = sent.trim();
-    const key = (await findCompanyKey(trx, companyId, trimmed)) ?? (await findCompanyKey(trx, companyId, trimmed.toLowerCase()));
-    if (!key) throw errors.badRequest('Pix key not found for this company', [{ field: 'body.pixKey', message: 'is not a key of this company' }]);
+    const key =
+      (await findCompanyKey(trx, companyId, trimmed)) ?? (await findCompanyKey(trx, companyId, trimmed.toLowerCase()));
+    if (!key)
+      throw errors.badRequest('Pix key not found for this company', [
+        { field: 'body.pixKey', message: 'is not a key of this company' },
+      ]);
     return key;
   }
 }

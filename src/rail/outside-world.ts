@@ -29,8 +29,32 @@ export function institutionByCode(code: string): Institution | undefined {
   return INSTITUTIONS.find((i) => i.code === code);
 }
 
-const FIRST_NAMES = ['Mariana', 'Rafael', 'Joao Pedro', 'Ana Luiza', 'Carlos', 'Fernanda', 'Lucas', 'Beatriz', 'Gustavo', 'Patricia', 'Thiago', 'Camila'];
-const SURNAMES = ['Alves Costa', 'Souza Lima', 'Martins', 'Oliveira Santos', 'Pereira', 'Rodrigues Silva', 'Ferreira', 'Gomes Ribeiro', 'Carvalho', 'Almeida Rocha'];
+const FIRST_NAMES = [
+  'Mariana',
+  'Rafael',
+  'Joao Pedro',
+  'Ana Luiza',
+  'Carlos',
+  'Fernanda',
+  'Lucas',
+  'Beatriz',
+  'Gustavo',
+  'Patricia',
+  'Thiago',
+  'Camila',
+];
+const SURNAMES = [
+  'Alves Costa',
+  'Souza Lima',
+  'Martins',
+  'Oliveira Santos',
+  'Pereira',
+  'Rodrigues Silva',
+  'Ferreira',
+  'Gomes Ribeiro',
+  'Carvalho',
+  'Almeida Rocha',
+];
 const COMPANIES = [
   'Tecidos Brasil Industria Ltda',
   'Padaria Estrela Ltda',
@@ -76,7 +100,11 @@ export function maskCpf(cpf: string): string {
 }
 
 // A stable made-up owner for a seed: a person (CPF) or a company (CNPJ), an institution, an account.
-export function madeUpParty(seed: string, prefer?: 'person' | 'company', hints: { name?: string; taxId?: string } = {}): Party {
+export function madeUpParty(
+  seed: string,
+  prefer?: 'person' | 'company',
+  hints: { name?: string; taxId?: string } = {},
+): Party {
   const h = digest(seed);
   const isPerson = prefer ? prefer === 'person' : h[0]! % 2 === 0;
   const institution = INSTITUTIONS[h[1]! % INSTITUTIONS.length]!;
@@ -84,7 +112,9 @@ export function madeUpParty(seed: string, prefer?: 'person' | 'company', hints: 
   const taxId = hints.taxId ?? (isPerson ? cpfFrom(digits(h, 2, 9)) : cnpjFrom(digits(h, 2, 8) + '0001'));
   const name =
     hints.name ??
-    (isPerson ? `${FIRST_NAMES[h[12]! % FIRST_NAMES.length]} ${SURNAMES[h[13]! % SURNAMES.length]}` : COMPANIES[h[12]! % COMPANIES.length]!);
+    (isPerson
+      ? `${FIRST_NAMES[h[12]! % FIRST_NAMES.length]} ${SURNAMES[h[13]! % SURNAMES.length]}`
+      : COMPANIES[h[12]! % COMPANIES.length]!);
   return {
     name,
     taxId,
@@ -129,25 +159,75 @@ export type SandboxFailure =
 
 export const FAILURE_DOMAIN = 'fail.pixgate.dev';
 
-export const FAILURE_TABLE: ReadonlyArray<{ failure: SandboxFailure; key: string; account: string; description: string }> = [
-  { failure: 'ACCOUNT_NOT_FOUND', key: `account-not-found@${FAILURE_DOMAIN}`, account: '9000001', description: 'Destination account not found' },
-  { failure: 'NOT_ENOUGH_BALANCE', key: `not-enough-balance@${FAILURE_DOMAIN}`, account: '9000002', description: 'Account does not have enough balance to complete the operation' },
-  { failure: 'INVALID_PIX_KEY', key: `invalid-pix-key@${FAILURE_DOMAIN}`, account: '9000003', description: 'The Pix key is invalid or no longer registered' },
-  { failure: 'LIMIT_EXCEEDED', key: `limit-exceeded@${FAILURE_DOMAIN}`, account: '9000004', description: 'The payment exceeds the Pix limits of the account' },
-  { failure: 'AC03', key: `ac03@${FAILURE_DOMAIN}`, account: '9000005', description: 'Creditor account number invalid or missing' },
+export const FAILURE_TABLE: ReadonlyArray<{
+  failure: SandboxFailure;
+  key: string;
+  account: string;
+  description: string;
+}> = [
+  {
+    failure: 'ACCOUNT_NOT_FOUND',
+    key: `account-not-found@${FAILURE_DOMAIN}`,
+    account: '9000001',
+    description: 'Destination account not found',
+  },
+  {
+    failure: 'NOT_ENOUGH_BALANCE',
+    key: `not-enough-balance@${FAILURE_DOMAIN}`,
+    account: '9000002',
+    description: 'Account does not have enough balance to complete the operation',
+  },
+  {
+    failure: 'INVALID_PIX_KEY',
+    key: `invalid-pix-key@${FAILURE_DOMAIN}`,
+    account: '9000003',
+    description: 'The Pix key is invalid or no longer registered',
+  },
+  {
+    failure: 'LIMIT_EXCEEDED',
+    key: `limit-exceeded@${FAILURE_DOMAIN}`,
+    account: '9000004',
+    description: 'The payment exceeds the Pix limits of the account',
+  },
+  {
+    failure: 'AC03',
+    key: `ac03@${FAILURE_DOMAIN}`,
+    account: '9000005',
+    description: 'Creditor account number invalid or missing',
+  },
   { failure: 'AC06', key: `ac06@${FAILURE_DOMAIN}`, account: '9000006', description: 'Creditor account is blocked' },
-  { failure: 'AM04', key: `am04@${FAILURE_DOMAIN}`, account: '9000007', description: 'Insufficient funds in the settlement account of the payer participant' },
+  {
+    failure: 'AM04',
+    key: `am04@${FAILURE_DOMAIN}`,
+    account: '9000007',
+    description: 'Insufficient funds in the settlement account of the payer participant',
+  },
   { failure: 'AM12', key: `am12@${FAILURE_DOMAIN}`, account: '9000008', description: 'Invalid amount' },
-  { failure: 'BE01', key: `be01@${FAILURE_DOMAIN}`, account: '9000009', description: 'Creditor tax id is inconsistent with the account holder' },
-  { failure: 'DS04', key: `ds04@${FAILURE_DOMAIN}`, account: '9000010', description: 'Order rejected by the receiving participant' },
+  {
+    failure: 'BE01',
+    key: `be01@${FAILURE_DOMAIN}`,
+    account: '9000009',
+    description: 'Creditor tax id is inconsistent with the account holder',
+  },
+  {
+    failure: 'DS04',
+    key: `ds04@${FAILURE_DOMAIN}`,
+    account: '9000010',
+    description: 'Order rejected by the receiving participant',
+  },
   { failure: 'FRAD', key: `frad@${FAILURE_DOMAIN}`, account: '9000011', description: 'Fraudulent origin suspected' },
 ];
 
-export const SPI_REASONS: Readonly<Record<string, string>> = Object.fromEntries(FAILURE_TABLE.map((f) => [f.failure, f.description]));
+export const SPI_REASONS: Readonly<Record<string, string>> = Object.fromEntries(
+  FAILURE_TABLE.map((f) => [f.failure, f.description]),
+);
 
 // The failure a sandbox destination is mapped to: by its key, or by its account number at an
 // outside institution (separators ignored).
-export function sandboxFailureOf(destination: { pixKey?: string; account?: string; ispb?: string }, ownIspb: string): SandboxFailure | undefined {
+export function sandboxFailureOf(
+  destination: { pixKey?: string; account?: string; ispb?: string },
+  ownIspb: string,
+): SandboxFailure | undefined {
   if (destination.pixKey) {
     const byKey = FAILURE_TABLE.find((f) => f.key === destination.pixKey);
     if (byKey) return byKey.failure;

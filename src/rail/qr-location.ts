@@ -28,7 +28,11 @@ export function isOwnLocation(locationUrl: string, publicUrl: string): boolean {
 
 async function get(url: string, accept: string): Promise<Result<string>> {
   try {
-    const res = await fetch(url, { headers: { accept }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+    const res = await fetch(url, {
+      headers: { accept },
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      redirect: 'error',
+    });
     const text = await res.text();
     if (res.status !== 200) return fail(`${url} answered ${res.status}`);
     return ok(text);
@@ -48,7 +52,8 @@ export async function readDynamicPayload(locationUrl: string, publicUrl: string)
   } catch {
     return fail('the payload location did not answer a JWS');
   }
-  if (typeof jku !== 'string' || !jku.startsWith(`${publicUrl}/`)) return fail('the JWS jku is not on this server, so its keys are not trusted');
+  if (typeof jku !== 'string' || !jku.startsWith(`${publicUrl}/`))
+    return fail('the JWS jku is not on this server, so its keys are not trusted');
   const keys = await get(jku, 'application/json');
   if (!keys.ok) return keys;
   let jwks: { keys: object[] };
@@ -64,12 +69,28 @@ export async function readDynamicPayload(locationUrl: string, publicUrl: string)
 }
 
 function payloadOf(raw: unknown): Result<DynamicPayload> {
-  const p = raw as { txid?: unknown; chave?: unknown; status?: unknown; valor?: { original?: unknown; final?: unknown; modalidadeAlteracao?: unknown } };
-  if (!p || typeof p !== 'object' || typeof p.txid !== 'string' || typeof p.chave !== 'string' || typeof p.status !== 'string') {
+  const p = raw as {
+    txid?: unknown;
+    chave?: unknown;
+    status?: unknown;
+    valor?: { original?: unknown; final?: unknown; modalidadeAlteracao?: unknown };
+  };
+  if (
+    !p ||
+    typeof p !== 'object' ||
+    typeof p.txid !== 'string' ||
+    typeof p.chave !== 'string' ||
+    typeof p.status !== 'string'
+  ) {
     return fail('the payload lacks txid, chave or status');
   }
   const value = p.valor?.final ?? p.valor?.original;
-  const out: DynamicPayload = { txid: p.txid, key: p.chave, status: p.status, amountEditable: p.valor?.modalidadeAlteracao === 1 };
+  const out: DynamicPayload = {
+    txid: p.txid,
+    key: p.chave,
+    status: p.status,
+    amountEditable: p.valor?.modalidadeAlteracao === 1,
+  };
   if (typeof value === 'string') {
     const amount = parseDecimalAmount(value);
     if (!amount.ok) return fail(`the payload amount is not valid: ${amount.reason}`);

@@ -26,7 +26,15 @@ export async function findLocalKey(db: Db, key: string): Promise<LocalKey | unde
     .selectFrom('pix_keys')
     .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
     .innerJoin('companies', 'companies.id', 'pix_keys.company_id')
-    .select(['pix_keys.key', 'pix_keys.type', 'pix_keys.account_id', 'bank_accounts.id', 'bank_accounts.company_id', 'bank_accounts.branch', 'bank_accounts.account_number'])
+    .select([
+      'pix_keys.key',
+      'pix_keys.type',
+      'pix_keys.account_id',
+      'bank_accounts.id',
+      'bank_accounts.company_id',
+      'bank_accounts.branch',
+      'bank_accounts.account_number',
+    ])
     .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
     .where('pix_keys.key', '=', key)
     .where('bank_accounts.status', '=', 'OPEN')
@@ -36,7 +44,14 @@ export async function findLocalKey(db: Db, key: string): Promise<LocalKey | unde
 // An open account of this server by branch and number ("0001" and "1" are one branch; the
 // number matches with or without separators, or without a trailing check digit after "-").
 export async function findLocalAccount(db: Db, branch: string, account: string): Promise<LocalAccount | undefined> {
-  const numbers = [...new Set([account.replace(/[^0-9]/g, ''), account.includes('-') ? account.split('-')[0]!.replace(/[^0-9]/g, '') : ''].filter(Boolean))];
+  const numbers = [
+    ...new Set(
+      [
+        account.replace(/[^0-9]/g, ''),
+        account.includes('-') ? account.split('-')[0]!.replace(/[^0-9]/g, '') : '',
+      ].filter(Boolean),
+    ),
+  ];
   return db
     .selectFrom('bank_accounts')
     .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')

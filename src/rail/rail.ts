@@ -10,7 +10,15 @@ import type { Cents } from '../lib/money';
 import type { PixKeyType } from '../lib/pix-key';
 import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
 import * as repo from './rail.repository';
-import { institutionByIspb, isUnknownOutsideKey, madeUpParty, outsideKeyOwner, SPI_REASONS, sandboxFailureOf, type SandboxFailure } from './outside-world';
+import {
+  institutionByIspb,
+  isUnknownOutsideKey,
+  madeUpParty,
+  outsideKeyOwner,
+  SPI_REASONS,
+  sandboxFailureOf,
+  type SandboxFailure,
+} from './outside-world';
 
 export type AccountType = 'CACC' | 'SVGS' | 'TRAN' | 'SLRY';
 
@@ -114,7 +122,13 @@ export class SimulatedRail implements Rail {
 
   async lookupKey(db: Kysely<Database>, key: string, type: PixKeyType): Promise<DictEntry | undefined> {
     const local = await repo.findLocalKey(db, key);
-    if (local) return { key, type: local.type, owner: localParty(local), local: { companyId: local.company_id, accountId: local.account_id } };
+    if (local)
+      return {
+        key,
+        type: local.type,
+        owner: localParty(local),
+        local: { companyId: local.company_id, accountId: local.account_id },
+      };
     if (isUnknownOutsideKey(key)) return undefined;
     return { key, type, owner: outsideKeyOwner(key, type) };
   }
@@ -123,12 +137,35 @@ export class SimulatedRail implements Rail {
     const declared = { name: input.holder.name, taxId: input.holder.taxId, taxIdType: input.holder.taxIdType };
     if (input.ispb === OWN_ISPB) {
       const local = await repo.findLocalAccount(db, input.branch, input.account);
-      if (local) return { ...localParty(local), where: 'local', companyId: local.company_id, accountId: local.id, declaredTaxId: input.holder.taxId };
+      if (local)
+        return {
+          ...localParty(local),
+          where: 'local',
+          companyId: local.company_id,
+          accountId: local.id,
+          declaredTaxId: input.holder.taxId,
+        };
       // No such account here: sent anyway, refused on settlement (AC03), as the SPI would.
-      return { ...declared, ispb: OWN_ISPB, bank: OWN_PSP_NAME, branch: input.branch, account: input.account, accountType: input.accountType, where: 'local' };
+      return {
+        ...declared,
+        ispb: OWN_ISPB,
+        bank: OWN_PSP_NAME,
+        branch: input.branch,
+        account: input.account,
+        accountType: input.accountType,
+        where: 'local',
+      };
     }
     const bank = input.bankName ?? institutionByIspb(input.ispb)?.name ?? madeUpParty(`ispb:${input.ispb}`).bank;
-    return { ...declared, ispb: input.ispb, bank, branch: input.branch, account: input.account, accountType: input.accountType, where: 'outside' };
+    return {
+      ...declared,
+      ispb: input.ispb,
+      bank,
+      branch: input.branch,
+      account: input.account,
+      accountType: input.accountType,
+      where: 'outside',
+    };
   }
 
   payerRefusal(destination: Destination): 'NOT_ENOUGH_BALANCE' | 'LIMIT_EXCEEDED' | undefined {
@@ -150,22 +187,34 @@ export class SimulatedRail implements Rail {
   private async settleLocally(trx: Kysely<Database>, transfer: Transfer): Promise<SendOutcome> {
     const { destination, payer } = transfer;
     if (!destination.accountId) return { ok: false, code: 'AC03', reason: SPI_REASONS.AC03! };
-    if (destination.declaredTaxId && destination.declaredTaxId !== destination.taxId) return { ok: false, code: 'BE01', reason: SPI_REASONS.BE01! };
+    if (destination.declaredTaxId && destination.declaredTaxId !== destination.taxId)
+      return { ok: false, code: 'BE01', reason: SPI_REASONS.BE01! };
     // Addressed as the payer addressed it: a dynamic code's location, a key (with a static
     // code's txid), or the account given by hand (credited directly, keys or not).
     let address: { locationUrl: string } | { pixKey: string; txid?: string } | { accountId: string };
     if (destination.locationUrl) address = { locationUrl: destination.locationUrl };
-    else if (destination.pixKey) address = { pixKey: destination.pixKey, ...(destination.txid ? { txid: destination.txid } : {}) };
+    else if (destination.pixKey)
+      address = { pixKey: destination.pixKey, ...(destination.txid ? { txid: destination.txid } : {}) };
     else address = { accountId: destination.accountId };
     const result = await receivePix(trx, {
       endToEndId: transfer.endToEndId,
       value: transfer.value,
       at: transfer.at,
-      payer: { name: payer.name, taxId: payer.taxId, ispb: OWN_ISPB, companyId: payer.companyId, accountId: payer.accountId },
+      payer: {
+        name: payer.name,
+        taxId: payer.taxId,
+        ispb: OWN_ISPB,
+        companyId: payer.companyId,
+        accountId: payer.accountId,
+      },
       ...address,
       ...(transfer.comment ? { infoPagador: transfer.comment } : {}),
     });
     if (result.ok) return { ok: true };
-    return { ok: false, code: RECEIVE_FAILURE_CODES[result.code] ?? 'DS04', reason: `${result.code}: ${result.message}` };
+    return {
+      ok: false,
+      code: RECEIVE_FAILURE_CODES[result.code] ?? 'DS04',
+      reason: `${result.code}: ${result.message}`,
+    };
   }
 }

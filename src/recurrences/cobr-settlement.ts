@@ -52,11 +52,17 @@ export class RecurrencesJob {
     const attempt = cobr.attempts[index]!;
     const at = now.toISOString();
     const update = (a: CobRAttempt, status: CobRAttempt['status'], extra: Partial<CobRAttempt> = {}): CobRAttempt[] =>
-      cobr.attempts.map((x, i) => (i === index ? { ...a, ...extra, status, atualizacao: [...a.atualizacao, { status, data: at }] } : x));
+      cobr.attempts.map((x, i) =>
+        i === index ? { ...a, ...extra, status, atualizacao: [...a.atualizacao, { status, data: at }] } : x,
+      );
 
     if (cobr.value > SANDBOX_PAYER_LIMIT_CENTS) {
       const rejeicao = { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' };
-      const saved = await cobrRepo.updateCobr(trx, cobr.id, { attempts: JSON.stringify(update(attempt, 'REJEITADA', { rejeicao })), next_attempt_date: null, updated_at: now });
+      const saved = await cobrRepo.updateCobr(trx, cobr.id, {
+        attempts: JSON.stringify(update(attempt, 'REJEITADA', { rejeicao })),
+        next_attempt_date: null,
+        updated_at: now,
+      });
       if (politica === 'PERMITE_3R_7D') await recordCobrEvent(trx, saved, politica, now);
       else await changeCobrStatus(trx, saved, 'REJEITADA', politica, now, { rejeicao });
       return;
@@ -74,7 +80,11 @@ export class RecurrencesJob {
       details: {
         txid: cobr.txid,
         infoPagador: cobr.body.infoAdicional,
-        payer: { name: rec.body.vinculo.devedor.nome, taxID: rec.body.vinculo.devedor.cpf ?? rec.body.vinculo.devedor.cnpj, ispb: rec.pagador?.ispbParticipante },
+        payer: {
+          name: rec.body.vinculo.devedor.nome,
+          taxID: rec.body.vinculo.devedor.cpf ?? rec.body.vinculo.devedor.cnpj,
+          ispb: rec.pagador?.ispbParticipante,
+        },
         idRec: cobr.id_rec,
       },
     });
@@ -86,8 +96,14 @@ export class RecurrencesJob {
       description: `Pix Automatico ${cobr.txid} of recurrence ${cobr.id_rec}`,
     });
     if (!move.ok) throw new Error(`crediting recurring charge ${cobr.txid} failed: ${move.code}`);
-    const pix = [{ endToEndId: attempt.endToEndId, txid: cobr.txid, valor: formatDecimalAmount(cents(cobr.value)), horario: at }];
-    const paid = await cobrRepo.updateCobr(trx, cobr.id, { attempts: JSON.stringify(update(attempt, 'PAGA')), pix: JSON.stringify(pix), updated_at: now });
+    const pix = [
+      { endToEndId: attempt.endToEndId, txid: cobr.txid, valor: formatDecimalAmount(cents(cobr.value)), horario: at },
+    ];
+    const paid = await cobrRepo.updateCobr(trx, cobr.id, {
+      attempts: JSON.stringify(update(attempt, 'PAGA')),
+      pix: JSON.stringify(pix),
+      updated_at: now,
+    });
     await changeCobrStatus(trx, paid, 'CONCLUIDA', politica, now);
   }
 

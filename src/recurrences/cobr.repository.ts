@@ -8,13 +8,22 @@ export async function insertCobr(db: Db, row: Insertable<RecurringChargesTable>)
   return db.insertInto('recurring_charges').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findCobr(db: Db, companyId: string, txid: string, forUpdate = false): Promise<RecurringCharge | undefined> {
+export async function findCobr(
+  db: Db,
+  companyId: string,
+  txid: string,
+  forUpdate = false,
+): Promise<RecurringCharge | undefined> {
   let q = db.selectFrom('recurring_charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function updateCobr(db: Db, id: string, changes: Updateable<RecurringChargesTable>): Promise<RecurringCharge> {
+export async function updateCobr(
+  db: Db,
+  id: string,
+  changes: Updateable<RecurringChargesTable>,
+): Promise<RecurringCharge> {
   return db.updateTable('recurring_charges').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -30,7 +39,14 @@ export async function liveCobrsInCycle(db: Db, idRec: string, cycle: number): Pr
 }
 
 export async function openCobrsOfRec(db: Db, idRec: string): Promise<RecurringCharge[]> {
-  return db.selectFrom('recurring_charges').selectAll().where('id_rec', '=', idRec).where('status', 'in', ['CRIADA', 'ATIVA']).orderBy('id').forUpdate().execute();
+  return db
+    .selectFrom('recurring_charges')
+    .selectAll()
+    .where('id_rec', '=', idRec)
+    .where('status', 'in', ['CRIADA', 'ATIVA'])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 export interface CobrListFilter {
@@ -66,7 +82,9 @@ export async function listCobrs(db: Db, filter: CobrListFilter, offset: number, 
     .offset(offset)
     .limit(limit)
     .execute();
-  const count = await cobrListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = await cobrListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
@@ -104,13 +122,28 @@ export async function findCompany(db: Db, companyId: string): Promise<Company> {
 }
 
 // The company's open account with this number (and branch, when given).
-export async function findCompanyAccount(db: Db, companyId: string, accountNumber: string, branch: string | undefined): Promise<BankAccount | undefined> {
-  let q = db.selectFrom('bank_accounts').selectAll().where('company_id', '=', companyId).where('account_number', '=', accountNumber).where('status', '=', 'OPEN');
+export async function findCompanyAccount(
+  db: Db,
+  companyId: string,
+  accountNumber: string,
+  branch: string | undefined,
+): Promise<BankAccount | undefined> {
+  let q = db
+    .selectFrom('bank_accounts')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('account_number', '=', accountNumber)
+    .where('status', '=', 'OPEN');
   if (branch !== undefined) q = q.where('branch', '=', branch);
   return q.executeTakeFirst();
 }
 
 export async function txidUsedByCharge(db: Db, companyId: string, txid: string): Promise<boolean> {
-  const row = await db.selectFrom('charges').select('id').where('company_id', '=', companyId).where('txid', '=', txid).executeTakeFirst();
+  const row = await db
+    .selectFrom('charges')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('txid', '=', txid)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -36,7 +36,10 @@ export interface CobRListQuery extends PixListQuery {
 
 const NOT_FOUND = (txid: string) => errors.notFound(`No recurring charge has txid ${txid}.`);
 
-function invalid(issues: FieldIssue[], message = 'The recurring charge breaks the schema or is semantically wrong.'): never {
+function invalid(
+  issues: FieldIssue[],
+  message = 'The recurring charge breaks the schema or is semantically wrong.',
+): never {
   throw errors.validation(issues, message);
 }
 
@@ -46,9 +49,21 @@ export function attemptEndToEndId(rec: Recurrence, date: string): string {
   return newEndToEndId(ispb, new Date(`${date}T12:00:00Z`));
 }
 
-export function newAttempt(rec: Recurrence, date: string, tipo: CobRAttempt['tipo'], status: 'SOLICITADA' | 'AGENDADA', at: Date): CobRAttempt {
+export function newAttempt(
+  rec: Recurrence,
+  date: string,
+  tipo: CobRAttempt['tipo'],
+  status: 'SOLICITADA' | 'AGENDADA',
+  at: Date,
+): CobRAttempt {
   const data = at.toISOString();
-  const atualizacao = status === 'AGENDADA' ? [{ status: 'SOLICITADA', data }, { status: 'AGENDADA', data }] : [{ status: 'SOLICITADA', data }];
+  const atualizacao =
+    status === 'AGENDADA'
+      ? [
+          { status: 'SOLICITADA', data },
+          { status: 'AGENDADA', data },
+        ]
+      : [{ status: 'SOLICITADA', data }];
   return { dataLiquidacao: date, tipo, endToEndId: attemptEndToEndId(rec, date), status, atualizacao };
 }
 
@@ -70,28 +85,76 @@ export class CobRService {
       const today = todayUtc(now);
       const issues: FieldIssue[] = [];
       const chosenTxid = txid ?? newTxid();
-      if (txid !== undefined && ((await cobrRepo.findCobr(trx, principal.companyId, txid)) || (await cobrRepo.txidUsedByCharge(trx, principal.companyId, txid)))) {
+      if (
+        txid !== undefined &&
+        ((await cobrRepo.findCobr(trx, principal.companyId, txid)) ||
+          (await cobrRepo.txidUsedByCharge(trx, principal.companyId, txid)))
+      ) {
         issues.push({ field: 'cobr.txid', message: 'The txid is already in use', value: txid });
       }
-      if (rec.status !== 'APROVADA') issues.push({ field: 'cobr.idRec', message: `The recurrence is ${rec.status}; charges need an APROVADA recurrence`, value: rec.id_rec });
+      if (rec.status !== 'APROVADA')
+        issues.push({
+          field: 'cobr.idRec',
+          message: `The recurrence is ${rec.status}; charges need an APROVADA recurrence`,
+          value: rec.id_rec,
+        });
       const due = input.calendario.dataDeVencimento;
       const cal = rec.body.calendario as { dataInicial: string; dataFinal?: string; periodicidade: string };
-      if (!isValidDate(due)) issues.push({ field: 'cobr.calendario.dataDeVencimento', message: 'calendario.dataDeVencimento is not a date', value: due });
-      else if (due < today) issues.push({ field: 'cobr.calendario.dataDeVencimento', message: 'calendario.dataDeVencimento cannot be before the creation date', value: due });
+      if (!isValidDate(due))
+        issues.push({
+          field: 'cobr.calendario.dataDeVencimento',
+          message: 'calendario.dataDeVencimento is not a date',
+          value: due,
+        });
+      else if (due < today)
+        issues.push({
+          field: 'cobr.calendario.dataDeVencimento',
+          message: 'calendario.dataDeVencimento cannot be before the creation date',
+          value: due,
+        });
       else if (due < cal.dataInicial || (cal.dataFinal !== undefined && due > cal.dataFinal)) {
-        issues.push({ field: 'cobr.calendario.dataDeVencimento', message: 'calendario.dataDeVencimento is outside the period of the recurrence', value: due });
+        issues.push({
+          field: 'cobr.calendario.dataDeVencimento',
+          message: 'calendario.dataDeVencimento is outside the period of the recurrence',
+          value: due,
+        });
       }
       const value = parseDecimalAmount(input.valor.original);
-      if (!value.ok || value.value <= 0) issues.push({ field: 'cobr.valor.original', message: 'valor.original must be greater than zero', value: input.valor.original });
+      if (!value.ok || value.value <= 0)
+        issues.push({
+          field: 'cobr.valor.original',
+          message: 'valor.original must be greater than zero',
+          value: input.valor.original,
+        });
       else if (rec.body.valor?.valorRec !== undefined && rec.body.valor.valorRec !== input.valor.original) {
-        issues.push({ field: 'cobr.valor.original', message: `valor.original must be the fixed amount of the recurrence (${rec.body.valor.valorRec})`, value: input.valor.original });
+        issues.push({
+          field: 'cobr.valor.original',
+          message: `valor.original must be the fixed amount of the recurrence (${rec.body.valor.valorRec})`,
+          value: input.valor.original,
+        });
       }
-      const account = await cobrRepo.findCompanyAccount(trx, principal.companyId, input.recebedor.conta, input.recebedor.agencia);
-      if (!account) issues.push({ field: 'cobr.recebedor.conta', message: 'conta and agencia are not an account of the receiving user', value: input.recebedor.conta });
+      const account = await cobrRepo.findCompanyAccount(
+        trx,
+        principal.companyId,
+        input.recebedor.conta,
+        input.recebedor.agencia,
+      );
+      if (!account)
+        issues.push({
+          field: 'cobr.recebedor.conta',
+          message: 'conta and agencia are not an account of the receiving user',
+          value: input.recebedor.conta,
+        });
       if (issues.length) invalid(issues);
       const cycle = cycleOf(cal.periodicidade, cal.dataInicial, due);
       if ((await cobrRepo.liveCobrsInCycle(trx, rec.id_rec, cycle)).length) {
-        invalid([{ field: 'cobr.idRec', message: 'A recurring charge of this recurrence already exists for the same cycle', value: rec.id_rec }]);
+        invalid([
+          {
+            field: 'cobr.idRec',
+            message: 'A recurring charge of this recurrence already exists for the same cycle',
+            value: rec.id_rec,
+          },
+        ]);
       }
       const company = await companyOf(trx, principal.companyId);
       const ajusteDiaUtil = input.ajusteDiaUtil ?? true;
@@ -103,7 +166,9 @@ export class CobRService {
         ajusteDiaUtil,
         ...(input.devedor !== undefined ? { devedor: input.devedor } : {}),
         recebedor: {
-          ...(input.recebedor.agencia !== undefined ? { agencia: input.recebedor.agencia } : { agencia: account!.branch }),
+          ...(input.recebedor.agencia !== undefined
+            ? { agencia: input.recebedor.agencia }
+            : { agencia: account!.branch }),
           conta: input.recebedor.conta,
           tipoConta: input.recebedor.tipoConta,
           cnpj: company.tax_id,
@@ -141,7 +206,12 @@ export class CobRService {
     });
   }
 
-  private async withRec(db: Kysely<Database>, principal: Principal, txid: string, forUpdate = false): Promise<{ cobr: RecurringCharge; rec: Recurrence }> {
+  private async withRec(
+    db: Kysely<Database>,
+    principal: Principal,
+    txid: string,
+    forUpdate = false,
+  ): Promise<{ cobr: RecurringCharge; rec: Recurrence }> {
     const cobr = await cobrRepo.findCobr(db, principal.companyId, txid, forUpdate);
     if (!cobr) throw NOT_FOUND(txid);
     const rec = (await repo.findRecurrence(db, principal.companyId, cobr.id_rec))!;
@@ -178,7 +248,9 @@ export class CobRService {
     };
     return {
       parametros: parametros(query, page, total, extra),
-      cobsr: rows.map(({ rec_body, ...cobr }) => cobrView(cobr as RecurringCharge, (rec_body as Record<string, any>).politicaRetentativa, true)),
+      cobsr: rows.map(({ rec_body, ...cobr }) =>
+        cobrView(cobr as RecurringCharge, (rec_body as Record<string, any>).politicaRetentativa, true),
+      ),
     };
   }
 
@@ -186,19 +258,30 @@ export class CobRService {
   async cancel(principal: Principal, txid: string, status: string | undefined) {
     return this.db.transaction().execute(async (trx) => {
       const { cobr, rec } = await this.withRec(trx, principal, txid, true);
-      if (status !== 'CANCELADA') invalid([{ field: 'cobr.status', message: 'Only status CANCELADA can be set', value: String(status ?? '') }]);
+      if (status !== 'CANCELADA')
+        invalid([{ field: 'cobr.status', message: 'Only status CANCELADA can be set', value: String(status ?? '') }]);
       if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') {
         invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: 'CANCELADA' }]);
       }
       const now = await this.clock.now(trx);
       if (todayUtc(now) >= cobr.settlement_date) {
         invalid(
-          [{ field: 'cobr.status', message: `The first settlement attempt is on ${cobr.settlement_date}`, value: 'CANCELADA' }],
+          [
+            {
+              field: 'cobr.status',
+              message: `The first settlement attempt is on ${cobr.settlement_date}`,
+              value: 'CANCELADA',
+            },
+          ],
           'A recurring charge cannot be cancelled on or after the date of its first settlement attempt.',
         );
       }
       const cancelled = await changeCobrStatus(trx, cobr, 'CANCELADA', rec.body.politicaRetentativa, now, {
-        cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+        cancelamento: {
+          solicitante: 'USUARIO_RECEBEDOR',
+          codigo: 'SLCR',
+          descricao: 'Cancelada pelo usuario recebedor',
+        },
       });
       return cobrView(cancelled, rec.body.politicaRetentativa, false);
     });
@@ -211,15 +294,22 @@ export class CobRService {
       const now = await this.clock.now(trx);
       const today = todayUtc(now);
       const politica = rec.body.politicaRetentativa as string;
-      if (!isValidDate(data) || data <= today) invalid([{ field: 'data', message: 'data must be a future date', value: data }]);
+      if (!isValidDate(data) || data <= today)
+        invalid([{ field: 'data', message: 'data must be a future date', value: data }]);
       if (politica !== 'PERMITE_3R_7D') {
-        invalid([{ field: 'politicaRetentativa', message: `The recurrence policy is ${politica}`, value: politica }], 'The retry policy of the recurrence does not allow retries.');
+        invalid(
+          [{ field: 'politicaRetentativa', message: `The recurrence policy is ${politica}`, value: politica }],
+          'The retry policy of the recurrence does not allow retries.',
+        );
       }
-      if (cobr.status !== 'ATIVA') invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: cobr.status }]);
+      if (cobr.status !== 'ATIVA')
+        invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: cobr.status }]);
       const pending = cobr.attempts.find((a) => a.status === 'SOLICITADA' || a.status === 'AGENDADA');
-      if (pending) invalid([{ field: 'data', message: `An attempt is pending for ${pending.dataLiquidacao}`, value: data }]);
+      if (pending)
+        invalid([{ field: 'data', message: `An attempt is pending for ${pending.dataLiquidacao}`, value: data }]);
       const retries = cobr.attempts.filter((a) => a.tipo === 'RIFL').length;
-      if (retries >= MAX_RETRIES) invalid([{ field: 'data', message: `The recurring charge had ${MAX_RETRIES} retries already`, value: data }]);
+      if (retries >= MAX_RETRIES)
+        invalid([{ field: 'data', message: `The recurring charge had ${MAX_RETRIES} retries already`, value: data }]);
       const last = addCalendarDays(cobr.settlement_date, RETRY_WINDOW_DAYS);
       if (data > last) invalid([{ field: 'data', message: `Retries end on ${last}`, value: data }]);
       const saved = await cobrRepo.updateCobr(trx, cobr.id, {

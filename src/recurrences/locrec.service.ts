@@ -33,14 +33,19 @@ export class LocRecService {
 
   async create(principal: Principal) {
     return this.db.transaction().execute(async (trx) => {
-      const loc = await repo.insertRecLocation(trx, { company_id: principal.companyId, token: newAccessToken(), created_at: await this.clock.now(trx) });
+      const loc = await repo.insertRecLocation(trx, {
+        company_id: principal.companyId,
+        token: newAccessToken(),
+        created_at: await this.clock.now(trx),
+      });
       return locRecView(loc, this.publicUrl);
     });
   }
 
   async get(principal: Principal, id: string) {
     const locationId = recLocationIdOf(id);
-    const loc = locationId === undefined ? undefined : await repo.findRecLocation(this.db, principal.companyId, locationId);
+    const loc =
+      locationId === undefined ? undefined : await repo.findRecLocation(this.db, principal.companyId, locationId);
     if (!loc) throw errors.notFound(NOT_FOUND);
     return locRecView(loc, this.publicUrl);
   }
@@ -71,7 +76,8 @@ export class LocRecService {
   async unlink(principal: Principal, id: string) {
     const locationId = recLocationIdOf(id);
     return this.db.transaction().execute(async (trx) => {
-      const loc = locationId === undefined ? undefined : await repo.findRecLocation(trx, principal.companyId, locationId, true);
+      const loc =
+        locationId === undefined ? undefined : await repo.findRecLocation(trx, principal.companyId, locationId, true);
       if (!loc) throw errors.notFound(NOT_FOUND);
       if (loc.id_rec) {
         const rec = await repo.findRecurrence(trx, principal.companyId, loc.id_rec, true);

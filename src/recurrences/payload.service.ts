@@ -26,7 +26,10 @@ export class RecPayloadService {
     const rec = await repo.findRecurrenceAnyCompany(this.db, loc.id_rec);
     if (!rec) throw errors.notFound('The location does not serve a recurrence');
     if (ENDED_REC.includes(rec.status)) {
-      throw errors.validation([{ field: 'recUrlAccessToken', message: `The recurrence is ${rec.status}`, value: rec.status }], `The recurrence of this location is ${rec.status}.`);
+      throw errors.validation(
+        [{ field: 'recUrlAccessToken', message: `The recurrence is ${rec.status}`, value: rec.status }],
+        `The recurrence of this location is ${rec.status}.`,
+      );
     }
     return this.keys.sign(recPayloadView(rec));
   }

@@ -61,34 +61,70 @@ export class RecService {
       const today = todayUtc(now);
       const issues: FieldIssue[] = [];
       const devedor = input.vinculo.devedor;
-      if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf)) issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
-      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
+      if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf))
+        issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
+      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj))
+        issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
       const { dataInicial, dataFinal } = input.calendario;
-      if (!isValidDate(dataInicial)) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial is not a date', value: dataInicial });
-      else if (dataInicial < today) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be before the creation date', value: dataInicial });
+      if (!isValidDate(dataInicial))
+        issues.push({
+          field: 'rec.calendario.dataInicial',
+          message: 'calendario.dataInicial is not a date',
+          value: dataInicial,
+        });
+      else if (dataInicial < today)
+        issues.push({
+          field: 'rec.calendario.dataInicial',
+          message: 'calendario.dataInicial cannot be before the creation date',
+          value: dataInicial,
+        });
       if (dataFinal !== undefined) {
-        if (!isValidDate(dataFinal)) issues.push({ field: 'rec.calendario.dataFinal', message: 'calendario.dataFinal is not a date', value: dataFinal });
-        else if (dataFinal < dataInicial) issues.push({ field: 'rec.calendario.dataFinal', message: 'calendario.dataFinal cannot be before calendario.dataInicial', value: dataFinal });
+        if (!isValidDate(dataFinal))
+          issues.push({
+            field: 'rec.calendario.dataFinal',
+            message: 'calendario.dataFinal is not a date',
+            value: dataFinal,
+          });
+        else if (dataFinal < dataInicial)
+          issues.push({
+            field: 'rec.calendario.dataFinal',
+            message: 'calendario.dataFinal cannot be before calendario.dataInicial',
+            value: dataFinal,
+          });
       }
       const valor = input.valor ?? {};
       if (valor.valorRec !== undefined && valor.valorMinimoRecebedor !== undefined) {
-        issues.push({ field: 'rec.valor', message: 'valorRec and valorMinimoRecebedor cannot be used together', value: valor.valorRec });
+        issues.push({
+          field: 'rec.valor',
+          message: 'valorRec and valorMinimoRecebedor cannot be used together',
+          value: valor.valorRec,
+        });
       }
       for (const key of ['valorRec', 'valorMinimoRecebedor'] as const) {
         const v = valor[key];
         if (v === undefined) continue;
         const parsed = parseDecimalAmount(v);
-        if (!parsed.ok || parsed.value <= 0) issues.push({ field: `rec.valor.${key}`, message: `valor.${key} must be greater than zero`, value: v });
+        if (!parsed.ok || parsed.value <= 0)
+          issues.push({ field: `rec.valor.${key}`, message: `valor.${key} must be greater than zero`, value: v });
       }
       const convenio = input.recebedor?.convenio;
       if (convenio !== undefined && !CONVENIO.test(convenio)) {
-        issues.push({ field: 'rec.recebedor.convenio', message: 'convenio is not accepted: use letters, digits, space, dot, slash, hyphen or underscore', value: convenio });
+        issues.push({
+          field: 'rec.recebedor.convenio',
+          message: 'convenio is not accepted: use letters, digits, space, dot, slash, hyphen or underscore',
+          value: convenio,
+        });
       }
       let loc: RecLocation | undefined;
       if (input.loc !== undefined) {
         loc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
         if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
-        else if (loc.id_rec) issues.push({ field: 'rec.loc', message: 'The location is used by another recurrence', value: String(input.loc) });
+        else if (loc.id_rec)
+          issues.push({
+            field: 'rec.loc',
+            message: 'The location is used by another recurrence',
+            value: String(input.loc),
+          });
       }
       if (issues.length) invalid(issues);
 
@@ -96,10 +132,22 @@ export class RecService {
       const idRec = newIdRec(OWN_ISPB, now, input.politicaRetentativa === 'PERMITE_3R_7D');
       const txid = input.ativacao?.dadosJornada?.txid;
       const body = {
-        vinculo: { ...(input.vinculo.objeto !== undefined ? { objeto: input.vinculo.objeto } : {}), devedor: devedorOf(devedor), contrato: input.vinculo.contrato },
-        calendario: { dataInicial, ...(dataFinal !== undefined ? { dataFinal } : {}), periodicidade: input.calendario.periodicidade },
+        vinculo: {
+          ...(input.vinculo.objeto !== undefined ? { objeto: input.vinculo.objeto } : {}),
+          devedor: devedorOf(devedor),
+          contrato: input.vinculo.contrato,
+        },
+        calendario: {
+          dataInicial,
+          ...(dataFinal !== undefined ? { dataFinal } : {}),
+          periodicidade: input.calendario.periodicidade,
+        },
         ...(input.valor && Object.keys(input.valor).length ? { valor: input.valor } : {}),
-        recebedor: { cnpj: company.tax_id, nome: company.official_name, ...(convenio !== undefined ? { convenio } : {}) },
+        recebedor: {
+          cnpj: company.tax_id,
+          nome: company.official_name,
+          ...(convenio !== undefined ? { convenio } : {}),
+        },
         politicaRetentativa: input.politicaRetentativa,
         ...(txid ? { ativacao: { dadosJornada: { txid } } } : {}),
       };
@@ -133,7 +181,10 @@ export class RecService {
         );
       }
     }
-    const loc = rec.location_id !== null ? await repo.findRecLocation(this.db, principal.companyId, Number(rec.location_id)) : undefined;
+    const loc =
+      rec.location_id !== null
+        ? await repo.findRecLocation(this.db, principal.companyId, Number(rec.location_id))
+        : undefined;
     return recView(rec, loc, this.publicUrl, await repo.requestsOfRecurrence(this.db, rec.id_rec));
   }
 
@@ -153,8 +204,14 @@ export class RecService {
       page.offset,
       page.itensPorPagina,
     );
-    const locs = await repo.recLocationsById(this.db, rows.flatMap((r) => (r.location_id !== null ? [Number(r.location_id)] : [])));
-    const requests = await repo.requestsOfRecurrences(this.db, rows.map((r) => r.id_rec));
+    const locs = await repo.recLocationsById(
+      this.db,
+      rows.flatMap((r) => (r.location_id !== null ? [Number(r.location_id)] : [])),
+    );
+    const requests = await repo.requestsOfRecurrences(
+      this.db,
+      rows.map((r) => r.id_rec),
+    );
     const extra = {
       ...(query.cpf ? { cpf: query.cpf } : {}),
       ...(query.cnpj ? { cnpj: query.cnpj } : {}),
@@ -164,7 +221,14 @@ export class RecService {
     };
     return {
       parametros: parametros(query, page, total, extra),
-      recs: rows.map((r) => recView(r, r.location_id !== null ? locs.get(Number(r.location_id)) : undefined, this.publicUrl, requests.get(r.id_rec) ?? [])),
+      recs: rows.map((r) =>
+        recView(
+          r,
+          r.location_id !== null ? locs.get(Number(r.location_id)) : undefined,
+          this.publicUrl,
+          requests.get(r.id_rec) ?? [],
+        ),
+      ),
     };
   }
 
@@ -174,15 +238,35 @@ export class RecService {
       if (!rec) throw NOT_FOUND(idRec);
       const now = await this.clock.now(trx);
       if (ENDED_REC.includes(rec.status)) {
-        invalid([{ field: 'rec.status', message: `The recurrence is ${rec.status} and cannot be changed`, value: rec.status }]);
+        invalid([
+          { field: 'rec.status', message: `The recurrence is ${rec.status} and cannot be changed`, value: rec.status },
+        ]);
       }
-      const others = input.vinculo !== undefined || input.loc !== undefined || input.calendario !== undefined || input.ativacao !== undefined;
+      const others =
+        input.vinculo !== undefined ||
+        input.loc !== undefined ||
+        input.calendario !== undefined ||
+        input.ativacao !== undefined;
       if (input.status === 'CANCELADA') {
-        if (others) invalid([{ field: 'rec.status', message: 'status CANCELADA cannot be combined with other changes', value: 'CANCELADA' }]);
+        if (others)
+          invalid([
+            {
+              field: 'rec.status',
+              message: 'status CANCELADA cannot be combined with other changes',
+              value: 'CANCELADA',
+            },
+          ]);
         const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
-          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+          cancelamento: {
+            solicitante: 'USUARIO_RECEBEDOR',
+            codigo: 'SLCR',
+            descricao: 'Cancelada pelo usuario recebedor',
+          },
         });
-        const loc = cancelled.location_id !== null ? await repo.findRecLocation(trx, principal.companyId, Number(cancelled.location_id)) : undefined;
+        const loc =
+          cancelled.location_id !== null
+            ? await repo.findRecLocation(trx, principal.companyId, Number(cancelled.location_id))
+            : undefined;
         return recView(cancelled, loc, this.publicUrl);
       }
 
@@ -192,18 +276,43 @@ export class RecService {
       let newLoc: RecLocation | undefined;
       const dataInicial = input.calendario?.dataInicial;
       if (dataInicial !== undefined && dataInicial !== body.calendario.dataInicial) {
-        if (rec.status !== 'CRIADA') issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial changes only while the recurrence is CRIADA', value: dataInicial });
-        else if (dataInicial < todayUtc(now)) issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be before the creation date', value: dataInicial });
+        if (rec.status !== 'CRIADA')
+          issues.push({
+            field: 'rec.calendario.dataInicial',
+            message: 'calendario.dataInicial changes only while the recurrence is CRIADA',
+            value: dataInicial,
+          });
+        else if (dataInicial < todayUtc(now))
+          issues.push({
+            field: 'rec.calendario.dataInicial',
+            message: 'calendario.dataInicial cannot be before the creation date',
+            value: dataInicial,
+          });
         else if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < dataInicial) {
-          issues.push({ field: 'rec.calendario.dataInicial', message: 'calendario.dataInicial cannot be after calendario.dataFinal', value: dataInicial });
+          issues.push({
+            field: 'rec.calendario.dataInicial',
+            message: 'calendario.dataInicial cannot be after calendario.dataFinal',
+            value: dataInicial,
+          });
         } else body.calendario.dataInicial = dataInicial;
       }
       if (input.loc !== undefined && input.loc !== locationId) {
-        if (rec.status !== 'CRIADA') issues.push({ field: 'rec.loc', message: 'loc changes only while the recurrence is CRIADA', value: String(input.loc) });
+        if (rec.status !== 'CRIADA')
+          issues.push({
+            field: 'rec.loc',
+            message: 'loc changes only while the recurrence is CRIADA',
+            value: String(input.loc),
+          });
         else {
           newLoc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
-          if (!newLoc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
-          else if (newLoc.id_rec && newLoc.id_rec !== rec.id_rec) issues.push({ field: 'rec.loc', message: 'The location is used by another recurrence', value: String(input.loc) });
+          if (!newLoc)
+            issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
+          else if (newLoc.id_rec && newLoc.id_rec !== rec.id_rec)
+            issues.push({
+              field: 'rec.loc',
+              message: 'The location is used by another recurrence',
+              value: String(input.loc),
+            });
         }
       }
       if (issues.length) invalid(issues);
@@ -220,7 +329,12 @@ export class RecService {
         locationId = Number(newLoc.id);
         if (journey === 'AGUARDANDO_DEFINICAO') journey = 'JORNADA_2';
       }
-      const saved = await repo.updateRecurrence(trx, rec.id_rec, { body: JSON.stringify(body), location_id: locationId, journey, updated_at: now });
+      const saved = await repo.updateRecurrence(trx, rec.id_rec, {
+        body: JSON.stringify(body),
+        location_id: locationId,
+        journey,
+        updated_at: now,
+      });
       const loc = locationId !== null ? await repo.findRecLocation(trx, principal.companyId, locationId) : undefined;
       return recView(saved, loc, this.publicUrl);
     });

@@ -23,16 +23,29 @@ export const recurrenceHandlers = {
     return { status: 200, body: await ctx.services.recurrences.locs.unlink(callerOf(ctx), req.params.id) };
   },
   async createRec(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.recs.create(callerOf(ctx), req.body as RecInput)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.recs.create(callerOf(ctx), req.body as RecInput)) as never,
+    };
   },
   async getRec(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.recs.get(callerOf(ctx), req.params.idRec, req.query.txid)) as never };
+    return {
+      status: 200,
+      body: (await ctx.services.recurrences.recs.get(callerOf(ctx), req.params.idRec, req.query.txid)) as never,
+    };
   },
   async listRecs(req, ctx) {
     return { status: 200, body: (await ctx.services.recurrences.recs.list(callerOf(ctx), req.query)) as never };
   },
   async reviseRec(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.recs.revise(callerOf(ctx), req.params.idRec, req.body as RecRevision)) as never };
+    return {
+      status: 200,
+      body: (await ctx.services.recurrences.recs.revise(
+        callerOf(ctx),
+        req.params.idRec,
+        req.body as RecRevision,
+      )) as never,
+    };
   },
   async getRecPayload(req, ctx) {
     const jws = await ctx.services.recurrences.payloads.recPayload(req.params.recUrlAccessToken);
@@ -42,19 +55,38 @@ export const recurrenceHandlers = {
 
 export const recurrenceChargeHandlers = {
   async createSolicRec(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.solicrecs.create(callerOf(ctx), req.body as SolicRecInput)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.solicrecs.create(callerOf(ctx), req.body as SolicRecInput)) as never,
+    };
   },
   async getSolicRec(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.solicrecs.get(callerOf(ctx), req.params.idSolicRec)) as never };
+    return {
+      status: 200,
+      body: (await ctx.services.recurrences.solicrecs.get(callerOf(ctx), req.params.idSolicRec)) as never,
+    };
   },
   async reviseSolicRec(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.solicrecs.cancel(callerOf(ctx), req.params.idSolicRec)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.solicrecs.cancel(callerOf(ctx), req.params.idSolicRec)) as never,
+    };
   },
   async putCobr(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), req.params.txid, req.body as CobRInput)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.cobrs.create(
+        callerOf(ctx),
+        req.params.txid,
+        req.body as CobRInput,
+      )) as never,
+    };
   },
   async createCobr(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), undefined, req.body as CobRInput)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), undefined, req.body as CobRInput)) as never,
+    };
   },
   async getCobr(req, ctx) {
     return { status: 200, body: (await ctx.services.recurrences.cobrs.get(callerOf(ctx), req.params.txid)) as never };
@@ -63,9 +95,15 @@ export const recurrenceChargeHandlers = {
     return { status: 200, body: (await ctx.services.recurrences.cobrs.list(callerOf(ctx), req.query)) as never };
   },
   async reviseCobr(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.cobrs.cancel(callerOf(ctx), req.params.txid, req.body.status)) as never };
+    return {
+      status: 200,
+      body: (await ctx.services.recurrences.cobrs.cancel(callerOf(ctx), req.params.txid, req.body.status)) as never,
+    };
   },
   async retryCobr(req, ctx) {
-    return { status: 201, body: (await ctx.services.recurrences.cobrs.retry(callerOf(ctx), req.params.txid, req.params.data)) as never };
+    return {
+      status: 201,
+      body: (await ctx.services.recurrences.cobrs.retry(callerOf(ctx), req.params.txid, req.params.data)) as never,
+    };
   },
 } satisfies Partial<PixHandlers>;

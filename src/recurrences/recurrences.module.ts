@@ -25,7 +25,13 @@ export interface RecurrencesServices {
 
 export const RECURRENCES_JOB_INTERVAL_MS = 30_000;
 
-export function buildRecurrencesServices(config: Config, db: Kysely<Database>, clock: Clock, payloadKeys: PayloadKeyService, jobs: Scheduler): RecurrencesServices {
+export function buildRecurrencesServices(
+  config: Config,
+  db: Kysely<Database>,
+  clock: Clock,
+  payloadKeys: PayloadKeyService,
+  jobs: Scheduler,
+): RecurrencesServices {
   const solicrecs = new SolicRecService(db, clock);
   const job = new RecurrencesJob(db, clock, solicrecs);
   jobs.register(RECURRENCES_JOB, RECURRENCES_JOB_INTERVAL_MS, () => job.run());

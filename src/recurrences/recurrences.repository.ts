@@ -1,18 +1,34 @@
 // All SQL of the recurrence family: recurrence locations, recurrences and confirmation requests.
 // Recurring charges are in cobr.repository.ts.
 import type { Kysely } from 'kysely';
-import type { Database, RecLocation, RecRequest, RecStatus, Recurrence, RecurrencesTable, RecRequestsTable } from '../db/schema';
+import type {
+  Database,
+  RecLocation,
+  RecRequest,
+  RecStatus,
+  Recurrence,
+  RecurrencesTable,
+  RecRequestsTable,
+} from '../db/schema';
 import type { Insertable, Updateable } from 'kysely';
 
 type Db = Kysely<Database>;
 
 // Locations -------------------------------------------------------------------------------
 
-export async function insertRecLocation(db: Db, loc: { company_id: string; token: string; created_at: Date }): Promise<RecLocation> {
+export async function insertRecLocation(
+  db: Db,
+  loc: { company_id: string; token: string; created_at: Date },
+): Promise<RecLocation> {
   return db.insertInto('rec_locations').values(loc).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecLocation(db: Db, companyId: string, id: number, forUpdate = false): Promise<RecLocation | undefined> {
+export async function findRecLocation(
+  db: Db,
+  companyId: string,
+  id: number,
+  forUpdate = false,
+): Promise<RecLocation | undefined> {
   let q = db.selectFrom('rec_locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -56,15 +72,34 @@ function recLocationListQuery(db: Db, f: RecLocationListFilter) {
   if (f.convenio !== undefined) {
     const convenio = f.convenio;
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('recurrences').select('recurrences.id_rec').whereRef('recurrences.id_rec', '=', 'rec_locations.id_rec').where('recurrences.convenio', '=', convenio)),
+      eb.exists(
+        eb
+          .selectFrom('recurrences')
+          .select('recurrences.id_rec')
+          .whereRef('recurrences.id_rec', '=', 'rec_locations.id_rec')
+          .where('recurrences.convenio', '=', convenio),
+      ),
     );
   }
   return q;
 }
 
-export async function listRecLocations(db: Db, filter: RecLocationListFilter, offset: number, limit: number): Promise<{ rows: RecLocation[]; total: number }> {
-  const rows = await recLocationListQuery(db, filter).selectAll('rec_locations').orderBy('rec_locations.created_at').orderBy('rec_locations.id').offset(offset).limit(limit).execute();
-  const count = await recLocationListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listRecLocations(
+  db: Db,
+  filter: RecLocationListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: RecLocation[]; total: number }> {
+  const rows = await recLocationListQuery(db, filter)
+    .selectAll('rec_locations')
+    .orderBy('rec_locations.created_at')
+    .orderBy('rec_locations.id')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await recLocationListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
@@ -74,21 +109,39 @@ export async function insertRecurrence(db: Db, rec: Insertable<RecurrencesTable>
   return db.insertInto('recurrences').values(rec).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecurrence(db: Db, companyId: string, idRec: string, forUpdate = false): Promise<Recurrence | undefined> {
+export async function findRecurrence(
+  db: Db,
+  companyId: string,
+  idRec: string,
+  forUpdate = false,
+): Promise<Recurrence | undefined> {
   let q = db.selectFrom('recurrences').selectAll().where('company_id', '=', companyId).where('id_rec', '=', idRec);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 // Any company's recurrence (the sandbox's payer side and the open payload location).
-export async function findRecurrenceAnyCompany(db: Db, idRec: string, forUpdate = false): Promise<Recurrence | undefined> {
+export async function findRecurrenceAnyCompany(
+  db: Db,
+  idRec: string,
+  forUpdate = false,
+): Promise<Recurrence | undefined> {
   let q = db.selectFrom('recurrences').selectAll().where('id_rec', '=', idRec);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function updateRecurrence(db: Db, idRec: string, changes: Updateable<RecurrencesTable>): Promise<Recurrence> {
-  return db.updateTable('recurrences').set(changes).where('id_rec', '=', idRec).returningAll().executeTakeFirstOrThrow();
+export async function updateRecurrence(
+  db: Db,
+  idRec: string,
+  changes: Updateable<RecurrencesTable>,
+): Promise<Recurrence> {
+  return db
+    .updateTable('recurrences')
+    .set(changes)
+    .where('id_rec', '=', idRec)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export interface RecListFilter {
@@ -112,9 +165,22 @@ function recListQuery(db: Db, f: RecListFilter) {
   return q;
 }
 
-export async function listRecurrences(db: Db, filter: RecListFilter, offset: number, limit: number): Promise<{ rows: Recurrence[]; total: number }> {
-  const rows = await recListQuery(db, filter).selectAll().orderBy('created_at').orderBy('id_rec').offset(offset).limit(limit).execute();
-  const count = await recListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listRecurrences(
+  db: Db,
+  filter: RecListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: Recurrence[]; total: number }> {
+  const rows = await recListQuery(db, filter)
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id_rec')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await recListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
@@ -124,7 +190,12 @@ export async function insertRecRequest(db: Db, row: Insertable<RecRequestsTable>
   return db.insertInto('rec_requests').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecRequest(db: Db, companyId: string, id: string, forUpdate = false): Promise<RecRequest | undefined> {
+export async function findRecRequest(
+  db: Db,
+  companyId: string,
+  id: string,
+  forUpdate = false,
+): Promise<RecRequest | undefined> {
   let q = db.selectFrom('rec_requests').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -139,7 +210,13 @@ export async function requestsOfRecurrence(db: Db, idRec: string, forUpdate = fa
 export async function requestsOfRecurrences(db: Db, idRecs: string[]): Promise<Map<string, RecRequest[]>> {
   const out = new Map<string, RecRequest[]>();
   if (idRecs.length === 0) return out;
-  const rows = await db.selectFrom('rec_requests').selectAll().where('id_rec', 'in', idRecs).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('rec_requests')
+    .selectAll()
+    .where('id_rec', 'in', idRecs)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   for (const r of rows) out.set(r.id_rec, [...(out.get(r.id_rec) ?? []), r]);
   return out;
 }

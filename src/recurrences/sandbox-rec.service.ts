@@ -22,19 +22,31 @@ export class SandboxRecService {
       const rec = await repo.findRecurrenceAnyCompany(trx, idRec, true);
       if (!rec) throw errors.notFound('Recurrence not found');
       if (rec.status !== 'CRIADA') {
-        throw errors.validation([{ field: 'idRec', message: `The recurrence is ${rec.status}; only a CRIADA recurrence can be answered`, value: rec.status }]);
+        throw errors.validation([
+          {
+            field: 'idRec',
+            message: `The recurrence is ${rec.status}; only a CRIADA recurrence can be answered`,
+            value: rec.status,
+          },
+        ]);
       }
       const now = await this.clock.now(trx);
-      const request = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).find((r) => OPEN_REQUEST.includes(r.status));
+      const request = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).find((r) =>
+        OPEN_REQUEST.includes(r.status),
+      );
       if (request) {
-        const received = request.status === 'RECEBIDA' ? request : await changeRequestStatus(trx, request, 'RECEBIDA', now);
+        const received =
+          request.status === 'RECEBIDA' ? request : await changeRequestStatus(trx, request, 'RECEBIDA', now);
         await changeRequestStatus(trx, received, accept ? 'ACEITA' : 'REJEITADA', now);
       }
       if (!accept) {
-        await changeRecStatus(trx, rec, 'REJEITADA', now, { rejeicao: { codigo: 'AP14', descricao: 'Rejeitada pelo usuario pagador' } });
+        await changeRecStatus(trx, rec, 'REJEITADA', now, {
+          rejeicao: { codigo: 'AP14', descricao: 'Rejeitada pelo usuario pagador' },
+        });
         return { idRec, status: 'REJEITADA' as const };
       }
-      const destinatario = request?.body.destinatario as { cpf?: string; cnpj?: string; ispbParticipante: string } | undefined;
+      const destinatario = request?.body.destinatario as
+        { cpf?: string; cnpj?: string; ispbParticipante: string } | undefined;
       const devedor = rec.body.vinculo.devedor as { cpf?: string; cnpj?: string };
       const party = destinatario ?? devedor;
       const pagador = {

@@ -40,16 +40,42 @@ export class SolicRecService {
       const expiry = new Date(input.calendario.dataExpiracaoSolicitacao);
       if (Number.isNaN(expiry.getTime()) || expiry < now) {
         throw errors.validation(
-          [{ field: 'solicrec.calendario.dataExpiracaoSolicitacao', message: 'calendario.dataExpiracaoSolicitacao cannot be before the creation date', value: input.calendario.dataExpiracaoSolicitacao }],
+          [
+            {
+              field: 'solicrec.calendario.dataExpiracaoSolicitacao',
+              message: 'calendario.dataExpiracaoSolicitacao cannot be before the creation date',
+              value: input.calendario.dataExpiracaoSolicitacao,
+            },
+          ],
           'The confirmation request breaks the schema or is semantically wrong.',
         );
       }
       if (rec.status !== 'CRIADA') {
-        throw errors.validation([{ field: 'solicrec.idRec', message: `The recurrence is ${rec.status}; only a CRIADA recurrence can be confirmed`, value: rec.id_rec }], 'The recurrence cannot receive a confirmation request.');
+        throw errors.validation(
+          [
+            {
+              field: 'solicrec.idRec',
+              message: `The recurrence is ${rec.status}; only a CRIADA recurrence can be confirmed`,
+              value: rec.id_rec,
+            },
+          ],
+          'The recurrence cannot receive a confirmation request.',
+        );
       }
-      const open = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).filter((r) => OPEN_REQUEST.includes(r.status));
+      const open = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).filter((r) =>
+        OPEN_REQUEST.includes(r.status),
+      );
       if (open.length) {
-        throw errors.validation([{ field: 'solicrec.idRec', message: 'An active confirmation request exists for the recurrence', value: rec.id_rec }], 'An active confirmation request already exists for this recurrence.');
+        throw errors.validation(
+          [
+            {
+              field: 'solicrec.idRec',
+              message: 'An active confirmation request exists for the recurrence',
+              value: rec.id_rec,
+            },
+          ],
+          'An active confirmation request already exists for this recurrence.',
+        );
       }
       const at = now.toISOString();
       const created = await repo.insertRecRequest(trx, {
@@ -57,14 +83,19 @@ export class SolicRecService {
         company_id: principal.companyId,
         id_rec: rec.id_rec,
         status: 'CRIADA',
-        body: JSON.stringify({ calendario: input.calendario, destinatario: input.destinatario, recPayload: recPayloadView(rec) }),
+        body: JSON.stringify({
+          calendario: input.calendario,
+          destinatario: input.destinatario,
+          recPayload: recPayloadView(rec),
+        }),
         history: JSON.stringify([{ status: 'CRIADA', data: at }]),
         expires_at: expiry,
         created_at: now,
       });
       // The payer's PSP is reached at once (simulated).
       const sent = await changeRequestStatus(trx, created, 'ENVIADA', now);
-      if (rec.journey === 'AGUARDANDO_DEFINICAO') await repo.updateRecurrence(trx, rec.id_rec, { journey: 'JORNADA_1', updated_at: now });
+      if (rec.journey === 'AGUARDANDO_DEFINICAO')
+        await repo.updateRecurrence(trx, rec.id_rec, { journey: 'JORNADA_1', updated_at: now });
       return solicRecView(sent);
     });
   }

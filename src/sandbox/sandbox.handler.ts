@@ -8,7 +8,14 @@ export const sandboxHandlers = {
     return {
       status: 201,
       body: {
-        company: { id: company.id, name: company.name, officialName: company.official_name, tradeName: company.trade_name, taxID: company.tax_id, features: company.features },
+        company: {
+          id: company.id,
+          name: company.name,
+          officialName: company.official_name,
+          tradeName: company.trade_name,
+          taxID: company.tax_id,
+          features: company.features,
+        },
         account: {
           accountId: account.id,
           isDefault: account.is_default,

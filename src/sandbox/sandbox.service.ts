@@ -27,17 +27,29 @@ export class SandboxService {
     if (input.taxID !== undefined) {
       const normalized = normalizeTaxId(input.taxID);
       if (!normalized.ok || normalized.value.type !== 'BR_CNPJ') {
-        throw errors.validation([{ field: 'body.taxID', message: normalized.ok ? 'must be a CNPJ' : normalized.reason }]);
+        throw errors.validation([
+          { field: 'body.taxID', message: normalized.ok ? 'must be a CNPJ' : normalized.reason },
+        ]);
       }
       taxID = normalized.value.taxId;
     }
     const name = input.name?.trim() || `Sandbox company ${taxID.slice(0, 8)}`;
     // A random (EVP) key on the default account: the receiving key of the company's charges.
     let evp = '';
-    const created = await this.identity.createCompany({ name, taxID, features: input.features ?? DEFAULT_SANDBOX_FEATURES }, async (trx, companyId, accountId) => {
-      evp = newEvpKey();
-      await insertPixKey(trx, { key: evp, company_id: companyId, account_id: accountId, type: 'EVP', is_default: true, created_at: await this.clock.now(trx) });
-    });
+    const created = await this.identity.createCompany(
+      { name, taxID, features: input.features ?? DEFAULT_SANDBOX_FEATURES },
+      async (trx, companyId, accountId) => {
+        evp = newEvpKey();
+        await insertPixKey(trx, {
+          key: evp,
+          company_id: companyId,
+          account_id: accountId,
+          type: 'EVP',
+          is_default: true,
+          created_at: await this.clock.now(trx),
+        });
+      },
+    );
     return { ...created, pixKey: { key: evp, type: 'EVP' as const, isDefault: true } };
   }
 
@@ -48,7 +60,9 @@ export class SandboxService {
 
   async advanceClock(seconds: number) {
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
-      throw errors.validation([{ field: 'body.seconds', message: `must be an integer from 1 to ${MAX_CLOCK_ADVANCE_SECONDS}` }]);
+      throw errors.validation([
+        { field: 'body.seconds', message: `must be an integer from 1 to ${MAX_CLOCK_ADVANCE_SECONDS}` },
+      ]);
     }
     await this.clock.advance(seconds);
     return this.clockNow();

@@ -15,7 +15,13 @@ export class PayloadKeyService {
   private async material(): Promise<SigningMaterial> {
     const row = await this.keys.key(PURPOSE, async () => {
       const m = await createSigningMaterial(new URL(this.publicUrl).hostname, new Date());
-      return { kid: m.kid, algorithm: m.alg, privateKey: m.privateKeyPkcs8Pem, publicJwk: { ...m.publicJwk }, certificate: m.certificatePem };
+      return {
+        kid: m.kid,
+        algorithm: m.alg,
+        privateKey: m.privateKeyPkcs8Pem,
+        publicJwk: { ...m.publicJwk },
+        certificate: m.certificatePem,
+      };
     });
     return materialOf(row);
   }

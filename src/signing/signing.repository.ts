@@ -4,13 +4,26 @@ import { sql } from 'kysely';
 import type { Database, SigningKey } from '../db/schema';
 
 export async function findActiveKey(db: Kysely<Database>, purpose: string): Promise<SigningKey | undefined> {
-  return db.selectFrom('signing_keys').selectAll().where('purpose', '=', purpose).where('retired_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where('purpose', '=', purpose)
+    .where('retired_at', 'is', null)
+    .executeTakeFirst();
 }
 
 // Inserts unless another process won the race; the caller reads the winner back.
 export async function insertKeyIfNoneActive(
   db: Kysely<Database>,
-  key: { kid: string; purpose: string; algorithm: string; private_key: string; public_jwk: string | null; certificate: string | null; created_at: Date },
+  key: {
+    kid: string;
+    purpose: string;
+    algorithm: string;
+    private_key: string;
+    public_jwk: string | null;
+    certificate: string | null;
+    created_at: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('signing_keys')

@@ -1,7 +1,13 @@
 // When a subscription generates its charges (pure). Dates are UTC calendar days.
 export type Frequency = 'WEEKLY' | 'MONTHLY' | 'BIMONTHLY' | 'TRIMONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
 
-const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = { MONTHLY: 1, BIMONTHLY: 2, TRIMONTHLY: 3, SEMIANNUALLY: 6, ANNUALLY: 12 };
+const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
+  MONTHLY: 1,
+  BIMONTHLY: 2,
+  TRIMONTHLY: 3,
+  SEMIANNUALLY: 6,
+  ANNUALLY: 12,
+};
 
 // The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients.
 export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY';
@@ -40,6 +46,7 @@ export function firstChargeAt(now: Date, dayGenerateCharge: number | string): { 
 export function nextChargeAt(previous: Date, frequency: Frequency, day: number): Date {
   if (frequency === 'WEEKLY') return new Date(previous.getTime() + 7 * 86_400_000);
   const date = onDay(previous.getUTCFullYear(), previous.getUTCMonth() + MONTHS[frequency], day);
-  const timeOfDay = previous.getTime() - Date.UTC(previous.getUTCFullYear(), previous.getUTCMonth(), previous.getUTCDate());
+  const timeOfDay =
+    previous.getTime() - Date.UTC(previous.getUTCFullYear(), previous.getUTCMonth(), previous.getUTCDate());
   return new Date(date.getTime() + timeOfDay);
 }

@@ -8,12 +8,26 @@ export async function insertSubscription(db: Db, row: NewSubscription): Promise<
   return db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findByCorrelationId(db: Db, companyId: string, correlationId: string): Promise<Subscription | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('company_id', '=', companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
+export async function findByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<Subscription | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId)
+    .executeTakeFirst();
 }
 
 export async function findByGlobalId(db: Db, companyId: string, globalId: string): Promise<Subscription | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('company_id', '=', companyId).where('global_id', '=', globalId).executeTakeFirst();
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('global_id', '=', globalId)
+    .executeTakeFirst();
 }
 
 // Active subscriptions whose next charge is due, locked for the caller (others skip them).
@@ -47,13 +61,23 @@ export async function recordGenerated(
     .where('charges_generated', '=', installment - 1)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) return false;
-  await db.insertInto('subscription_charges').values({ subscription_id: sub.id, installment, charge_correlation_id: chargeCorrelationId, created_at: at }).execute();
+  await db
+    .insertInto('subscription_charges')
+    .values({ subscription_id: sub.id, installment, charge_correlation_id: chargeCorrelationId, created_at: at })
+    .execute();
   return true;
 }
 
 // The subscription behind a payment link, with the charge correlationID of its latest installment.
-export async function findByPaymentLinkId(db: Db, paymentLinkId: string): Promise<{ sub: Subscription; latestChargeCorrelationId?: string } | undefined> {
-  const sub = await db.selectFrom('subscriptions').selectAll().where('payment_link_id', '=', paymentLinkId).executeTakeFirst();
+export async function findByPaymentLinkId(
+  db: Db,
+  paymentLinkId: string,
+): Promise<{ sub: Subscription; latestChargeCorrelationId?: string } | undefined> {
+  const sub = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('payment_link_id', '=', paymentLinkId)
+    .executeTakeFirst();
   if (!sub) return undefined;
   const latest = await db
     .selectFrom('subscription_charges')

@@ -80,7 +80,8 @@ export class SubscriptionsService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);
-        if (await repo.findByCorrelationId(trx, principal.companyId, p.correlationID)) throw errors.badRequest(DUPLICATE);
+        if (await repo.findByCorrelationId(trx, principal.companyId, p.correlationID))
+          throw errors.badRequest(DUPLICATE);
         const customer = await upsertChargeCustomer(trx, principal.companyId, p.customer);
         const first = firstChargeAt(now, p.dayGenerateCharge ?? now.getUTCDate());
         const row = await repo.insertSubscription(trx, {
@@ -111,7 +112,8 @@ export class SubscriptionsService {
         return subscriptionView(row, this.publicUrl);
       });
     } catch (error) {
-      if (isUniqueViolation(error) && (await repo.findByCorrelationId(this.db, principal.companyId, p.correlationID))) throw errors.badRequest(DUPLICATE);
+      if (isUniqueViolation(error) && (await repo.findByCorrelationId(this.db, principal.companyId, p.correlationID)))
+        throw errors.badRequest(DUPLICATE);
       throw error;
     }
   }
@@ -126,7 +128,9 @@ export class SubscriptionsService {
   async generateDue(): Promise<number> {
     let made = 0;
     for (;;) {
-      const due = await this.db.transaction().execute(async (trx) => repo.claimDue(trx, await this.clock.now(trx), BATCH));
+      const due = await this.db
+        .transaction()
+        .execute(async (trx) => repo.claimDue(trx, await this.clock.now(trx), BATCH));
       if (due.length === 0) return made;
       let progressed = false;
       for (const sub of due) {
@@ -142,10 +146,26 @@ export class SubscriptionsService {
     const installment = sub.charges_generated + 1;
     const correlationID = chargeCorrelationId(sub, installment);
     const now = await this.clock.now();
-    const customer = sub.customer as { name?: string; email?: string; phone?: string; taxID?: { taxID?: string }; address?: Record<string, unknown> };
-    const principal: Principal = { applicationId: 'subscriptions', companyId: sub.company_id, accountId: '', applicationType: 'API', scopes: null, features: [] };
+    const customer = sub.customer as {
+      name?: string;
+      email?: string;
+      phone?: string;
+      taxID?: { taxID?: string };
+      address?: Record<string, unknown>;
+    };
+    const principal: Principal = {
+      applicationId: 'subscriptions',
+      companyId: sub.company_id,
+      accountId: '',
+      applicationType: 'API',
+      scopes: null,
+      features: [],
+    };
     // OVERDUE: due dayDue days after generation; DYNAMIC: expires dayDue days after it.
-    const timing = sub.charge_type === 'DYNAMIC' ? { type: 'DYNAMIC', expiresIn: sub.day_due * 86_400 } : { type: 'OVERDUE', dueDate: addCalendarDays(todayUtc(now), sub.day_due) };
+    const timing =
+      sub.charge_type === 'DYNAMIC'
+        ? { type: 'DYNAMIC', expiresIn: sub.day_due * 86_400 }
+        : { type: 'OVERDUE', dueDate: addCalendarDays(todayUtc(now), sub.day_due) };
     await this.charges.create(
       principal,
       {
@@ -169,7 +189,12 @@ export class SubscriptionsService {
     return this.db.transaction().execute(async (trx) => {
       const at = await this.clock.now(trx);
       const last = sub.installment_count !== null && installment >= sub.installment_count;
-      const next = last ? { next_charge_at: null, status: 'COMPLETED' as const } : { next_charge_at: nextChargeAt(sub.next_charge_at!, sub.frequency, sub.day_generate_charge), status: 'ACTIVE' as const };
+      const next = last
+        ? { next_charge_at: null, status: 'COMPLETED' as const }
+        : {
+            next_charge_at: nextChargeAt(sub.next_charge_at!, sub.frequency, sub.day_generate_charge),
+            status: 'ACTIVE' as const,
+          };
       return repo.recordGenerated(trx, sub, installment, correlationID, next, at);
     });
   }

@@ -7,7 +7,11 @@ export const transactionHandlers = {
   async listTransactions(req, ctx) {
     const page = pageOf(req.query);
     const { start, end, type } = req.query;
-    const { transactions, total } = await ctx.services.transactions.list(callerOf(ctx), { ...(start ? { start } : {}), ...(end ? { end } : {}), ...(type ? { type } : {}) }, page);
+    const { transactions, total } = await ctx.services.transactions.list(
+      callerOf(ctx),
+      { ...(start ? { start } : {}), ...(end ? { end } : {}), ...(type ? { type } : {}) },
+      page,
+    );
     return { status: 200, body: { transactions, pageInfo: pageInfo(page, total) } };
   },
   async getTransaction(req, ctx) {

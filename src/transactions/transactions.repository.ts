@@ -23,10 +23,22 @@ export interface TransactionDetails {
   // Who received it (PIX_OUT, WITHDRAW, REFUND_OUT): shown as the credit party.
   destination?: CounterpartyDetails;
   // The charge paid (PIX_IN); `chargeCorrelationID` alone is enough.
-  charge?: { correlationID?: string; status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED'; value?: number; transactionID?: string; createdAt?: string };
+  charge?: {
+    correlationID?: string;
+    status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
+    value?: number;
+    transactionID?: string;
+    createdAt?: string;
+  };
   chargeCorrelationID?: string;
   // The charge's customer (the spec's Customer; taxID as a string or {taxID, type}).
-  customer?: { name?: string; email?: string; phone?: string; taxID?: string | { taxID: string; type: string }; correlationID?: string };
+  customer?: {
+    name?: string;
+    email?: string;
+    phone?: string;
+    taxID?: string | { taxID: string; type: string };
+    correlationID?: string;
+  };
   // The static QR code paid (PIX_IN to a key with a static code's txid).
   pixQrCode?: { name?: string; correlationID?: string; identifier?: string };
   // The spec's Party objects, when the writer knows better than what is derived above.
@@ -49,7 +61,14 @@ export interface CounterpartyDetails {
   accountType?: string;
 }
 
-export async function insertTransaction(db: Kysely<Database>, tx: Omit<NewTransaction, 'id' | 'details'> & { id?: string; type: TransactionType; details?: Record<string, unknown> }): Promise<Transaction> {
+export async function insertTransaction(
+  db: Kysely<Database>,
+  tx: Omit<NewTransaction, 'id' | 'details'> & {
+    id?: string;
+    type: TransactionType;
+    details?: Record<string, unknown>;
+  },
+): Promise<Transaction> {
   return db
     .insertInto('transactions')
     .values({ ...tx, id: tx.id ?? randomUUID(), details: JSON.stringify(tx.details ?? {}) })
@@ -78,15 +97,30 @@ function ofCompany(db: Kysely<Database>, companyId: string) {
     .innerJoin('bank_accounts', 'bank_accounts.id', 'transactions.account_id')
     .innerJoin('companies', 'companies.id', 'transactions.company_id')
     .selectAll('transactions')
-    .select(['bank_accounts.branch', 'bank_accounts.account_number', 'companies.trade_name as company_trade_name', 'companies.official_name as company_official_name', 'companies.tax_id as company_tax_id'])
+    .select([
+      'bank_accounts.branch',
+      'bank_accounts.account_number',
+      'companies.trade_name as company_trade_name',
+      'companies.official_name as company_official_name',
+      'companies.tax_id as company_tax_id',
+    ])
     .where('transactions.company_id', '=', companyId);
 }
 
 // Newest first; start inclusive, end exclusive (on created_at).
-export async function listTransactions(db: Kysely<Database>, companyId: string, filter: TransactionFilter, skip: number, limit: number): Promise<{ rows: TransactionWithAccount[]; total: number }> {
+export async function listTransactions(
+  db: Kysely<Database>,
+  companyId: string,
+  filter: TransactionFilter,
+  skip: number,
+  limit: number,
+): Promise<{ rows: TransactionWithAccount[]; total: number }> {
   if (filter.types && filter.types.length === 0) return { rows: [], total: 0 };
   let rows = ofCompany(db, companyId);
-  let count = db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('transactions.company_id', '=', companyId);
+  let count = db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('transactions.company_id', '=', companyId);
   if (filter.start) {
     rows = rows.where('transactions.created_at', '>=', filter.start);
     count = count.where('transactions.created_at', '>=', filter.start);
@@ -99,14 +133,23 @@ export async function listTransactions(db: Kysely<Database>, companyId: string, 
     rows = rows.where('transactions.type', 'in', filter.types);
     count = count.where('transactions.type', 'in', filter.types);
   }
-  const page = await rows.orderBy('transactions.created_at', 'desc').orderBy('transactions.id', 'desc').offset(skip).limit(limit).execute();
+  const page = await rows
+    .orderBy('transactions.created_at', 'desc')
+    .orderBy('transactions.id', 'desc')
+    .offset(skip)
+    .limit(limit)
+    .execute();
   const { n } = await count.executeTakeFirstOrThrow();
   return { rows: page, total: Number(n) };
 }
 
 // By the transaction's id, else by its endToEndId (the first row carrying it: the movement
 // itself rather than a fee recorded with the same id).
-export async function findTransaction(db: Kysely<Database>, companyId: string, id: string): Promise<TransactionWithAccount | undefined> {
+export async function findTransaction(
+  db: Kysely<Database>,
+  companyId: string,
+  id: string,
+): Promise<TransactionWithAccount | undefined> {
   const byId = await ofCompany(db, companyId).where('transactions.id', '=', id).executeTakeFirst();
   if (byId) return byId;
   return ofCompany(db, companyId)

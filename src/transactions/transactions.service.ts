@@ -16,11 +16,18 @@ export interface TransactionListQuery {
 export class TransactionsService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(principal: Principal, query: TransactionListQuery, page: Page): Promise<{ transactions: TransactionView[]; total: number }> {
+  async list(
+    principal: Principal,
+    query: TransactionListQuery,
+    page: Page,
+  ): Promise<{ transactions: TransactionView[]; total: number }> {
     const start = query.start ? new Date(query.start) : undefined;
     const end = query.end ? new Date(query.end) : undefined;
     if (start && end && end < start) {
-      throw errors.validation([{ field: 'query.end', message: 'is earlier than start', value: query.end! }], 'Invalid end');
+      throw errors.validation(
+        [{ field: 'query.end', message: 'is earlier than start', value: query.end! }],
+        'Invalid end',
+      );
     }
     const filter: repo.TransactionFilter = {
       ...(start ? { start } : {}),

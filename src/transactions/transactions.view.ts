@@ -94,9 +94,13 @@ function partyOf(v: unknown): Party | undefined {
   const holder = obj(p.holder);
   return compact({
     pixKey: key && compact({ pixKey: str(key.pixKey), type: str(key.type) }),
-    account: account && compact({ branch: str(account.branch), account: str(account.account), accountType: str(account.accountType) }),
+    account:
+      account &&
+      compact({ branch: str(account.branch), account: str(account.account), accountType: str(account.accountType) }),
     psp: psp && compact({ id: str(psp.id), name: str(psp.name), code: str(psp.code) }),
-    holder: holder && compact({ name: str(holder.name), nameFriendly: str(holder.nameFriendly), taxID: taxIdOf(holder.taxID) }),
+    holder:
+      holder &&
+      compact({ name: str(holder.name), nameFriendly: str(holder.nameFriendly), taxID: taxIdOf(holder.taxID) }),
     taxID: taxIdOf(p.taxID),
   });
 }
@@ -105,7 +109,11 @@ function ownParty(row: TransactionWithAccount): Party {
   return {
     account: { branch: row.branch, account: row.account_number, accountType: 'TRAN' },
     psp: { id: OWN_ISPB, name: OWN_PSP_NAME },
-    holder: { name: row.company_official_name, nameFriendly: row.company_trade_name, taxID: taxIdView(row.company_tax_id) },
+    holder: {
+      name: row.company_official_name,
+      nameFriendly: row.company_trade_name,
+      taxID: taxIdView(row.company_tax_id),
+    },
   };
 }
 
@@ -129,14 +137,17 @@ export function transactionView(row: TransactionWithAccount): TransactionView {
     globalID: row.id,
   };
   const chargeView = compact({
-    status: CHARGE_STATUSES.has(String(charge?.status)) ? (charge!.status as 'ACTIVE' | 'COMPLETED' | 'EXPIRED') : undefined,
+    status: CHARGE_STATUSES.has(String(charge?.status))
+      ? (charge!.status as 'ACTIVE' | 'COMPLETED' | 'EXPIRED')
+      : undefined,
     value: int(charge?.value),
     correlationID: str(charge?.correlationID) ?? str(d.chargeCorrelationID),
     transactionID: str(charge?.transactionID),
     createdAt: isoDate(charge?.createdAt),
   });
   if (chargeView) view.charge = chargeView;
-  const qrView = qr && compact({ name: str(qr.name), correlationID: str(qr.correlationID), identifier: str(qr.identifier) });
+  const qrView =
+    qr && compact({ name: str(qr.name), correlationID: str(qr.correlationID), identifier: str(qr.identifier) });
   if (qrView) view.pixQrCode = qrView;
   const customer = personOf(d.customer);
   if (customer) view.customer = customer;

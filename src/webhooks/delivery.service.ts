@@ -28,7 +28,10 @@ const SEND_BATCH = 16;
 const RUN_BUDGET_MS = 5000;
 
 // The Pix API callbacks: event type -> webhook kind, path appended to the URL, body.
-const PIX_CALLBACKS: Record<string, { kind: 'pix' | 'rec' | 'cobr'; path: string; body: (p: Record<string, unknown>) => unknown }> = {
+const PIX_CALLBACKS: Record<
+  string,
+  { kind: 'pix' | 'rec' | 'cobr'; path: string; body: (p: Record<string, unknown>) => unknown }
+> = {
   'PIX_API:PIX': { kind: 'pix', path: '/pix', body: (p) => ({ pix: [p.pix] }) },
   'PIX_API:REC': { kind: 'rec', path: '/rec', body: (p) => ({ recs: [p.rec] }) },
   'PIX_API:COBR': { kind: 'cobr', path: '/cobr', body: (p) => ({ cobsr: [p.cobr] }) },
@@ -73,7 +76,9 @@ export class WebhookDeliveryService {
       const token = randomUUID();
       const claimed = await repo.claimDueDeliveries(this.db, SEND_BATCH, this.leaseMs, token);
       if (claimed.length === 0) break;
-      const webhooks = new Map((await repo.webhooksByIds(this.db, [...new Set(claimed.map((d) => d.webhook_id))])).map((w) => [w.id, w]));
+      const webhooks = new Map(
+        (await repo.webhooksByIds(this.db, [...new Set(claimed.map((d) => d.webhook_id))])).map((w) => [w.id, w]),
+      );
       // A webhook deleted meanwhile took its deliveries with it (on delete cascade).
       const live = claimed.filter((d) => webhooks.has(d.webhook_id));
       const results = await Promise.all(live.map((d) => this.attempt(d, webhooks.get(d.webhook_id)!, token, false)));
@@ -111,7 +116,10 @@ export class WebhookDeliveryService {
         }
       }
       await repo.insertDeliveries(trx, rows);
-      await markEventsDispatched(trx, events.map((e) => e.id));
+      await markEventsDispatched(
+        trx,
+        events.map((e) => e.id),
+      );
       return events.length;
     });
   }
@@ -142,15 +150,31 @@ export class WebhookDeliveryService {
       attempt = { statusCode: null, latencyMs: 0, error: err instanceof Error ? err.message : String(err), ok: false };
     }
     const outcome = manual ? manualOutcome(delivery, attempt) : this.automaticOutcome(delivery, attempt);
-    const record = { deliveryId: delivery.id, at, statusCode: attempt.statusCode, latencyMs: attempt.latencyMs, error: attempt.error, manual };
+    const record = {
+      deliveryId: delivery.id,
+      at,
+      statusCode: attempt.statusCode,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+      manual,
+    };
     const held = await this.db
       .transaction()
       .execute((trx) => repo.recordAttempt(trx, token, record, outcome))
       // The webhook (and with it the delivery) was deleted during the attempt: nothing to log.
       .catch((err: unknown) => (isForeignKeyViolation(err) ? false : Promise.reject(err)));
-    if (!held) this.log.warn({ deliveryId: delivery.id }, 'webhook delivery lease lost (or delivery deleted) during an attempt');
+    if (!held)
+      this.log.warn({ deliveryId: delivery.id }, 'webhook delivery lease lost (or delivery deleted) during an attempt');
     this.log.info(
-      { deliveryId: delivery.id, webhookId: webhook.id, eventId: delivery.event_id, statusCode: attempt.statusCode, latencyMs: attempt.latencyMs, error: attempt.error, manual },
+      {
+        deliveryId: delivery.id,
+        webhookId: webhook.id,
+        eventId: delivery.event_id,
+        statusCode: attempt.statusCode,
+        latencyMs: attempt.latencyMs,
+        error: attempt.error,
+        manual,
+      },
       attempt.ok ? 'webhook delivered' : 'webhook attempt failed',
     );
     return attempt;
@@ -160,7 +184,9 @@ export class WebhookDeliveryService {
     const attemptCount = delivery.attempt_count + 1;
     if (attempt.ok) return { status: 'SUCCEEDED', attemptCount, nextInMs: null };
     const delay = nextDelayMs(this.schedule, attemptCount);
-    return delay === undefined ? { status: 'FAILED', attemptCount, nextInMs: null } : { status: 'PENDING', attemptCount, nextInMs: delay };
+    return delay === undefined
+      ? { status: 'FAILED', attemptCount, nextInMs: null }
+      : { status: 'PENDING', attemptCount, nextInMs: delay };
   }
 
   private async headers(delivery: WebhookDelivery, webhook: Webhook, at: Date): Promise<Record<string, string>> {

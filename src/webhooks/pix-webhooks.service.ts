@@ -39,7 +39,10 @@ export class PixWebhooksService {
     await this.checkUrl(webhookUrl, OPERACAO_INVALIDA);
     return this.db.transaction().execute(async (trx) => {
       if (!isStorable(chave) || !(await findCompanyKey(trx, principal.companyId, chave))) {
-        throw errors.validation([{ field: 'chave', message: 'The Pix key does not belong to this receiving user', value: chave }], OPERACAO_INVALIDA);
+        throw errors.validation(
+          [{ field: 'chave', message: 'The Pix key does not belong to this receiving user', value: chave }],
+          OPERACAO_INVALIDA,
+        );
       }
       const saved = await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, 'pix', webhookUrl, chave));
       return saved.secret;
@@ -47,28 +50,44 @@ export class PixWebhooksService {
   }
 
   async getKey(principal: Principal, chave: string) {
-    const webhook = isStorable(chave) ? await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave) : undefined;
+    const webhook = isStorable(chave)
+      ? await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave)
+      : undefined;
     if (!webhook) throw errors.notFound(`No webhook is configured for key ${chave}.`);
     return keyWebhookView(webhook);
   }
 
   async deleteKey(principal: Principal, chave: string): Promise<void> {
-    if (!isStorable(chave) || !(await repo.deletePixWebhook(this.db, principal.companyId, 'pix', chave))) throw errors.notFound(`No webhook is configured for key ${chave}.`);
+    if (!isStorable(chave) || !(await repo.deletePixWebhook(this.db, principal.companyId, 'pix', chave)))
+      throw errors.notFound(`No webhook is configured for key ${chave}.`);
   }
 
   async listKeys(principal: Principal, query: PixListQuery) {
     const page = pixListQuery(query);
     // The database counts rows in a bigint: a page beyond what a number holds exactly is refused.
     if (!Number.isSafeInteger(page.offset)) {
-      throw errors.validation([{ field: 'paginacao.paginaAtual', message: 'is beyond any page', value: String(page.paginaAtual) }], 'The list parameters are not valid');
+      throw errors.validation(
+        [{ field: 'paginacao.paginaAtual', message: 'is beyond any page', value: String(page.paginaAtual) }],
+        'The list parameters are not valid',
+      );
     }
-    const { rows, total } = await repo.listKeyWebhooks(this.db, principal.companyId, page, page.offset, page.itensPorPagina);
+    const { rows, total } = await repo.listKeyWebhooks(
+      this.db,
+      principal.companyId,
+      page,
+      page.offset,
+      page.itensPorPagina,
+    );
     return { parametros: parametros(query, page, total), webhooks: rows.map(keyWebhookView) };
   }
 
   async putCompany(principal: Principal, kind: CompanyWebhookKind, webhookUrl: string): Promise<string> {
     await this.checkUrl(webhookUrl, 'The request to configure a webhook breaks the schema.');
-    return this.db.transaction().execute(async (trx) => (await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, kind, webhookUrl))).secret);
+    return this.db
+      .transaction()
+      .execute(
+        async (trx) => (await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, kind, webhookUrl))).secret,
+      );
   }
 
   // (Unknown query parameters are refused by the request validation: the standard's ConsultaInvalida.)
@@ -79,15 +98,26 @@ export class PixWebhooksService {
   }
 
   async deleteCompany(principal: Principal, kind: CompanyWebhookKind): Promise<void> {
-    if (!(await repo.deletePixWebhook(this.db, principal.companyId, kind))) throw errors.notFound(`No ${NAMES[kind]} webhook is configured.`);
+    if (!(await repo.deletePixWebhook(this.db, principal.companyId, kind)))
+      throw errors.notFound(`No ${NAMES[kind]} webhook is configured.`);
   }
 
   private async checkUrl(webhookUrl: string, detail: string): Promise<void> {
     const check = await checkWebhookUrl(webhookUrl, this.config.sandbox);
-    if (!check.ok) throw errors.validation([{ field: 'webhookUrl', message: `webhookUrl ${check.reason}`, value: webhookUrl }], detail);
+    if (!check.ok)
+      throw errors.validation(
+        [{ field: 'webhookUrl', message: `webhookUrl ${check.reason}`, value: webhookUrl }],
+        detail,
+      );
   }
 
-  private async newRow(trx: Kysely<Database>, principal: Principal, kind: 'pix' | CompanyWebhookKind, url: string, chave?: string) {
+  private async newRow(
+    trx: Kysely<Database>,
+    principal: Principal,
+    kind: 'pix' | CompanyWebhookKind,
+    url: string,
+    chave?: string,
+  ) {
     const now = await this.clock.now(trx);
     return {
       id: newWebhookId(),

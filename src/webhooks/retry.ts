@@ -18,7 +18,10 @@ export function parseRetrySchedule(text: string): number[] {
   if (trimmed === '' || trimmed === 'none') return [];
   return trimmed.split(',').map((part) => {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(part);
-    if (!m) throw new Error(`PIXGATE_WEBHOOK_RETRY_SCHEDULE: "${part}" is not a delay (use e.g. 30s, 5m, 2h or milliseconds)`);
+    if (!m)
+      throw new Error(
+        `PIXGATE_WEBHOOK_RETRY_SCHEDULE: "${part}" is not a delay (use e.g. 30s, 5m, 2h or milliseconds)`,
+      );
     return Math.round(Number(m[1]) * UNITS[m[2] ?? 'ms']!);
   });
 }
@@ -26,13 +29,18 @@ export function parseRetrySchedule(text: string): number[] {
 export function parseTimeoutMs(text: string | undefined): number {
   if (text === undefined || text === '') return DEFAULT_TIMEOUT_MS;
   const ms = Number(text);
-  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new Error(`PIXGATE_WEBHOOK_TIMEOUT_MS must be from 1 to 60000, got ${text}`);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000)
+    throw new Error(`PIXGATE_WEBHOOK_TIMEOUT_MS must be from 1 to 60000, got ${text}`);
   return ms;
 }
 
 // The delay before the next automatic attempt after `attemptsMade` failed ones, or undefined
 // when the schedule is exhausted (the delivery then fails for good).
-export function nextDelayMs(schedule: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
+export function nextDelayMs(
+  schedule: readonly number[],
+  attemptsMade: number,
+  random: () => number = Math.random,
+): number | undefined {
   const base = schedule[attemptsMade - 1];
   if (base === undefined) return undefined;
   return Math.round(base * (1 + JITTER * random()));

@@ -26,7 +26,8 @@ export async function send(options: SendOptions): Promise<Attempt> {
   const { url } = options;
   if (!options.allowPrivate) {
     const literal = literalAddress(url);
-    if (literal && isPrivateAddress(literal)) return { statusCode: null, latencyMs: elapsed(), error: `refused: ${literal} is a private address`, ok: false };
+    if (literal && isPrivateAddress(literal))
+      return { statusCode: null, latencyMs: elapsed(), error: `refused: ${literal} is a private address`, ok: false };
   }
   return new Promise<Attempt>((resolve) => {
     let settled = false;

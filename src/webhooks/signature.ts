@@ -4,7 +4,16 @@
 //   refuse a timestamp outside their tolerance window (default here: 5 minutes).
 // - x-webhook-signature: base64 RSA-SHA256 (PKCS#1 v1.5) of the raw body, with the server's
 //   key published by GET /api/v1/webhook/public-keys (receivers of the public reference).
-import { createHash, createHmac, createPublicKey, createSign, createVerify, generateKeyPair, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createPublicKey,
+  createSign,
+  createVerify,
+  generateKeyPair,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 import type { NewKeyMaterial } from '../signing/signing.service';
 
@@ -52,7 +61,9 @@ export function publicPemOf(privateKeyPem: string): string {
 
 // The public reference's key_identifier: hex SHA-256 of the key's DER SubjectPublicKeyInfo.
 export function keyIdentifierOf(keyPem: string): string {
-  return createHash('sha256').update(createPublicKey(keyPem).export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(createPublicKey(keyPem).export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 // A new RSA 2048 key for x-webhook-signature (stored by SigningKeyService, purpose webhook-rsa).

@@ -76,7 +76,8 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
     return { ok: false, reason: 'must be an absolute http or https URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must use http or https' };
-  if (url.username || url.password) return { ok: false, reason: 'must not carry credentials (use authorization instead)' };
+  if (url.username || url.password)
+    return { ok: false, reason: 'must not carry credentials (use authorization instead)' };
   if (!url.hostname) return { ok: false, reason: 'must name a host' };
   if (allowPrivate) return { ok: true, url };
   const reason = await privateReason(url);
@@ -87,12 +88,20 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
 // not resolve now is accepted: delivery resolves (and checks) it again on every attempt.
 async function privateReason(url: URL): Promise<string | undefined> {
   const literal = literalAddress(url);
-  if (literal) return isPrivateAddress(literal) ? `must not point to a private, loopback or link-local address (${literal})` : undefined;
+  if (literal)
+    return isPrivateAddress(literal)
+      ? `must not point to a private, loopback or link-local address (${literal})`
+      : undefined;
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point to a private, loopback or link-local address (localhost)';
-  const addresses = await new Promise<LookupAddress[]>((ok) => dnsLookup(host, { all: true }, (err, list) => ok(err ? [] : list)));
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return 'must not point to a private, loopback or link-local address (localhost)';
+  const addresses = await new Promise<LookupAddress[]>((ok) =>
+    dnsLookup(host, { all: true }, (err, list) => ok(err ? [] : list)),
+  );
   const bad = addresses.find((a) => isPrivateAddress(a.address));
-  return bad ? `must not point to a private, loopback or link-local address (${host} resolves to ${bad.address})` : undefined;
+  return bad
+    ? `must not point to a private, loopback or link-local address (${host} resolves to ${bad.address})`
+    : undefined;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -103,7 +112,9 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (err) return callback(err, []);
     const bad = addresses.find((a) => isPrivateAddress(a.address));
     if (bad) {
-      const refused = Object.assign(new Error(`refused: ${hostname} resolves to the private address ${bad.address}`), { code: 'EPRIVATEADDRESS' });
+      const refused = Object.assign(new Error(`refused: ${hostname} resolves to the private address ${bad.address}`), {
+        code: 'EPRIVATEADDRESS',
+      });
       return callback(refused, []);
     }
     if (options.all) return callback(null, addresses);

@@ -30,7 +30,10 @@ export const webhookHandlers = {
     return { status: 200, body: { deliveries, pageInfo: pageInfo(page, total) } };
   },
   async redeliverWebhookDelivery(req, ctx) {
-    return { status: 200, body: { delivery: await ctx.services.webhooks.redeliver(callerOf(ctx), req.params.id, req.params.deliveryId) } };
+    return {
+      status: 200,
+      body: { delivery: await ctx.services.webhooks.redeliver(callerOf(ctx), req.params.id, req.params.deliveryId) },
+    };
   },
 } satisfies Partial<PlatformHandlers>;
 

@@ -17,7 +17,14 @@ export interface WebhookServices {
   webhookDelivery: WebhookDeliveryService;
 }
 
-export function buildWebhookServices(config: Config, db: Kysely<Database>, clock: Clock, keys: SigningKeyService, jobs: Scheduler, log: Logger): WebhookServices {
+export function buildWebhookServices(
+  config: Config,
+  db: Kysely<Database>,
+  clock: Clock,
+  keys: SigningKeyService,
+  jobs: Scheduler,
+  log: Logger,
+): WebhookServices {
   const webhookKeys = new WebhookKeys(keys);
   const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
   // Drains the events outbox and sends due deliveries (tests: jobs.runNow('webhooks')).

@@ -2,7 +2,16 @@
 // scoped to a company; the delivery worker's claims are not (they serve every company).
 import { type Kysely, sql } from 'kysely';
 import { clockNowSql } from '../lib/clock';
-import type { Database, DeliveryStatus, NewWebhook, NewWebhookDelivery, Webhook, WebhookAttempt, WebhookDelivery, WebhookKind } from '../db/schema';
+import type {
+  Database,
+  DeliveryStatus,
+  NewWebhook,
+  NewWebhookDelivery,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookKind,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -18,11 +27,27 @@ export async function insertWebhook(db: Db, row: NewWebhook): Promise<Webhook> {
   return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findWebhook(db: Db, companyId: string, kind: WebhookKind, id: string): Promise<Webhook | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+export async function findWebhook(
+  db: Db,
+  companyId: string,
+  kind: WebhookKind,
+  id: string,
+): Promise<Webhook | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function findPlatformDuplicate(db: Db, companyId: string, event: string, url: string): Promise<Webhook | undefined> {
+export async function findPlatformDuplicate(
+  db: Db,
+  companyId: string,
+  event: string,
+  url: string,
+): Promise<Webhook | undefined> {
   return db
     .selectFrom('webhooks')
     .selectAll()
@@ -33,7 +58,13 @@ export async function findPlatformDuplicate(db: Db, companyId: string, event: st
     .executeTakeFirst();
 }
 
-export async function listPlatformWebhooks(db: Db, companyId: string, url: string | undefined, skip: number, limit: number) {
+export async function listPlatformWebhooks(
+  db: Db,
+  companyId: string,
+  url: string | undefined,
+  skip: number,
+  limit: number,
+) {
   let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'platform');
   if (url !== undefined) q = q.where('url', '=', url);
   const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(skip).limit(limit).execute();
@@ -42,12 +73,22 @@ export async function listPlatformWebhooks(db: Db, companyId: string, url: strin
 }
 
 export async function deleteWebhookById(db: Db, companyId: string, kind: WebhookKind, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+  const res = await db
+    .deleteFrom('webhooks')
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
 // The Pix API webhook of a key (kind pix) or of the company (kinds rec and cobr).
-export async function findPixWebhook(db: Db, companyId: string, kind: Exclude<WebhookKind, 'platform'>, chave?: string): Promise<Webhook | undefined> {
+export async function findPixWebhook(
+  db: Db,
+  companyId: string,
+  kind: Exclude<WebhookKind, 'platform'>,
+  chave?: string,
+): Promise<Webhook | undefined> {
   let q = db.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('kind', '=', kind);
   if (kind === 'pix') q = q.where('chave', '=', chave!);
   return q.executeTakeFirst();
@@ -55,7 +96,10 @@ export async function findPixWebhook(db: Db, companyId: string, kind: Exclude<We
 
 // Creates the Pix API webhook of a key (kind pix) or of the company (rec, cobr), or points
 // the existing one to a new URL (it keeps its id, secret and creation time).
-export async function upsertPixWebhook(db: Db, row: NewWebhook & { kind: Exclude<WebhookKind, 'platform'> }): Promise<Webhook> {
+export async function upsertPixWebhook(
+  db: Db,
+  row: NewWebhook & { kind: Exclude<WebhookKind, 'platform'> },
+): Promise<Webhook> {
   return db
     .insertInto('webhooks')
     .values(row)
@@ -70,14 +114,25 @@ export async function upsertPixWebhook(db: Db, row: NewWebhook & { kind: Exclude
     .executeTakeFirstOrThrow();
 }
 
-export async function deletePixWebhook(db: Db, companyId: string, kind: Exclude<WebhookKind, 'platform'>, chave?: string): Promise<boolean> {
+export async function deletePixWebhook(
+  db: Db,
+  companyId: string,
+  kind: Exclude<WebhookKind, 'platform'>,
+  chave?: string,
+): Promise<boolean> {
   let q = db.deleteFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', kind);
   if (kind === 'pix') q = q.where('chave', '=', chave!);
   const res = await q.executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
-export async function listKeyWebhooks(db: Db, companyId: string, range: { inicio?: Date; fim?: Date }, offset: number, limit: number) {
+export async function listKeyWebhooks(
+  db: Db,
+  companyId: string,
+  range: { inicio?: Date; fim?: Date },
+  offset: number,
+  limit: number,
+) {
   let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'pix');
   if (range.inicio) q = q.where('created_at', '>=', range.inicio);
   if (range.fim) q = q.where('created_at', '<=', range.fim);
@@ -89,7 +144,14 @@ export async function listKeyWebhooks(db: Db, companyId: string, range: { inicio
 // Active webhooks of these companies (the fan-out matches events against them).
 export async function activeWebhooksOf(trx: Db, companyIds: string[]): Promise<Webhook[]> {
   if (companyIds.length === 0) return [];
-  return trx.selectFrom('webhooks').selectAll().where('company_id', 'in', companyIds).where('is_active', '=', true).orderBy('created_at').orderBy('id').execute();
+  return trx
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('company_id', 'in', companyIds)
+    .where('is_active', '=', true)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function webhooksByIds(db: Db, ids: string[]): Promise<Webhook[]> {
@@ -113,7 +175,12 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
 
 // Leases up to `limit` due deliveries to the caller for `leaseMs`. Rows another worker is
 // claiming right now are skipped (FOR UPDATE SKIP LOCKED), leased ones are not due.
-export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, token: string): Promise<WebhookDelivery[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  limit: number,
+  leaseMs: number,
+  token: string,
+): Promise<WebhookDelivery[]> {
   const due = db
     .selectFrom('webhook_deliveries')
     .select('id')
@@ -134,7 +201,13 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number,
 
 // Leases one delivery of the company for a manual redelivery; undefined when a worker
 // holds it now.
-export async function leaseDelivery(db: Db, companyId: string, id: string, leaseMs: number, token: string): Promise<WebhookDelivery | undefined> {
+export async function leaseDelivery(
+  db: Db,
+  companyId: string,
+  id: string,
+  leaseMs: number,
+  token: string,
+): Promise<WebhookDelivery | undefined> {
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_token: token, lease_until: inMs(leaseMs) })
@@ -163,7 +236,12 @@ export interface DeliveryOutcome {
 
 // Logs an attempt and, while the caller still holds the lease, sets the delivery's outcome
 // and releases it. Answers whether the lease was still held.
-export async function recordAttempt(trx: Db, token: string, attempt: AttemptRecord, outcome: DeliveryOutcome | undefined): Promise<boolean> {
+export async function recordAttempt(
+  trx: Db,
+  token: string,
+  attempt: AttemptRecord,
+  outcome: DeliveryOutcome | undefined,
+): Promise<boolean> {
   // Logged only while the delivery exists (its webhook may have been deleted meanwhile).
   await sql`
     insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual)
@@ -189,7 +267,12 @@ export async function recordAttempt(trx: Db, token: string, attempt: AttemptReco
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function findDeliveryOfWebhook(db: Db, companyId: string, webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
+export async function findDeliveryOfWebhook(
+  db: Db,
+  companyId: string,
+  webhookId: string,
+  id: string,
+): Promise<WebhookDelivery | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -199,9 +282,21 @@ export async function findDeliveryOfWebhook(db: Db, companyId: string, webhookId
     .executeTakeFirst();
 }
 
-export async function listDeliveriesOfWebhook(db: Db, companyId: string, webhookId: string, skip: number, limit: number) {
+export async function listDeliveriesOfWebhook(
+  db: Db,
+  companyId: string,
+  webhookId: string,
+  skip: number,
+  limit: number,
+) {
   const q = db.selectFrom('webhook_deliveries').where('company_id', '=', companyId).where('webhook_id', '=', webhookId);
-  const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
+  const rows = await q
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(skip)
+    .limit(limit)
+    .execute();
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
@@ -209,7 +304,12 @@ export async function listDeliveriesOfWebhook(db: Db, companyId: string, webhook
 export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
   const out = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
   if (deliveryIds.length === 0) return out;
-  const rows = await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('id')
+    .execute();
   for (const row of rows) out.get(row.delivery_id)!.push(row);
   return out;
 }

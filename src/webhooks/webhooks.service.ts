@@ -56,7 +56,12 @@ export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
     webhookId: d.webhook_id,
     event: d.event_type as never,
     status: d.status,
-    attempts: attempts.map((a) => ({ time: a.attempted_at.toISOString(), statusCode: a.status_code, latencyMs: a.latency_ms, error: a.error })),
+    attempts: attempts.map((a) => ({
+      time: a.attempted_at.toISOString(),
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      error: a.error,
+    })),
     nextAttemptAt: d.status === 'PENDING' && d.next_attempt_at ? d.next_attempt_at.toISOString() : null,
     createdAt: d.created_at.toISOString(),
   };
@@ -70,16 +75,24 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 function checkInput(input: CreateWebhookInput): void {
   const issues = [];
-  if (input.name.includes('\u0000')) issues.push({ field: 'body.webhook.name', message: 'must not contain NUL characters' });
-  if (input.authorization !== undefined && (CONTROL.test(input.authorization) || /[^\u0000-\u00ff]/.test(input.authorization))) {
-    issues.push({ field: 'body.webhook.authorization', message: 'must be a valid HTTP header value (no line breaks, control or non-Latin-1 characters)' });
+  if (input.name.includes('\u0000'))
+    issues.push({ field: 'body.webhook.name', message: 'must not contain NUL characters' });
+  if (
+    input.authorization !== undefined &&
+    (CONTROL.test(input.authorization) || /[^\u0000-\u00ff]/.test(input.authorization))
+  ) {
+    issues.push({
+      field: 'body.webhook.authorization',
+      message: 'must be a valid HTTP header value (no line breaks, control or non-Latin-1 characters)',
+    });
   }
   if (issues.length) throw errors.validation(issues);
 }
 
 // The database counts rows in a bigint: a skip beyond what a number holds exactly is refused.
 export function checkSkip(page: Page): void {
-  if (!Number.isSafeInteger(page.skip)) throw errors.validation([{ field: 'query.skip', message: `must be at most ${Number.MAX_SAFE_INTEGER}` }]);
+  if (!Number.isSafeInteger(page.skip))
+    throw errors.validation([{ field: 'query.skip', message: `must be at most ${Number.MAX_SAFE_INTEGER}` }]);
 }
 
 export class WebhooksService {
@@ -94,12 +107,14 @@ export class WebhooksService {
   async create(principal: Principal, input: CreateWebhookInput) {
     checkInput(input);
     const check = await checkWebhookUrl(input.url, this.config.sandbox);
-    if (!check.ok) throw errors.badRequest(`Webhook url ${check.reason}`, [{ field: 'body.webhook.url', message: check.reason }]);
+    if (!check.ok)
+      throw errors.badRequest(`Webhook url ${check.reason}`, [{ field: 'body.webhook.url', message: check.reason }]);
     const event = input.event ?? DEFAULT_EVENT;
     const secret = newWebhookSecret();
     try {
       const created = await this.db.transaction().execute(async (trx) => {
-        if (await repo.findPlatformDuplicate(trx, principal.companyId, event, input.url)) throw errors.badRequest(DUPLICATE);
+        if (await repo.findPlatformDuplicate(trx, principal.companyId, event, input.url))
+          throw errors.badRequest(DUPLICATE);
         const now = await this.clock.now(trx);
         return repo.insertWebhook(trx, {
           id: newWebhookId(),
@@ -132,7 +147,8 @@ export class WebhooksService {
   // Removes the webhook with its delivery log; pending deliveries are not attempted again.
   async remove(principal: Principal, id: string): Promise<void> {
     if (id.includes('\u0000')) throw errors.notFound('Webhook not found');
-    if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id))) throw errors.notFound('Webhook not found');
+    if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id)))
+      throw errors.notFound('Webhook not found');
   }
 
   // Both formats: `public_keys` as the public reference answers it (receivers written for it
@@ -141,15 +157,33 @@ export class WebhooksService {
     const key = await this.keys.current();
     return {
       public_keys: [{ key_identifier: key.keyIdentifier, is_current: true, key: key.publicKeyPem }],
-      keys: [{ kid: key.kid, alg: 'RS256' as const, pem: key.publicKeyPem, jwk: key.jwk as never, active: true, createdAt: key.createdAt.toISOString() }],
+      keys: [
+        {
+          kid: key.kid,
+          alg: 'RS256' as const,
+          pem: key.publicKeyPem,
+          jwk: key.jwk as never,
+          active: true,
+          createdAt: key.createdAt.toISOString(),
+        },
+      ],
     };
   }
 
   async deliveries(principal: Principal, webhookId: string, page: Page) {
     checkSkip(page);
     await this.webhookOf(principal, webhookId);
-    const { rows, total } = await repo.listDeliveriesOfWebhook(this.db, principal.companyId, webhookId, page.skip, page.limit);
-    const attempts = await repo.attemptsOf(this.db, rows.map((r) => r.id));
+    const { rows, total } = await repo.listDeliveriesOfWebhook(
+      this.db,
+      principal.companyId,
+      webhookId,
+      page.skip,
+      page.limit,
+    );
+    const attempts = await repo.attemptsOf(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return { deliveries: rows.map((d) => deliveryView(d, attempts.get(d.id)!)), total };
   }
 

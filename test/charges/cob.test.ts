@@ -53,7 +53,11 @@ test('PUT /cob/{txid} creates the charge with a location and a dynamic BR Code',
 });
 
 test('POST /cob assigns a txid; defaults: expiracao 86400, modalidadeAlteracao 0', async () => {
-  const res = await server.client.post('/pix/v2/cob', { calendario: {}, valor: { original: '10.00' }, chave: acme.key }, auth(acme));
+  const res = await server.client.post(
+    '/pix/v2/cob',
+    { calendario: {}, valor: { original: '10.00' }, chave: acme.key },
+    auth(acme),
+  );
   assert.is(res.status, 201, res.text);
   assert.match(res.body.txid, /^[A-Za-z0-9]{32}$/);
   assert.is(res.body.calendario.expiracao, 86400);
@@ -66,7 +70,11 @@ test('POST /cob assigns a txid; defaults: expiracao 86400, modalidadeAlteracao 0
 test('PATCH revises (revisao + 1), every revision stays readable; loc alone is no revision', async () => {
   const txid = TXID(2);
   await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme), auth(acme));
-  const r1 = await server.client.patch(`/pix/v2/cob/${txid}`, { valor: { original: '52.40' }, solicitacaoPagador: 'Pedido 10482 com dois cafes' }, auth(acme));
+  const r1 = await server.client.patch(
+    `/pix/v2/cob/${txid}`,
+    { valor: { original: '52.40' }, solicitacaoPagador: 'Pedido 10482 com dois cafes' },
+    auth(acme),
+  );
   assert.is(r1.status, 200, r1.text);
   assert.is(r1.body.revisao, 1);
   assert.is(r1.body.valor.original, '52.40');
@@ -96,17 +104,29 @@ test('PATCH revises (revisao + 1), every revision stays readable; loc alone is n
 test('PATCH status REMOVIDA_PELO_USUARIO_RECEBEDOR: only alone, only while ATIVA', async () => {
   const txid = TXID(3);
   await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme), auth(acme));
-  const mixed = await server.client.patch(`/pix/v2/cob/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '1.00' } }, auth(acme));
+  const mixed = await server.client.patch(
+    `/pix/v2/cob/${txid}`,
+    { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '1.00' } },
+    auth(acme),
+  );
   assert.is(mixed.status, 400);
   assert.is(mixed.body.type, 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida');
   assert.is(mixed.body.violacoes[0].propriedade, 'status');
-  const removed = await server.client.patch(`/pix/v2/cob/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, auth(acme));
+  const removed = await server.client.patch(
+    `/pix/v2/cob/${txid}`,
+    { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
+    auth(acme),
+  );
   assert.is(removed.status, 200, removed.text);
   assert.is(removed.body.status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR');
   assert.is(removed.body.revisao, 1);
   const again = await server.client.patch(`/pix/v2/cob/${txid}`, { valor: { original: '2.00' } }, auth(acme));
   assert.is(again.status, 400);
-  const replaced = await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme, { valor: { original: '9.99' } }), auth(acme));
+  const replaced = await server.client.put(
+    `/pix/v2/cob/${txid}`,
+    cobBody(acme, { valor: { original: '9.99' } }),
+    auth(acme),
+  );
   assert.is(replaced.status, 400);
   // resending the same object is not a change
   const same = await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme), auth(acme));
@@ -119,7 +139,11 @@ test('PATCH status REMOVIDA_PELO_USUARIO_RECEBEDOR: only alone, only while ATIVA
 test('PUT on an ATIVA charge replaces it as a new revision', async () => {
   const txid = TXID(4);
   await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme), auth(acme));
-  const res = await server.client.put(`/pix/v2/cob/${txid}`, cobBody(acme, { calendario: { expiracao: 600 }, solicitacaoPagador: undefined }), auth(acme));
+  const res = await server.client.put(
+    `/pix/v2/cob/${txid}`,
+    cobBody(acme, { calendario: { expiracao: 600 }, solicitacaoPagador: undefined }),
+    auth(acme),
+  );
   assert.is(res.status, 201, res.text);
   assert.is(res.body.revisao, 1);
   assert.is(res.body.calendario.expiracao, 600);
@@ -141,7 +165,10 @@ test('refusals of the standard: CobOperacaoInvalida with violacoes', async () =>
     const res = await put(TXID(n++), body);
     assert.is(res.status, 400, `${field}: ${res.text}`);
     assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida');
-    assert.ok(res.body.violacoes.some((v: any) => v.propriedade === field), `${field}: ${res.text}`);
+    assert.ok(
+      res.body.violacoes.some((v: any) => v.propriedade === field),
+      `${field}: ${res.text}`,
+    );
   }
   const badTxid = await server.client.put('/pix/v2/cob/short', cobBody(acme), auth(acme));
   assert.is(badTxid.status, 400);
@@ -162,38 +189,79 @@ test('refusals of the standard: CobOperacaoInvalida with violacoes', async () =>
 test('saque and troco: the payer pays original plus the withdrawal', async () => {
   const saque = await server.client.post(
     '/pix/v2/cob',
-    { calendario: {}, valor: { original: '0.00', retirada: { saque: { valor: '200.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    {
+      calendario: {},
+      valor: {
+        original: '0.00',
+        retirada: { saque: { valor: '200.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } },
+      },
+      chave: acme.key,
+    },
     auth(acme),
   );
   assert.is(saque.status, 201, saque.text);
   assert.is(decodeBrCode(saque.body.pixCopiaECola).amount, 20000);
   const troco = await server.client.post(
     '/pix/v2/cob',
-    { calendario: {}, valor: { original: '30.00', retirada: { troco: { valor: '20.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    {
+      calendario: {},
+      valor: {
+        original: '30.00',
+        retirada: { troco: { valor: '20.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } },
+      },
+      chave: acme.key,
+    },
     auth(acme),
   );
   assert.is(troco.status, 201, troco.text);
   const platform = await server.client.get(`/api/v1/charge/${troco.body.txid}`, { auth: acme.appID });
   assert.is(platform.body.charge.value, 5000);
   // an amount the payer may change is not written into the code
-  const open = await server.client.post('/pix/v2/cob', { calendario: {}, valor: { original: '89.70', modalidadeAlteracao: 1 }, chave: acme.key }, auth(acme));
+  const open = await server.client.post(
+    '/pix/v2/cob',
+    { calendario: {}, valor: { original: '89.70', modalidadeAlteracao: 1 }, chave: acme.key },
+    auth(acme),
+  );
   assert.is(open.status, 201, open.text);
   assert.is(decodeBrCode(open.body.pixCopiaECola).amount, undefined);
   // change of 0.00 that the payer chooses (the standard's own Pix Troco example)
   const chosen = await server.client.post(
     '/pix/v2/cob',
-    { valor: { original: '30.00', retirada: { troco: { valor: '0.00', modalidadeAlteracao: 1, modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    {
+      valor: {
+        original: '30.00',
+        retirada: {
+          troco: {
+            valor: '0.00',
+            modalidadeAlteracao: 1,
+            modalidadeAgente: 'AGTEC',
+            prestadorDoServicoDeSaque: '13370835',
+          },
+        },
+      },
+      chave: acme.key,
+    },
     auth(acme),
   );
   assert.is(chosen.status, 201, chosen.text);
   assert.is(decodeBrCode(chosen.body.pixCopiaECola).amount, undefined);
-  const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: chosen.body.pixCopiaECola, value: 5000, payer: { name: 'Ana', taxID: '52998224725' } });
+  const paid = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: chosen.body.pixCopiaECola,
+    value: 5000,
+    payer: { name: 'Ana', taxID: '52998224725' },
+  });
   assert.is(paid.status, 200, paid.text);
   const pix = await server.client.get(`/pix/v2/pix/${paid.body.endToEndId}`, auth(acme));
   assert.is(pix.body.componentesValor.troco.valor, '20.00', pix.text);
   const fixedZero = await server.client.post(
     '/pix/v2/cob',
-    { valor: { original: '30.00', retirada: { troco: { valor: '0.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } }, chave: acme.key },
+    {
+      valor: {
+        original: '30.00',
+        retirada: { troco: { valor: '0.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } },
+      },
+      chave: acme.key,
+    },
     auth(acme),
   );
   assert.is(fixedZero.status, 400, fixedZero.text);
@@ -247,21 +315,61 @@ test('GET /cob lists by period with cpf, cnpj, locationPresente, status and pagi
 
   const all = await list('');
   assert.is(all.status, 200, all.text);
-  assert.equal(all.body.cobs.map((c: any) => c.txid), made);
-  assert.equal(all.body.parametros.paginacao, { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 5 });
+  assert.equal(
+    all.body.cobs.map((c: any) => c.txid),
+    made,
+  );
+  assert.equal(all.body.parametros.paginacao, {
+    paginaAtual: 0,
+    itensPorPagina: 100,
+    quantidadeDePaginas: 1,
+    quantidadeTotalDeItens: 5,
+  });
   assert.is(all.body.parametros.inicio, start);
-  assert.equal((await list('&cpf=12345678909')).body.cobs.map((c: any) => c.txid), [made[0], made[2], made[4]]);
-  assert.equal((await list('&cnpj=11222333000181')).body.cobs.map((c: any) => c.txid), [made[1], made[3]]);
-  assert.equal((await list('&locationPresente=false')).body.cobs.map((c: any) => c.txid), [made[3]]);
+  assert.equal(
+    (await list('&cpf=12345678909')).body.cobs.map((c: any) => c.txid),
+    [made[0], made[2], made[4]],
+  );
+  assert.equal(
+    (await list('&cnpj=11222333000181')).body.cobs.map((c: any) => c.txid),
+    [made[1], made[3]],
+  );
+  assert.equal(
+    (await list('&locationPresente=false')).body.cobs.map((c: any) => c.txid),
+    [made[3]],
+  );
   assert.equal((await list('&locationPresente=true')).body.cobs.length, 4);
-  assert.equal((await list('&status=REMOVIDA_PELO_USUARIO_RECEBEDOR')).body.cobs.map((c: any) => c.txid), [made[4]]);
+  assert.equal(
+    (await list('&status=REMOVIDA_PELO_USUARIO_RECEBEDOR')).body.cobs.map((c: any) => c.txid),
+    [made[4]],
+  );
   const page = await list('&paginacao.paginaAtual=1&paginacao.itensPorPagina=2');
-  assert.equal(page.body.cobs.map((c: any) => c.txid), [made[2], made[3]]);
-  assert.equal(page.body.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 3, quantidadeTotalDeItens: 5 });
-  const empty = await server.client.get(`/pix/v2/cob?inicio=2020-01-01T00:00:00Z&fim=2020-01-02T00:00:00Z`, auth(fresh));
-  assert.equal(empty.body.parametros.paginacao, { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 });
+  assert.equal(
+    page.body.cobs.map((c: any) => c.txid),
+    [made[2], made[3]],
+  );
+  assert.equal(page.body.parametros.paginacao, {
+    paginaAtual: 1,
+    itensPorPagina: 2,
+    quantidadeDePaginas: 3,
+    quantidadeTotalDeItens: 5,
+  });
+  const empty = await server.client.get(
+    `/pix/v2/cob?inicio=2020-01-01T00:00:00Z&fim=2020-01-02T00:00:00Z`,
+    auth(fresh),
+  );
+  assert.equal(empty.body.parametros.paginacao, {
+    paginaAtual: 0,
+    itensPorPagina: 100,
+    quantidadeDePaginas: 1,
+    quantidadeTotalDeItens: 0,
+  });
 
-  for (const q of ['&cpf=12345678909&cnpj=11222333000181', '&paginacao.itensPorPagina=0', '&paginacao.paginaAtual=-1']) {
+  for (const q of [
+    '&cpf=12345678909&cnpj=11222333000181',
+    '&paginacao.itensPorPagina=0',
+    '&paginacao.paginaAtual=-1',
+  ]) {
     const bad = await list(q);
     assert.is(bad.status, 400, q);
     assert.is(bad.body.type, 'https://pix.bcb.gov.br/api/v2/error/CobConsultaInvalida');

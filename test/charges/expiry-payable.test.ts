@@ -18,7 +18,10 @@ test.before(async () => {
 test.after(async () => server.close());
 
 const create = (body: Record<string, unknown>) => server.client.post('/api/v1/charge', body, { auth: acme.appID });
-const expiredEvents = async () => (await listEventsOfCompany(server.database.db, acme.companyId, 'OPENPIX:CHARGE_EXPIRED')).map((e) => e.payload as any);
+const expiredEvents = async () =>
+  (await listEventsOfCompany(server.database.db, acme.companyId, 'OPENPIX:CHARGE_EXPIRED')).map(
+    (e) => e.payload as any,
+  );
 const lock = (target: Parameters<typeof lockChargeForPayment>[1], at: Date) =>
   server.database.db.transaction().execute((trx) => lockChargeForPayment(trx, target, at));
 
@@ -26,7 +29,11 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
   const made = await create({ correlationID: 'pay-1', value: 2590, expiresIn: 600 });
   const { locationUrl } = decodeBrCode(made.body.brCode);
   const now = new Date();
-  for (const target of [{ locationUrl: locationUrl! }, { locationUrl: `https://${locationUrl}` }, { companyId: acme.companyId, txid: made.body.charge.identifier }]) {
+  for (const target of [
+    { locationUrl: locationUrl! },
+    { locationUrl: `https://${locationUrl}` },
+    { companyId: acme.companyId, txid: made.body.charge.identifier },
+  ]) {
     const res = await lock(target, now);
     assert.ok(res.ok, JSON.stringify(res));
     if (res.ok) {
@@ -42,7 +49,15 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
   assert.is(otherCompany.ok ? 'ok' : otherCompany.code, 'NOT_FOUND');
 
   // OVERDUE: final for the day; past validity refused
-  const due = await create({ type: 'OVERDUE', correlationID: 'pay-2', value: 10000, dueDate: '2027-03-10T12:00:00Z', daysAfterDueDate: 2, fines: { value: 1000 }, customer: { name: 'Ana Souza', taxID: '12345678909' } });
+  const due = await create({
+    type: 'OVERDUE',
+    correlationID: 'pay-2',
+    value: 10000,
+    dueDate: '2027-03-10T12:00:00Z',
+    daysAfterDueDate: 2,
+    fines: { value: 1000 },
+    customer: { name: 'Ana Souza', taxID: '12345678909' },
+  });
   const dueUrl = decodeBrCode(due.body.brCode).locationUrl!;
   const onTime = await lock({ locationUrl: dueUrl }, new Date('2027-03-10T20:00:00Z'));
   assert.is(onTime.ok && onTime.value.amountDue, 10000);
@@ -56,7 +71,12 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
   await server.database.db.transaction().execute((trx) => completeCharge(trx, charge.id, now));
   const paid = await lock({ locationUrl: locationUrl! }, now);
   assert.equal(paid, { ok: false, code: 'NOT_PAYABLE', message: 'The charge is already paid' });
-  const view = await platformChargeView(server.database.db, (await findCompanyCharge(server.database.db, acme.companyId, 'pay-1'))!, server.services.config.publicUrl, now);
+  const view = await platformChargeView(
+    server.database.db,
+    (await findCompanyCharge(server.database.db, acme.companyId, 'pay-1'))!,
+    server.services.config.publicUrl,
+    now,
+  );
   assert.is(view.status, 'COMPLETED');
   assert.is(view.paidAt, now.toISOString());
   const cob = await server.client.get(`/pix/v2/cob/${charge.txid}`, { auth: acme.bearer });
@@ -73,7 +93,11 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
 test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or by the job', async () => {
   await create({ correlationID: 'exp-300', value: 100, expiresIn: 300 });
   await create({ correlationID: 'exp-900', value: 100, expiresIn: 900 });
-  const cob = await server.client.post('/pix/v2/cob', { calendario: { expiracao: 400 }, valor: { original: '1.00' }, chave: acme.key }, { auth: acme.bearer });
+  const cob = await server.client.post(
+    '/pix/v2/cob',
+    { calendario: { expiracao: 400 }, valor: { original: '1.00' }, chave: acme.key },
+    { auth: acme.bearer },
+  );
   await create({ correlationID: 'exp-deleted', value: 100, expiresIn: 300 });
   await server.client.delete('/api/v1/charge/exp-deleted', { auth: acme.appID });
   await server.services.jobs.runNow('charges.expiry');
@@ -81,7 +105,10 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
 
   await advanceClock(server, 301);
   let events = await expiredEvents();
-  assert.equal(events.map((e) => e.charge.correlationID), ['exp-300']);
+  assert.equal(
+    events.map((e) => e.charge.correlationID),
+    ['exp-300'],
+  );
   assert.is(events[0].charge.status, 'EXPIRED');
   assert.is(events[0].company.id, acme.companyId);
   assert.is(events[0].account.accountId, acme.accountId);
@@ -89,20 +116,31 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
   await advanceClock(server, 100);
   await server.services.jobs.runNow('charges.expiry');
   events = await expiredEvents();
-  assert.equal(events.map((e) => e.charge.correlationID), ['exp-300', cob.body.txid]);
+  assert.equal(
+    events.map((e) => e.charge.correlationID),
+    ['exp-300', cob.body.txid],
+  );
 
   await advanceClock(server, 3600);
   events = await expiredEvents();
   // pay-1 (paid) and exp-deleted (removed) never expire; pay-1's sibling charges do
   assert.equal(events.map((e) => e.charge.correlationID).sort(), ['exp-300', 'exp-900', cob.body.txid].sort());
-  const row = await server.database.db.selectFrom('charges').select(['expired_event_at']).where('correlation_id', '=', 'exp-300').executeTakeFirstOrThrow();
+  const row = await server.database.db
+    .selectFrom('charges')
+    .select(['expired_event_at'])
+    .where('correlation_id', '=', 'exp-300')
+    .executeTakeFirstOrThrow();
   assert.ok(row.expired_event_at instanceof Date);
 });
 
 test('concurrent runs record each expiry once', async () => {
   for (let i = 0; i < 5; i++) await create({ correlationID: `race-${i}`, value: 100, expiresIn: 300 });
   await server.services.clock.advance(301);
-  await Promise.all([server.services.charges.expiry.run(), server.services.charges.expiry.run(), server.services.charges.expiry.run()]);
+  await Promise.all([
+    server.services.charges.expiry.run(),
+    server.services.charges.expiry.run(),
+    server.services.charges.expiry.run(),
+  ]);
   const events = (await expiredEvents()).filter((e) => String(e.charge.correlationID).startsWith('race-'));
   assert.is(events.length, 5);
   assert.is(new Set(events.map((e) => e.charge.correlationID)).size, 5);

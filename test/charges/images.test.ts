@@ -16,7 +16,11 @@ test.before(async () => {
   server = await startTestServer();
   acme = await chargesCompany(server);
   other = await chargesCompany(server);
-  const res = await server.client.post('/api/v1/charge', { correlationID: 'img-1', value: 15990 }, { auth: acme.appID });
+  const res = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'img-1', value: 15990 },
+    { auth: acme.appID },
+  );
   charge = res.body.charge;
 });
 test.after(async () => server.close());
@@ -66,7 +70,9 @@ test('a static QR code has its image at its payment link too', async () => {
 
 test('GET /api/image/qrcode/base64/{id}: by charge id, globalID, correlationID or payment link id', async () => {
   for (const id of [charge.globalID, charge.paymentLinkID, 'img-1', charge.identifier]) {
-    const res = await server.client.get(`/api/image/qrcode/base64/${encodeURIComponent(id)}?size=700`, { auth: acme.appID });
+    const res = await server.client.get(`/api/image/qrcode/base64/${encodeURIComponent(id)}?size=700`, {
+      auth: acme.appID,
+    });
     assert.is(res.status, 200, `${id}: ${res.text}`);
     assert.is(res.body.success, true);
     assert.match(res.body.imageBase64, /^data:image\/png;base64,/);
@@ -77,7 +83,9 @@ test('GET /api/image/qrcode/base64/{id}: by charge id, globalID, correlationID o
   const foreign = await server.client.get(`/api/image/qrcode/base64/${charge.paymentLinkID}`, { auth: other.appID });
   assert.is(foreign.status, 404);
   assert.is(foreign.body.error, 'QR code not found');
-  const bad = await server.client.get(`/api/image/qrcode/base64/${charge.paymentLinkID}?size=5000`, { auth: acme.appID });
+  const bad = await server.client.get(`/api/image/qrcode/base64/${charge.paymentLinkID}?size=5000`, {
+    auth: acme.appID,
+  });
   assert.is(bad.status, 400);
 });
 

@@ -145,16 +145,36 @@ test('GET /loc lists by period, txIdPresente and tipoCob', async () => {
   const list = (q: string) => server.client.get(`/pix/v2/loc?inicio=${start}&fim=${end}${q}`, auth(fresh));
   const all = await list('');
   assert.is(all.status, 200, all.text);
-  assert.equal(all.body.loc.map((l: any) => l.id), [a.id, b.id, c.id]);
+  assert.equal(
+    all.body.loc.map((l: any) => l.id),
+    [a.id, b.id, c.id],
+  );
   assert.is(all.body.loc[2].txid, TXID(50));
-  assert.equal((await list('&txIdPresente=true')).body.loc.map((l: any) => l.id), [c.id]);
-  assert.equal((await list('&txIdPresente=false')).body.loc.map((l: any) => l.id), [a.id, b.id]);
+  assert.equal(
+    (await list('&txIdPresente=true')).body.loc.map((l: any) => l.id),
+    [c.id],
+  );
+  assert.equal(
+    (await list('&txIdPresente=false')).body.loc.map((l: any) => l.id),
+    [a.id, b.id],
+  );
   const cobv = await list('&tipoCob=cobv');
-  assert.equal(cobv.body.loc.map((l: any) => l.id), [b.id]);
+  assert.equal(
+    cobv.body.loc.map((l: any) => l.id),
+    [b.id],
+  );
   assert.is(cobv.body.parametros.tipoCob, 'cobv');
   const paged = await list('&paginacao.itensPorPagina=2&paginacao.paginaAtual=1');
-  assert.equal(paged.body.loc.map((l: any) => l.id), [c.id]);
-  assert.equal(paged.body.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 });
+  assert.equal(
+    paged.body.loc.map((l: any) => l.id),
+    [c.id],
+  );
+  assert.equal(paged.body.parametros.paginacao, {
+    paginaAtual: 1,
+    itensPorPagina: 2,
+    quantidadeDePaginas: 2,
+    quantidadeTotalDeItens: 3,
+  });
   const bad = await server.client.get(`/pix/v2/loc?inicio=${end}&fim=${start}`, auth(fresh));
   assert.is(bad.status, 400);
   assert.is(bad.body.type, 'https://pix.bcb.gov.br/api/v2/error/PayloadLocationConsultaInvalida');

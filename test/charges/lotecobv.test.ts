@@ -39,7 +39,14 @@ test('PUT creates the batch; each item becomes a cobv or is NEGADA with its prob
   assert.is(lote.status, 200, lote.text);
   assert.is(lote.body.id, 318);
   assert.is(lote.body.descricao, 'Mensalidades de abril');
-  assert.equal(lote.body.cobsv.map((c: any) => [c.txid, c.status]), [[TXID(1), 'CRIADA'], [TXID(2), 'NEGADA'], [TXID(3), 'CRIADA']]);
+  assert.equal(
+    lote.body.cobsv.map((c: any) => [c.txid, c.status]),
+    [
+      [TXID(1), 'CRIADA'],
+      [TXID(2), 'NEGADA'],
+      [TXID(3), 'CRIADA'],
+    ],
+  );
   const denied = lote.body.cobsv[1];
   assert.is(denied.problema.type, 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida');
   assert.is(denied.problema.status, 400);
@@ -51,7 +58,10 @@ test('PUT creates the batch; each item becomes a cobv or is NEGADA with its prob
   const start = new Date(Date.now() - 60_000).toISOString();
   const end = new Date(Date.now() + 60_000).toISOString();
   const listed = await server.client.get(`/pix/v2/cobv?inicio=${start}&fim=${end}&loteCobVId=318`, auth());
-  assert.equal(listed.body.cobs.map((c: any) => c.txid), [TXID(1), TXID(3)]);
+  assert.equal(
+    listed.body.cobs.map((c: any) => c.txid),
+    [TXID(1), TXID(3)],
+  );
   assert.is(listed.body.parametros.loteCobVId, 318);
   // a refused item's txid cannot be used outside its batch
   const put = await server.client.put(`/pix/v2/cobv/${TXID(2)}`, { ...item(TXID(2)), txid: undefined }, auth());
@@ -62,28 +72,45 @@ test('PUT creates the batch; each item becomes a cobv or is NEGADA with its prob
 test('PUT again with exactly the original set reprocesses it; another set is refused', async () => {
   const changed = await server.client.put(
     '/pix/v2/lotecobv/318',
-    { descricao: 'Mensalidades de abril (corrigido)', cobsv: [item(TXID(3), { valor: { original: '1500.00' } }), item(TXID(1)), item(TXID(2))] },
+    {
+      descricao: 'Mensalidades de abril (corrigido)',
+      cobsv: [item(TXID(3), { valor: { original: '1500.00' } }), item(TXID(1)), item(TXID(2))],
+    },
     auth(),
   );
   assert.is(changed.status, 202, changed.text);
   const lote = await server.client.get('/pix/v2/lotecobv/318', auth());
   assert.is(lote.body.descricao, 'Mensalidades de abril (corrigido)');
-  assert.equal(lote.body.cobsv.map((c: any) => c.status), ['CRIADA', 'CRIADA', 'CRIADA']);
+  assert.equal(
+    lote.body.cobsv.map((c: any) => c.status),
+    ['CRIADA', 'CRIADA', 'CRIADA'],
+  );
   const three = await server.client.get(`/pix/v2/cobv/${TXID(3)}`, auth());
   assert.is(three.body.revisao, 1);
   assert.is(three.body.valor.original, '1500.00');
 
-  for (const cobsv of [[item(TXID(1)), item(TXID(2))], [item(TXID(1)), item(TXID(2)), item(TXID(3)), item(TXID(4))]]) {
+  for (const cobsv of [
+    [item(TXID(1)), item(TXID(2))],
+    [item(TXID(1)), item(TXID(2)), item(TXID(3)), item(TXID(4))],
+  ]) {
     const res = await server.client.put('/pix/v2/lotecobv/318', { descricao: 'x', cobsv }, auth());
     assert.is(res.status, 400);
     assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/LoteCobVOperacaoInvalida');
   }
   // a new batch with a charge that exists is refused
-  const exists = await server.client.put('/pix/v2/lotecobv/319', { descricao: 'x', cobsv: [item(TXID(1)), item(TXID(9))] }, auth());
+  const exists = await server.client.put(
+    '/pix/v2/lotecobv/319',
+    { descricao: 'x', cobsv: [item(TXID(1)), item(TXID(9))] },
+    auth(),
+  );
   assert.is(exists.status, 400);
   assert.is(exists.body.violacoes[0].valor, TXID(1));
   assert.is((await server.client.get('/pix/v2/lotecobv/319', auth())).status, 404);
-  const dup = await server.client.put('/pix/v2/lotecobv/320', { descricao: 'x', cobsv: [item(TXID(9)), item(TXID(9))] }, auth());
+  const dup = await server.client.put(
+    '/pix/v2/lotecobv/320',
+    { descricao: 'x', cobsv: [item(TXID(9)), item(TXID(9))] },
+    auth(),
+  );
   assert.is(dup.status, 400);
   const badId = await server.client.put('/pix/v2/lotecobv/abc', { descricao: 'x', cobsv: [item(TXID(9))] }, auth());
   assert.is(badId.status, 400);
@@ -92,21 +119,37 @@ test('PUT again with exactly the original set reprocesses it; another set is ref
 test('PATCH revises a subset; a charge outside the batch is refused; removal through PATCH', async () => {
   const res = await server.client.patch(
     '/pix/v2/lotecobv/318',
-    { cobsv: [{ txid: TXID(1), calendario: { dataDeVencimento: '2027-04-15' } }, { txid: TXID(3), status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }] },
+    {
+      cobsv: [
+        { txid: TXID(1), calendario: { dataDeVencimento: '2027-04-15' } },
+        { txid: TXID(3), status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
+      ],
+    },
     auth(),
   );
   assert.is(res.status, 202, res.text);
   const one = await server.client.get(`/pix/v2/cobv/${TXID(1)}`, auth());
   assert.is(one.body.calendario.dataDeVencimento, '2027-04-15');
   assert.is(one.body.revisao, 1);
-  assert.is((await server.client.get(`/pix/v2/cobv/${TXID(3)}`, auth())).body.status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR');
+  assert.is(
+    (await server.client.get(`/pix/v2/cobv/${TXID(3)}`, auth())).body.status,
+    'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+  );
   // a refused change shows its problem, the charge stays
-  await server.client.patch('/pix/v2/lotecobv/318', { cobsv: [{ txid: TXID(1), valor: { original: '0.00' } }] }, auth());
+  await server.client.patch(
+    '/pix/v2/lotecobv/318',
+    { cobsv: [{ txid: TXID(1), valor: { original: '0.00' } }] },
+    auth(),
+  );
   const lote = await server.client.get('/pix/v2/lotecobv/318', auth());
   assert.is(lote.body.cobsv[0].status, 'CRIADA');
   assert.match(lote.body.cobsv[0].problema.detail, /valor.original|above zero/);
 
-  const outside = await server.client.patch('/pix/v2/lotecobv/318', { cobsv: [{ txid: TXID(7), valor: { original: '1.00' } }] }, auth());
+  const outside = await server.client.patch(
+    '/pix/v2/lotecobv/318',
+    { cobsv: [{ txid: TXID(7), valor: { original: '1.00' } }] },
+    auth(),
+  );
   assert.is(outside.status, 400);
   assert.is(outside.body.type, 'https://pix.bcb.gov.br/api/v2/error/LoteCobVOperacaoInvalida');
   const missing = await server.client.patch('/pix/v2/lotecobv/999', { cobsv: [] }, auth());
@@ -121,11 +164,28 @@ test('GET /lotecobv lists batches of the period with paging', async () => {
   const end = new Date(Date.now() + 60_000).toISOString();
   const res = await server.client.get(`/pix/v2/lotecobv?inicio=${start}&fim=${end}`, auth());
   assert.is(res.status, 200, res.text);
-  assert.equal(res.body.lotes.map((l: any) => l.id), [318, 400]);
-  assert.equal(res.body.lotes[1].cobsv.map((c: any) => c.status), ['CRIADA']);
-  const page = await server.client.get(`/pix/v2/lotecobv?inicio=${start}&fim=${end}&paginacao.itensPorPagina=1&paginacao.paginaAtual=1`, auth());
-  assert.equal(page.body.lotes.map((l: any) => l.id), [400]);
-  assert.equal(page.body.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 2 });
+  assert.equal(
+    res.body.lotes.map((l: any) => l.id),
+    [318, 400],
+  );
+  assert.equal(
+    res.body.lotes[1].cobsv.map((c: any) => c.status),
+    ['CRIADA'],
+  );
+  const page = await server.client.get(
+    `/pix/v2/lotecobv?inicio=${start}&fim=${end}&paginacao.itensPorPagina=1&paginacao.paginaAtual=1`,
+    auth(),
+  );
+  assert.equal(
+    page.body.lotes.map((l: any) => l.id),
+    [400],
+  );
+  assert.equal(page.body.parametros.paginacao, {
+    paginaAtual: 1,
+    itensPorPagina: 1,
+    quantidadeDePaginas: 2,
+    quantidadeTotalDeItens: 2,
+  });
   const bad = await server.client.get(`/pix/v2/lotecobv?inicio=${end}&fim=${start}`, auth());
   assert.is(bad.status, 400);
   assert.is(bad.body.type, 'https://pix.bcb.gov.br/api/v2/error/LoteCobVConsultaInvalida');

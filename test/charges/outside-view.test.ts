@@ -20,14 +20,27 @@ test.before(async () => {
   acme = await chargesCompany(server, { name: 'Açaí & Pão de Queijo da Conceição Ltda' });
   const d = await server.client.post(
     '/api/v1/charge',
-    { correlationID: 'ped/1%#ção', value: 15990, comment: 'Pedido <b>#1</b> & "ção"', customer: { name: 'José Ação', taxID: '52998224725' } },
+    {
+      correlationID: 'ped/1%#ção',
+      value: 15990,
+      comment: 'Pedido <b>#1</b> & "ção"',
+      customer: { name: 'José Ação', taxID: '52998224725' },
+    },
     { auth: acme.appID },
   );
   assert.is(d.status, 200, d.text);
   dynamic = d.body.charge;
   const o = await server.client.post(
     '/api/v1/charge',
-    { correlationID: 'venc/2', value: 20000, type: 'OVERDUE', daysForDueDate: 3, fines: { value: 200 }, interests: { value: 33 }, customer: { name: 'Empresa Ação', taxID: '11222333000181' } },
+    {
+      correlationID: 'venc/2',
+      value: 20000,
+      type: 'OVERDUE',
+      daysForDueDate: 3,
+      fines: { value: 200 },
+      interests: { value: 33 },
+      customer: { name: 'Empresa Ação', taxID: '11222333000181' },
+    },
     { auth: acme.appID },
   );
   assert.is(o.status, 200, o.text);
@@ -51,7 +64,7 @@ function crc(text: string): string {
 
 function tlv(s: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const id = s.slice(i, i + 2);
     const len = Number(s.slice(i + 2, i + 4));
     out.set(id, s.slice(i + 4, i + 4 + len));
@@ -75,7 +88,8 @@ function pathOf(url: string): string {
 
 test('CRC: the check value and the Central Bank manual example', () => {
   assert.is(crc('123456789'), '29B1');
-  const manual = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+  const manual =
+    '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
   assert.is(crc(manual.slice(0, -4)), manual.slice(-4));
 });
 
@@ -175,11 +189,23 @@ async function verifyIndependently(location: string): Promise<{ header: Record<s
   assert.ok(jwk, 'the kid is published');
   assert.is(jwk.d, undefined);
   const key = createPublicKey({ key: jwk, format: 'jwk' });
-  const valid = verify('sha256', Buffer.from(`${h}.${p}`), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(s, 'base64url'));
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${h}.${p}`),
+    { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+    Buffer.from(s, 'base64url'),
+  );
   assert.ok(valid, 'RSA-PSS SHA-256 signature');
   // a changed payload no longer verifies
   const forged = Buffer.from(JSON.stringify({ forged: true })).toString('base64url');
-  assert.not.ok(verify('sha256', Buffer.from(`${h}.${forged}`), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(s, 'base64url')));
+  assert.not.ok(
+    verify(
+      'sha256',
+      Buffer.from(`${h}.${forged}`),
+      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+      Buffer.from(s, 'base64url'),
+    ),
+  );
   assert.ok(Array.isArray(jwk.x5c) && jwk.x5c.length >= 1);
   const der = Buffer.from(jwk.x5c[0], 'base64');
   assert.is(header.x5t, createHash('sha1').update(der).digest('base64url'));
@@ -211,7 +237,8 @@ test('cobv payload with codMun and DPP: valor.final of that day, clear 400s', as
   // two days after the due date (moved to the next business day when it falls on a holiday or weekend)
   const late = new Date(Date.parse(due) + 9 * 86400000).toISOString().slice(0, 10);
   const { payload } = await verifyIndependently(`${cobv.body.location}?codMun=3550308&DPP=${late}`);
-  for (const f of ['txid', 'calendario', 'revisao', 'status', 'valor', 'chave', 'devedor', 'recebedor']) assert.ok(f in payload, f);
+  for (const f of ['txid', 'calendario', 'revisao', 'status', 'valor', 'chave', 'devedor', 'recebedor'])
+    assert.ok(f in payload, f);
   assert.is(payload.calendario.dataDeVencimento, due);
   assert.is(payload.calendario.validadeAposVencimento, 30);
   assert.is(payload.valor.original, '200.00');
@@ -222,7 +249,14 @@ test('cobv payload with codMun and DPP: valor.final of that day, clear 400s', as
   for (const f of ['cnpj', 'nome', 'logradouro', 'cidade', 'uf', 'cep']) assert.ok(f in payload.recebedor, f);
 
   const base = pathOf(cobv.body.location);
-  for (const q of ['DPP=2000-01-01', `DPP=${new Date(Date.parse(due) + 31 * 86400000).toISOString().slice(0, 10)}`, 'DPP=2026-02-30', 'DPP=soon', 'codMun=1234567', 'codMun=355030']) {
+  for (const q of [
+    'DPP=2000-01-01',
+    `DPP=${new Date(Date.parse(due) + 31 * 86400000).toISOString().slice(0, 10)}`,
+    'DPP=2026-02-30',
+    'DPP=soon',
+    'codMun=1234567',
+    'codMun=355030',
+  ]) {
     const res = await server.client.get(`${base}?${q}`);
     assert.is(res.status, 400, `${q}: ${res.text}`);
     assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
@@ -262,8 +296,15 @@ test('paymentLinkUrl is a working payment page: QR image, value, description, BR
 });
 
 test('the payment page of a paid charge says so and shows no QR code', async () => {
-  const c = await server.client.post('/api/v1/charge', { correlationID: 'paid-page', value: 700 }, { auth: acme.appID });
-  const pay = await server.client.post('/api/v1/sandbox/pay', { brCode: c.body.charge.brCode, payer: { name: 'Ana', taxID: '52998224725' } });
+  const c = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'paid-page', value: 700 },
+    { auth: acme.appID },
+  );
+  const pay = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: c.body.charge.brCode,
+    payer: { name: 'Ana', taxID: '52998224725' },
+  });
   assert.is(pay.status, 200, pay.text);
   const page = await server.client.get(pathOf(c.body.charge.paymentLinkUrl));
   assert.is(page.status, 200);
@@ -285,12 +326,23 @@ test('charge create: amounts and dates beyond what the standard can carry are cl
   ];
   let n = 0;
   for (const [body, field] of cases) {
-    const res = await server.client.post('/api/v1/charge', { correlationID: `bound-${n++}`, ...body }, { auth: acme.appID });
+    const res = await server.client.post(
+      '/api/v1/charge',
+      { correlationID: `bound-${n++}`, ...body },
+      { auth: acme.appID },
+    );
     assert.is(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
     assert.type(res.body.error, 'string');
-    assert.ok(res.body.details?.some((d: { field: string }) => d.field === field), `${field}: ${res.text}`);
+    assert.ok(
+      res.body.details?.some((d: { field: string }) => d.field === field),
+      `${field}: ${res.text}`,
+    );
   }
-  const max = await server.client.post('/api/v1/charge', { correlationID: 'bound-max', value: 999_999_999_999 }, { auth: acme.appID });
+  const max = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'bound-max', value: 999_999_999_999 },
+    { auth: acme.appID },
+  );
   assert.is(max.status, 200, max.text);
   assert.is(tlv(max.body.charge.brCode).get('54'), '9999999999.99');
 });

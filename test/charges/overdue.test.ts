@@ -35,7 +35,12 @@ const overdue = {
       { daysActive: 2, value: 1000 },
     ],
   },
-  customer: { name: 'Rafael Souza Lima', taxID: '39053344705', email: 'rafael.lima@gmail.com', phone: '+5521998765432' },
+  customer: {
+    name: 'Rafael Souza Lima',
+    taxID: '39053344705',
+    email: 'rafael.lima@gmail.com',
+    phone: '+5521998765432',
+  },
 };
 
 async function payloadOn(brCode: string, dpp: string) {
@@ -71,11 +76,24 @@ test('the seed example: a cobv due in 10 days, payable 15 more, discount 2000 to
     original: '450.00',
     multa: { modalidade: 2, valorPerc: '2.00' },
     juros: { modalidade: 2, valorPerc: '0.33' },
-    desconto: { modalidade: 1, descontoDataFixa: [{ data: addCalendarDays(due, -5), valorPerc: '20.00' }, { data: addCalendarDays(due, -2), valorPerc: '10.00' }] },
+    desconto: {
+      modalidade: 1,
+      descontoDataFixa: [
+        { data: addCalendarDays(due, -5), valorPerc: '20.00' },
+        { data: addCalendarDays(due, -2), valorPerc: '10.00' },
+      ],
+    },
   });
   assert.equal(cobv.body.devedor, { cpf: '39053344705', nome: 'Rafael Souza Lima', email: 'rafael.lima@gmail.com' });
   const today = await payloadOn(c.brCode, todayUtc());
-  assert.equal(today, { original: '450.00', multa: '0.00', juros: '0.00', abatimento: '0.00', desconto: '20.00', final: '430.00' });
+  assert.equal(today, {
+    original: '450.00',
+    multa: '0.00',
+    juros: '0.00',
+    abatimento: '0.00',
+    desconto: '20.00',
+    final: '430.00',
+  });
 });
 
 test('fixed-date discounts: the largest live item wins; none on or after the due date', async () => {
@@ -84,7 +102,14 @@ test('fixed-date discounts: the largest live item wins; none on or after the due
     correlationID: 'fixed-largest',
     daysForDueDate: undefined,
     dueDate: `${DUE}T12:00:00.000Z`,
-    discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 5, value: 1000 }, { daysActive: 2, value: 2000 }, { daysActive: 8, value: 1500 }] },
+    discount: {
+      modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE',
+      discountFixedDate: [
+        { daysActive: 5, value: 1000 },
+        { daysActive: 2, value: 2000 },
+        { daysActive: 8, value: 1500 },
+      ],
+    },
   });
   assert.is(res.status, 200, res.text);
   const { brCode } = res.body;
@@ -104,7 +129,14 @@ test('fixed-date discounts: the largest live item wins; none on or after the due
   });
   assert.is(pct.status, 200, pct.text);
   // 2.5% of 123.45 = 3.08625 -> 3.09
-  assert.equal(await payloadOn(pct.body.brCode, '2027-03-07'), { original: '123.45', multa: '0.00', juros: '0.00', abatimento: '0.00', desconto: '3.09', final: '120.36' });
+  assert.equal(await payloadOn(pct.body.brCode, '2027-03-07'), {
+    original: '123.45',
+    multa: '0.00',
+    juros: '0.00',
+    abatimento: '0.00',
+    desconto: '3.09',
+    final: '120.36',
+  });
 });
 
 test('per-day discount modalities (running and business days), rounded to the cent', async () => {
@@ -135,18 +167,60 @@ test('OVERDUE rules: due date, windows, limits, a customer with a tax id; BOLETO
     [{ ...base, dueDate: '2020-01-01T00:00:00Z' }, 'body.dueDate'],
     [{ ...base, expiresIn: 3600 }, 'body.expiresIn'],
     [{ ...base, fines: { value: 10000 } }, 'body.fines.value'],
-    [{ ...base, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 1, value: 45000 }] } }, 'body.discount.discountFixedDate[0].value'],
-    [{ ...base, discount: { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 1, value: 10000 }] } }, 'body.discount.discountFixedDate[0].value'],
-    [{ ...base, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', value: 100 } }, 'body.discount.discountFixedDate'],
+    [
+      {
+        ...base,
+        discount: {
+          modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE',
+          discountFixedDate: [{ daysActive: 1, value: 45000 }],
+        },
+      },
+      'body.discount.discountFixedDate[0].value',
+    ],
+    [
+      {
+        ...base,
+        discount: { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 1, value: 10000 }] },
+      },
+      'body.discount.discountFixedDate[0].value',
+    ],
+    [
+      { ...base, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', value: 100 } },
+      'body.discount.discountFixedDate',
+    ],
     [{ ...base, discount: { modality: 'VALUE_PER_RUNNING_DAY_ADVANCE' } }, 'body.discount.value'],
     [{ ...base, discount: { modality: 'VALUE_PER_RUNNING_DAY_ADVANCE', value: 45000 } }, 'body.discount.value'],
-    [{ ...base, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [1, 2, 3, 4].map((d) => ({ daysActive: d, value: 10 })) } }, 'body.discount.discountFixedDate'],
-    [{ ...base, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 2, value: 10 }, { daysActive: 2, value: 20 }] } }, 'body.discount.discountFixedDate'],
+    [
+      {
+        ...base,
+        discount: {
+          modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE',
+          discountFixedDate: [1, 2, 3, 4].map((d) => ({ daysActive: d, value: 10 })),
+        },
+      },
+      'body.discount.discountFixedDate',
+    ],
+    [
+      {
+        ...base,
+        discount: {
+          modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE',
+          discountFixedDate: [
+            { daysActive: 2, value: 10 },
+            { daysActive: 2, value: 20 },
+          ],
+        },
+      },
+      'body.discount.discountFixedDate',
+    ],
   ];
   for (const [body, field] of refused) {
     const res = await create(body);
     assert.is(res.status, 400, `${field}: ${res.text}`);
-    assert.ok(res.body.details.some((d: any) => d.field === field), `${field}: ${res.text}`);
+    assert.ok(
+      res.body.details.some((d: any) => d.field === field),
+      `${field}: ${res.text}`,
+    );
   }
 
   const perDay = await create({
@@ -164,32 +238,66 @@ test('OVERDUE rules: due date, windows, limits, a customer with a tax id; BOLETO
   assert.is(perDay.body.charge.daysAfterDueDate, 30);
   const cobv = await server.client.get(`/pix/v2/cobv/${perDay.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(cobv.status, 200, cobv.text);
-  assert.equal(cobv.body.devedor, { cpf: '52998224725', nome: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' });
+  assert.equal(cobv.body.devedor, {
+    cpf: '52998224725',
+    nome: 'Beatriz Nogueira',
+    email: 'beatriz.nogueira@outlook.com',
+  });
   assert.equal(cobv.body.valor.desconto, { modalidade: 5, valorPerc: '0.50' });
   assert.is((await payloadOn(perDay.body.brCode, todayUtc())).final, '427.50');
 
-  const boleto = await create({ type: 'BOLETO', correlationID: 'boleto-1', value: 9900, dueDate: `${DUE}T12:00:00.000Z`, customer: { name: 'Ana', taxID: '12345678909' } });
+  const boleto = await create({
+    type: 'BOLETO',
+    correlationID: 'boleto-1',
+    value: 9900,
+    dueDate: `${DUE}T12:00:00.000Z`,
+    customer: { name: 'Ana', taxID: '12345678909' },
+  });
   assert.is(boleto.status, 200, boleto.text);
   assert.is(boleto.body.charge.type, 'BOLETO');
-  assert.is((await server.client.get(`/pix/v2/cobv/${boleto.body.charge.identifier}`, { auth: acme.bearer })).status, 200);
+  assert.is(
+    (await server.client.get(`/pix/v2/cobv/${boleto.body.charge.identifier}`, { auth: acme.bearer })).status,
+    200,
+  );
 
   // a new expiry moves the last payable day (validadeAposVencimento)
-  const patched = await server.client.patch('/api/v1/charge/boleto-1', { expiresDate: '2027-03-20T23:59:59.000Z' }, { auth: acme.appID });
+  const patched = await server.client.patch(
+    '/api/v1/charge/boleto-1',
+    { expiresDate: '2027-03-20T23:59:59.000Z' },
+    { auth: acme.appID },
+  );
   assert.is(patched.status, 200, patched.text);
   assert.is(patched.body.charge.expiresDate, '2027-03-20T23:59:59.000Z');
   assert.is(patched.body.charge.daysAfterDueDate, 10);
   const revised = await server.client.get(`/pix/v2/cobv/${boleto.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(revised.body.revisao, 1);
   assert.is(revised.body.calendario.validadeAposVencimento, 10);
-  const before = await server.client.patch('/api/v1/charge/boleto-1', { expiresDate: '2027-03-01T00:00:00.000Z' }, { auth: acme.appID });
+  const before = await server.client.patch(
+    '/api/v1/charge/boleto-1',
+    { expiresDate: '2027-03-01T00:00:00.000Z' },
+    { auth: acme.appID },
+  );
   assert.is(before.status, 400);
 });
 
 test('after the due date: fine once and interest per running day, in the charge and the payload', async () => {
-  const res = await create({ ...overdue, correlationID: 'late-one', daysForDueDate: undefined, dueDate: `${DUE}T12:00:00.000Z`, discount: undefined });
+  const res = await create({
+    ...overdue,
+    correlationID: 'late-one',
+    daysForDueDate: undefined,
+    dueDate: `${DUE}T12:00:00.000Z`,
+    discount: undefined,
+  });
   assert.is(res.status, 200, res.text);
   // 3 days late: fine 2% = 900; interest 0.33% x 3 of 45000 = 445.5 -> 446
-  assert.equal(await payloadOn(res.body.brCode, '2027-03-13'), { original: '450.00', multa: '9.00', juros: '4.46', abatimento: '0.00', desconto: '0.00', final: '463.46' });
+  assert.equal(await payloadOn(res.body.brCode, '2027-03-13'), {
+    original: '450.00',
+    multa: '9.00',
+    juros: '4.46',
+    abatimento: '0.00',
+    desconto: '0.00',
+    final: '463.46',
+  });
   await advanceClock(server, Math.ceil((Date.parse('2027-03-13T12:00:00Z') - Date.now()) / 1000));
   const after = await server.client.get('/api/v1/charge/late-one', { auth: acme.appID });
   assert.is(after.body.charge.status, 'ACTIVE');

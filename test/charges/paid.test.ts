@@ -18,7 +18,11 @@ test.after(async () => server.close());
 const payer = { name: 'Mariana Alves Costa', taxID: '52998224725' };
 
 test('a paid DYNAMIC charge: COMPLETED on the platform, CONCLUIDA with its pix on the Pix API', async () => {
-  const made = await server.client.post('/api/v1/charge', { correlationID: 'paid-1', value: 15990 }, { auth: acme.appID });
+  const made = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'paid-1', value: 15990 },
+    { auth: acme.appID },
+  );
   const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: made.body.brCode, payer });
   assert.is(paid.status, 200, paid.text);
   const charge = (await server.client.get('/api/v1/charge/paid-1', { auth: acme.appID })).body.charge;
@@ -32,11 +36,26 @@ test('a paid DYNAMIC charge: COMPLETED on the platform, CONCLUIDA with its pix o
   assert.is(cob.body.pix[0].valor, '159.90');
   assert.is(cob.body.pix[0].txid, charge.identifier);
   assert.is(cob.body.pix[0].endToEndId, paid.body.endToEndId ?? cob.body.pix[0].endToEndId);
-  const list = await server.client.get(`/pix/v2/cob?inicio=2020-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&status=CONCLUIDA`, { auth: acme.bearer });
-  assert.equal(list.body.cobs.map((c: any) => c.txid), [charge.identifier]);
+  const list = await server.client.get(
+    `/pix/v2/cob?inicio=2020-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&status=CONCLUIDA`,
+    { auth: acme.bearer },
+  );
+  assert.equal(
+    list.body.cobs.map((c: any) => c.txid),
+    [charge.identifier],
+  );
   assert.is(list.body.cobs[0].pix.length, 1);
   // a paid charge cannot be changed, deleted or paid again
-  assert.is((await server.client.patch(`/pix/v2/cob/${charge.identifier}`, { valor: { original: '1.00' } }, { auth: acme.bearer })).status, 400);
+  assert.is(
+    (
+      await server.client.patch(
+        `/pix/v2/cob/${charge.identifier}`,
+        { valor: { original: '1.00' } },
+        { auth: acme.bearer },
+      )
+    ).status,
+    400,
+  );
   const del = await server.client.delete('/api/v1/charge/paid-1', { auth: acme.appID });
   assert.is(del.status, 400);
   assert.is(del.body.error, 'Cannot delete a completed charge');
@@ -48,7 +67,14 @@ test('a paid DYNAMIC charge: COMPLETED on the platform, CONCLUIDA with its pix o
 test('a paid OVERDUE charge is paid its amount of the day (with the discount)', async () => {
   const made = await server.client.post(
     '/api/v1/charge',
-    { type: 'OVERDUE', correlationID: 'paid-2', value: 45000, daysForDueDate: 10, discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 5, value: 2000 }] }, customer: { name: 'Rafael', taxID: '39053344705' } },
+    {
+      type: 'OVERDUE',
+      correlationID: 'paid-2',
+      value: 45000,
+      daysForDueDate: 10,
+      discount: { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 5, value: 2000 }] },
+      customer: { name: 'Rafael', taxID: '39053344705' },
+    },
     { auth: acme.appID },
   );
   assert.is(made.status, 200, made.text);

@@ -18,15 +18,22 @@ test.before(async () => {
 });
 test.after(async () => server.close());
 
-const create = (body: Record<string, unknown>, company = acme, query = '') => server.client.post(`/api/v1/charge${query}`, body, { auth: company.appID });
-const get = (id: string, company = acme) => server.client.get(`/api/v1/charge/${encodeURIComponent(id)}`, { auth: company.appID });
+const create = (body: Record<string, unknown>, company = acme, query = '') =>
+  server.client.post(`/api/v1/charge${query}`, body, { auth: company.appID });
+const get = (id: string, company = acme) =>
+  server.client.get(`/api/v1/charge/${encodeURIComponent(id)}`, { auth: company.appID });
 
 const dynamic = {
   correlationID: 'pedido-2026-000184',
   value: 15990,
   comment: 'Pedido #184 - Loja Aurora',
   expiresIn: 3600,
-  customer: { name: 'Mariana Alves Costa', taxID: '529.982.247-25', email: 'mariana.costa@email.com.br', phone: '+5511987654321' },
+  customer: {
+    name: 'Mariana Alves Costa',
+    taxID: '529.982.247-25',
+    email: 'mariana.costa@email.com.br',
+    phone: '+5511987654321',
+  },
   additionalInfo: [
     { key: 'Pedido', value: '184' },
     { key: 'Loja', value: 'Aurora Moda' },
@@ -49,7 +56,10 @@ test('create DYNAMIC: the charge with what a client needs to get paid', async ()
   assert.is(charge.expiresIn, 3600);
   assert.is(Date.parse(charge.expiresDate) - Date.parse(charge.createdAt), 3600_000);
   assert.is(charge.paymentLinkUrl, `http://localhost:${new URL(server.url).port}/pay/${charge.paymentLinkID}`);
-  assert.is(charge.qrCodeImage, `http://localhost:${new URL(server.url).port}/openpix/charge/brcode/image/${charge.paymentLinkID}.png`);
+  assert.is(
+    charge.qrCodeImage,
+    `http://localhost:${new URL(server.url).port}/openpix/charge/brcode/image/${charge.paymentLinkID}.png`,
+  );
   assert.is(charge.discount, 0);
   assert.is(charge.valueWithDiscount, 15990);
   assert.equal(charge.additionalInfo, dynamic.additionalInfo);
@@ -67,7 +77,10 @@ test('create DYNAMIC: the charge with what a client needs to get paid', async ()
   assert.equal(cob.body.devedor, { cpf: '52998224725', nome: 'Mariana Alves Costa' });
   assert.equal(cob.body.valor, { original: '159.90', modalidadeAlteracao: 0 });
   assert.is(cob.body.solicitacaoPagador, 'Pedido #184 - Loja Aurora');
-  assert.equal(cob.body.infoAdicionais, [{ nome: 'Pedido', valor: '184' }, { nome: 'Loja', valor: 'Aurora Moda' }]);
+  assert.equal(cob.body.infoAdicionais, [
+    { nome: 'Pedido', valor: '184' },
+    { nome: 'Loja', valor: 'Aurora Moda' },
+  ]);
   assert.is(cob.body.pixCopiaECola, brCode);
   assert.is(cob.body.calendario.expiracao, 3600);
   const payload = await fetchPayload(server, code.locationUrl!);
@@ -121,10 +134,19 @@ test('expiresIn below 5 minutes, expiresDate, and OVERDUE-only fields are refuse
   const byDate = await create({ correlationID: 'by-date', value: 100, expiresDate: date });
   assert.is(byDate.status, 200, byDate.text);
   assert.ok(Math.abs(Date.parse(byDate.body.charge.expiresDate) - Date.parse(date)) < 2000);
-  const soon = await create({ correlationID: 'soon', value: 100, expiresDate: new Date(Date.now() + 60_000).toISOString() });
+  const soon = await create({
+    correlationID: 'soon',
+    value: 100,
+    expiresDate: new Date(Date.now() + 60_000).toISOString(),
+  });
   assert.is(soon.status, 400);
   for (const field of ['daysForDueDate', 'interests', 'fines', 'discount']) {
-    const value = field === 'daysForDueDate' ? 3 : field === 'discount' ? { modality: 'VALUE_PER_RUNNING_DAY_ADVANCE', value: 10 } : { value: 100 };
+    const value =
+      field === 'daysForDueDate'
+        ? 3
+        : field === 'discount'
+          ? { modality: 'VALUE_PER_RUNNING_DAY_ADVANCE', value: 10 }
+          : { value: 100 };
     const res = await create({ correlationID: `dyn-${field}`, value: 100, [field]: value });
     assert.is(res.status, 400, field);
     assert.is(res.body.details[0].field, `body.${field}`);
@@ -134,12 +156,20 @@ test('expiresIn below 5 minutes, expiresDate, and OVERDUE-only fields are refuse
 });
 
 test('customer: name+taxID, name+email or name+phone; otherwise a 400 naming the missing field', async () => {
-  const byEmail = await create({ correlationID: 'c-email', value: 100, customer: { name: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' } });
+  const byEmail = await create({
+    correlationID: 'c-email',
+    value: 100,
+    customer: { name: 'Beatriz Nogueira', email: 'beatriz.nogueira@outlook.com' },
+  });
   assert.is(byEmail.status, 200, byEmail.text);
   assert.is(byEmail.body.charge.customer.email, 'beatriz.nogueira@outlook.com');
   const cob = await server.client.get(`/pix/v2/cob/${byEmail.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(cob.body.devedor, undefined);
-  const byPhone = await create({ correlationID: 'c-phone', value: 100, customer: { name: 'Joao Pedro Martins', phone: '+5531991234567' } });
+  const byPhone = await create({
+    correlationID: 'c-phone',
+    value: 100,
+    customer: { name: 'Joao Pedro Martins', phone: '+5531991234567' },
+  });
   assert.is(byPhone.status, 200, byPhone.text);
   const noContact = await create({ correlationID: 'c-none', value: 100, customer: { name: 'Sem Contato' } });
   assert.is(noContact.status, 400);
@@ -150,19 +180,37 @@ test('customer: name+taxID, name+email or name+phone; otherwise a 400 naming the
   assert.is(noName.body.details[0].field, 'body.customer.name');
   const badTax = await create({ correlationID: 'c-badtax', value: 100, customer: { name: 'X', taxID: '11111111111' } });
   assert.is(badTax.status, 400);
-  const ensure = await create({ correlationID: 'c-ensure', value: 100, ensureSameTaxID: true, customer: { name: 'X', email: 'x@y.com' } });
+  const ensure = await create({
+    correlationID: 'c-ensure',
+    value: 100,
+    ensureSameTaxID: true,
+    customer: { name: 'X', email: 'x@y.com' },
+  });
   assert.is(ensure.status, 400);
   assert.is(ensure.body.details[0].field, 'body.ensureSameTaxID');
-  const ensured = await create({ correlationID: 'c-ensured', value: 100, ensureSameTaxID: true, customer: { name: 'Rafael', taxID: '39053344705' } });
+  const ensured = await create({
+    correlationID: 'c-ensured',
+    value: 100,
+    ensureSameTaxID: true,
+    customer: { name: 'Rafael', taxID: '39053344705' },
+  });
   assert.is(ensured.status, 200, ensured.text);
-  const row = await server.database.db.selectFrom('charges').selectAll().where('correlation_id', '=', 'c-ensured').executeTakeFirstOrThrow();
+  const row = await server.database.db
+    .selectFrom('charges')
+    .selectAll()
+    .where('correlation_id', '=', 'c-ensured')
+    .executeTakeFirstOrThrow();
   assert.is((row.platform as any).ensureSameTaxID, true);
   assert.is((row.body as any).devedor.cpf, '39053344705');
 });
 
 test('split and subaccount: behind their features, valid keys, parts within the value', async () => {
   const plain = await chargesCompany(server, { features: [] });
-  const split = { correlationID: 's-1', value: 20000, splits: [{ pixKey: 'financeiro@parceiro-logistica.com.br', value: 1500, splitType: 'SPLIT_PARTNER' }] };
+  const split = {
+    correlationID: 's-1',
+    value: 20000,
+    splits: [{ pixKey: 'financeiro@parceiro-logistica.com.br', value: 1500, splitType: 'SPLIT_PARTNER' }],
+  };
   const noFeature = await create(split, plain);
   assert.is(noFeature.status, 403);
   assert.is(noFeature.body.error, 'You need feature SPLIT to access this endpoint');
@@ -174,10 +222,24 @@ test('split and subaccount: behind their features, valid keys, parts within the 
   const badKey = await create({ ...split, correlationID: 's-2', splits: [{ pixKey: 'not a key', value: 10 }] });
   assert.is(badKey.status, 400);
   assert.is(badKey.body.details[0].field, 'body.splits[0].pixKey');
-  const tooMuch = await create({ ...split, correlationID: 's-3', splits: [{ pixKey: acme.key, value: 15000 }, { pixKey: '+5511987654321', value: 5001 }] });
+  const tooMuch = await create({
+    ...split,
+    correlationID: 's-3',
+    splits: [
+      { pixKey: acme.key, value: 15000 },
+      { pixKey: '+5511987654321', value: 5001 },
+    ],
+  });
   assert.is(tooMuch.status, 400);
   assert.is(tooMuch.body.details[0].field, 'body.splits');
-  const exact = await create({ ...split, correlationID: 's-4', splits: [{ pixKey: acme.key, value: 15000 }, { pixKey: '+5511987654321', value: 5000 }] });
+  const exact = await create({
+    ...split,
+    correlationID: 's-4',
+    splits: [
+      { pixKey: acme.key, value: 15000 },
+      { pixKey: '+5511987654321', value: 5000 },
+    ],
+  });
   assert.is(exact.status, 200, exact.text);
   const sub = await create({ correlationID: 's-sub', value: 100, subaccount: acme.key });
   assert.is(sub.status, 200, sub.text);
@@ -190,28 +252,60 @@ test('list: period, status ACTIVE/COMPLETED/EXPIRED, customer, skip/limit with p
   const fresh = await chargesCompany(server);
   const start = new Date(Date.now() - 60_000).toISOString();
   for (let i = 0; i < 3; i++) {
-    const res = await create({ correlationID: `l-${i}`, value: 100 + i, expiresIn: 300 * (i + 1), customer: { name: 'Ana', taxID: '12345678909', correlationID: 'cliente-ana' } }, fresh);
+    const res = await create(
+      {
+        correlationID: `l-${i}`,
+        value: 100 + i,
+        expiresIn: 300 * (i + 1),
+        customer: { name: 'Ana', taxID: '12345678909', correlationID: 'cliente-ana' },
+      },
+      fresh,
+    );
     assert.is(res.status, 200, res.text);
   }
-  const cob = await server.client.post('/pix/v2/cob', { calendario: { expiracao: 7200 }, valor: { original: '9.00' }, chave: fresh.key }, { auth: fresh.bearer });
+  const cob = await server.client.post(
+    '/pix/v2/cob',
+    { calendario: { expiracao: 7200 }, valor: { original: '9.00' }, chave: fresh.key },
+    { auth: fresh.bearer },
+  );
   assert.is(cob.status, 201, cob.text);
   await server.client.delete('/api/v1/charge/l-2', { auth: fresh.appID });
   const list = (q: string) => server.client.get(`/api/v1/charge?start=${start}${q}`, { auth: fresh.appID });
   const all = await list('');
   assert.is(all.status, 200, all.text);
-  assert.equal(all.body.charges.map((c: any) => c.correlationID), ['l-0', 'l-1', 'l-2', cob.body.txid]);
+  assert.equal(
+    all.body.charges.map((c: any) => c.correlationID),
+    ['l-0', 'l-1', 'l-2', cob.body.txid],
+  );
   assert.equal(all.body.pageInfo, { skip: 0, limit: 20, totalCount: 4, hasPreviousPage: false, hasNextPage: false });
   const page = await list('&skip=1&limit=2');
-  assert.equal(page.body.charges.map((c: any) => c.correlationID), ['l-1', 'l-2']);
+  assert.equal(
+    page.body.charges.map((c: any) => c.correlationID),
+    ['l-1', 'l-2'],
+  );
   assert.equal(page.body.pageInfo, { skip: 1, limit: 2, totalCount: 4, hasPreviousPage: true, hasNextPage: true });
-  assert.equal((await list('&customer=cliente-ana')).body.charges.map((c: any) => c.correlationID), ['l-0', 'l-1', 'l-2']);
+  assert.equal(
+    (await list('&customer=cliente-ana')).body.charges.map((c: any) => c.correlationID),
+    ['l-0', 'l-1', 'l-2'],
+  );
   assert.equal((await list('&customer=nobody')).body.charges, []);
-  assert.equal((await list('&status=EXPIRED')).body.charges.map((c: any) => c.correlationID), ['l-2']);
+  assert.equal(
+    (await list('&status=EXPIRED')).body.charges.map((c: any) => c.correlationID),
+    ['l-2'],
+  );
   await advanceClock(server, 301);
-  assert.equal((await list('&status=EXPIRED')).body.charges.map((c: any) => c.correlationID), ['l-0', 'l-2']);
-  assert.equal((await list('&status=ACTIVE')).body.charges.map((c: any) => c.correlationID), ['l-1', cob.body.txid]);
+  assert.equal(
+    (await list('&status=EXPIRED')).body.charges.map((c: any) => c.correlationID),
+    ['l-0', 'l-2'],
+  );
+  assert.equal(
+    (await list('&status=ACTIVE')).body.charges.map((c: any) => c.correlationID),
+    ['l-1', cob.body.txid],
+  );
   assert.equal((await list('&status=COMPLETED')).body.charges, []);
-  const future = await server.client.get(`/api/v1/charge?start=${new Date(Date.now() + 86400_000).toISOString()}`, { auth: fresh.appID });
+  const future = await server.client.get(`/api/v1/charge?start=${new Date(Date.now() + 86400_000).toISOString()}`, {
+    auth: fresh.appID,
+  });
   assert.equal(future.body.charges, []);
 });
 
@@ -226,7 +320,10 @@ test('delete: an active charge is removed (EXPIRED, payload 410); unknown is 404
   assert.is(cob.body.status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR');
   assert.is((await fetchPayload(server, decodeBrCode(made.body.brCode).locationUrl!)).status, 410);
   assert.is((await server.client.delete('/api/v1/charge/nothing-here', { auth: acme.appID })).status, 404);
-  assert.is((await server.client.delete(`/api/v1/charge/${encodeURIComponent('to-delete/1')}`, { auth: other.appID })).status, 404);
+  assert.is(
+    (await server.client.delete(`/api/v1/charge/${encodeURIComponent('to-delete/1')}`, { auth: other.appID })).status,
+    404,
+  );
 });
 
 test('PATCH changes the expiry of an active charge (a new revision)', async () => {
@@ -239,7 +336,11 @@ test('PATCH changes the expiry of an active charge (a new revision)', async () =
   const cob = await server.client.get(`/pix/v2/cob/${made.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(cob.body.revisao, 1);
   assert.is(cob.body.calendario.expiracao, 2 * 86400);
-  const past = await server.client.patch('/api/v1/charge/patch-me', { expiresDate: '2020-01-01T00:00:00.000Z' }, { auth: acme.appID });
+  const past = await server.client.patch(
+    '/api/v1/charge/patch-me',
+    { expiresDate: '2020-01-01T00:00:00.000Z' },
+    { auth: acme.appID },
+  );
   assert.is(past.status, 400);
   assert.is(past.body.error, 'expiresDate must be in the future');
   await server.client.delete('/api/v1/charge/patch-me', { auth: acme.appID });
@@ -250,7 +351,13 @@ test('PATCH changes the expiry of an active charge (a new revision)', async () =
 });
 
 test('paymentLinkID and fixedLocation: a new charge takes the link and the same QR location', async () => {
-  const first = await create({ correlationID: 'pos-1', value: 1000, expiresIn: 300, paymentLinkID: 'caixa-01', fixedLocation: true });
+  const first = await create({
+    correlationID: 'pos-1',
+    value: 1000,
+    expiresIn: 300,
+    paymentLinkID: 'caixa-01',
+    fixedLocation: true,
+  });
   assert.is(first.status, 200, first.text);
   assert.is(first.body.charge.paymentLinkID, 'caixa-01');
   const busy = await create({ correlationID: 'pos-2', value: 2000, paymentLinkID: 'caixa-01', fixedLocation: true });

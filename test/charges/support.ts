@@ -26,7 +26,10 @@ export function decodeBrCode(brCode: string): ParsedBrCode {
 }
 
 // Fetches a payload location and verifies its JWS with the server's JWKS; returns header and payload.
-export async function fetchPayload(server: TestServer, location: string): Promise<{ status: number; header?: Record<string, unknown>; payload?: any; body: any; contentType: string | null }> {
+export async function fetchPayload(
+  server: TestServer,
+  location: string,
+): Promise<{ status: number; header?: Record<string, unknown>; payload?: any; body: any; contentType: string | null }> {
   const path = location.slice(location.indexOf('/qr/v2/'));
   const res = await server.client.get(path);
   const contentType = res.headers.get('content-type');

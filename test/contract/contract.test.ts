@@ -18,7 +18,9 @@ test.before(async () => {
 });
 test.after(async () => {
   await server.close();
-  console.log(`\npending: ${pending.length} operations still answer 501${pending.length ? ` (${pending.join(', ')})` : ''}`);
+  console.log(
+    `\npending: ${pending.length} operations still answer 501${pending.length ? ` (${pending.join(', ')})` : ''}`,
+  );
   console.log(`note: ${replayed} request examples replayed`);
 });
 
@@ -46,7 +48,8 @@ for (const specName of SPEC_NAMES) {
           url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
         }
         const query = new URLSearchParams();
-        for (const p of params.filter((x: Json) => x.in === 'query' && x.required)) query.set(p.name, String(p.example));
+        for (const p of params.filter((x: Json) => x.in === 'query' && x.required))
+          query.set(p.name, String(p.example));
         for (const [k, v] of Object.entries(prepared.query ?? {})) query.set(k, v);
         if ([...query.keys()].length) url += `?${query}`;
         let auth: string | undefined = prepared.auth ?? undefined;
@@ -54,7 +57,11 @@ for (const specName of SPEC_NAMES) {
         const body = prepared.body ?? example?.value;
         const res = await server.client.request(method.toUpperCase(), url, {
           ...(auth ? { auth } : {}),
-          ...(body === undefined ? {} : example?.type === 'application/x-www-form-urlencoded' ? { form: body as Record<string, string> } : { body }),
+          ...(body === undefined
+            ? {}
+            : example?.type === 'application/x-www-form-urlencoded'
+              ? { form: body as Record<string, string> }
+              : { body }),
         });
         replayed++;
         if (res.status === 501) {
@@ -62,7 +69,10 @@ for (const specName of SPEC_NAMES) {
           return;
         }
         const success = Object.keys(op.responses).filter((s) => /^2/.test(s));
-        assert.ok(success.includes(String(res.status)), `${method.toUpperCase()} ${url} (${example?.name ?? 'no body'}) answered ${res.status}: ${res.text.slice(0, 600)}`);
+        assert.ok(
+          success.includes(String(res.status)),
+          `${method.toUpperCase()} ${url} (${example?.name ?? 'no body'}) answered ${res.status}: ${res.text.slice(0, 600)}`,
+        );
       }
     });
   }

@@ -88,9 +88,13 @@ const ajv = openApiAjv();
 
 type AjvError = { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string };
 // Where and how: array indices dropped, so that one example's item stands for every item.
-const signature = (e: AjvError) => `${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')} ${e.keyword} ${JSON.stringify(e.params)}`;
+const signature = (e: AjvError) =>
+  `${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')} ${e.keyword} ${JSON.stringify(e.params)}`;
 // Examples written as {allOf: [$ref to another example's value]} are not instances.
-const hasAllOf = (v: unknown): boolean => Array.isArray(v) ? v.some(hasAllOf) : Boolean(v && typeof v === 'object' && ('allOf' in v || Object.values(v).some(hasAllOf)));
+const hasAllOf = (v: unknown): boolean =>
+  Array.isArray(v)
+    ? v.some(hasAllOf)
+    : Boolean(v && typeof v === 'object' && ('allOf' in v || Object.values(v).some(hasAllOf)));
 
 // How the official response schemas fail the file's own response examples.
 const OFFICIAL_DEFECTS = new Set<string>();
@@ -101,7 +105,8 @@ for (const item of Object.values<Json>(official.paths)) {
       if (!media?.schema) continue;
       const validate = ajv.compile(media.schema);
       for (const ex of Object.values<Json>(media.examples ?? {})) {
-        if (!hasAllOf(ex.value) && !validate(ex.value)) for (const e of validate.errors as AjvError[]) OFFICIAL_DEFECTS.add(signature(e));
+        if (!hasAllOf(ex.value) && !validate(ex.value))
+          for (const e of validate.errors as AjvError[]) OFFICIAL_DEFECTS.add(signature(e));
       }
     }
   }
@@ -111,7 +116,8 @@ const adaptations: string[] = [];
 
 // The official paths on our server: the payload locations live under /qr/v2, the rest under /pix/v2.
 function ourPath(path: string): string {
-  if (path === '/{pixUrlAccessToken}' || path === '/cobv/{pixUrlAccessToken}' || path === '/rec/{recUrlAccessToken}') return `/qr/v2${path}`;
+  if (path === '/{pixUrlAccessToken}' || path === '/cobv/{pixUrlAccessToken}' || path === '/rec/{recUrlAccessToken}')
+    return `/qr/v2${path}`;
   return `/pix/v2${path}`;
 }
 const ourOperations = new Map(operationsOf(ours).map((o) => [`${o.method} ${o.path}`, o]));
@@ -129,11 +135,17 @@ test.before(async () => {
 test.after(async () => {
   await server.close();
   const skipped = Object.entries(SKIPPED);
-  console.log(`\nnote: ${replayed} official requests replayed, ${validated} answers validated against the official schemas`);
-  if (pendingSeen.length) console.log(`pending: ${pendingSeen.length} official examples not accepted yet: ${pendingSeen.join('; ')}`);
+  console.log(
+    `\nnote: ${replayed} official requests replayed, ${validated} answers validated against the official schemas`,
+  );
+  if (pendingSeen.length)
+    console.log(`pending: ${pendingSeen.length} official examples not accepted yet: ${pendingSeen.join('; ')}`);
   for (const a of adaptations) console.log(`note: adapted ${a}`);
-  console.log(`note: ${tolerated.size} official-schema defects tolerated (its own examples fail them too): ${[...tolerated].sort().join('; ')}`);
-  if (skipped.length) console.log(`note: skipped ${skipped.length}: ${skipped.map(([k, why]) => `${k} (${why})`).join('; ')}`);
+  console.log(
+    `note: ${tolerated.size} official-schema defects tolerated (its own examples fail them too): ${[...tolerated].sort().join('; ')}`,
+  );
+  if (skipped.length)
+    console.log(`note: skipped ${skipped.length}: ${skipped.map(([k, why]) => `${k} (${why})`).join('; ')}`);
 });
 
 async function today(): Promise<string> {
@@ -146,7 +158,8 @@ async function today(): Promise<string> {
 async function datesAhead(example: unknown): Promise<unknown> {
   const dates: number[] = [];
   const collect = (v: unknown): void => {
-    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T|$)/.test(v)) dates.push(Date.parse(`${v.slice(0, 10)}T00:00:00Z`));
+    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T|$)/.test(v))
+      dates.push(Date.parse(`${v.slice(0, 10)}T00:00:00Z`));
     else if (Array.isArray(v)) v.forEach(collect);
     else if (v && typeof v === 'object') Object.values(v).forEach(collect);
   };
@@ -168,9 +181,17 @@ async function datesAhead(example: unknown): Promise<unknown> {
 // A recurrence of the company, approved by the payer, whose fixed amount is the example's:
 // the official recurring-charge example bills a recurrence that exists only in the file.
 async function approvedRecOf(amount: string): Promise<string> {
-  const vinculo = { objeto: 'Servico de streaming', devedor: { cpf: '12345678909', nome: 'Fulano de Tal' }, contrato: '63100862' };
+  const vinculo = {
+    objeto: 'Servico de streaming',
+    devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
+    contrato: '63100862',
+  };
   const calendario = await datesAhead({ dataInicial: '2024-04-01', periodicidade: 'MENSAL' });
-  const rec = await env.client.post('/pix/v2/rec', { vinculo, calendario, valor: { valorRec: amount }, politicaRetentativa: 'NAO_PERMITE' }, { auth: env.bearer });
+  const rec = await env.client.post(
+    '/pix/v2/rec',
+    { vinculo, calendario, valor: { valorRec: amount }, politicaRetentativa: 'NAO_PERMITE' },
+    { auth: env.bearer },
+  );
   assert.is(rec.status, 201, rec.text);
   const accepted = await env.client.post(`/api/v1/sandbox/rec/${rec.body.idRec}/accept`);
   assert.is(accepted.status, 200, accepted.text);
@@ -203,12 +224,15 @@ function check(where: string, schema: Json, value: unknown): string[] {
   if (validate(value)) return [];
   const ours: AjvError[] = [];
   for (const e of validate.errors as AjvError[]) {
-    if (OFFICIAL_DEFECTS.has(signature(e))) tolerated.add(`${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '/'} ${e.message}`);
+    if (OFFICIAL_DEFECTS.has(signature(e)))
+      tolerated.add(`${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '/'} ${e.message}`);
     else ours.push(e);
   }
   // oneOf/anyOf summaries follow from the errors inside them: keep them only with a real one.
   const real = ours.filter((e) => !['oneOf', 'anyOf', 'allOf'].includes(e.keyword));
-  return real.length ? [`${where}: ${real.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`] : [];
+  return real.length
+    ? [`${where}: ${real.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`]
+    : [];
 }
 
 // A valid CPF for an example's CPF whose check digits are wrong.
@@ -233,7 +257,12 @@ function conform(where: string, schema: Json | undefined, example: unknown): unk
         const parent = keys.slice(0, -1).reduce((o: Json, k) => o[k], value);
         const key = keys.at(-1)!;
         const current = parent?.[key];
-        if (e.keyword === 'type' && ['integer', 'number'].includes(String(e.params.type)) && typeof current === 'string' && /^-?\d+(\.\d+)?$/.test(current)) {
+        if (
+          e.keyword === 'type' &&
+          ['integer', 'number'].includes(String(e.params.type)) &&
+          typeof current === 'string' &&
+          /^-?\d+(\.\d+)?$/.test(current)
+        ) {
           parent[key] = Number(current);
           notes.push(`${e.instancePath} "${current}" sent as the ${e.params.type} the schema asks`);
         } else if (e.keyword === 'maxLength' && key === 'cep' && typeof current === 'string') {
@@ -264,11 +293,17 @@ function conform(where: string, schema: Json | undefined, example: unknown): unk
 // The signed payload served at a payload location, validated against the official payload schema.
 function checkJws(where: string, schemaName: string, jws: string): string[] {
   const header = decodeProtectedHeader(jws);
-  const problems = ['alg', 'kid', 'jku', 'x5t'].filter((h) => !(h in header)).map((h) => `${where}: JWS header lacks ${h}`);
+  const problems = ['alg', 'kid', 'jku', 'x5t']
+    .filter((h) => !(h in header))
+    .map((h) => `${where}: JWS header lacks ${h}`);
   return [...problems, ...check(`${where} (JWS payload)`, official.components.schemas[schemaName], decodeJwt(jws))];
 }
 
-const PAYLOAD_SCHEMAS: Record<string, string> = { getCobPayload: 'CobPayload', getCobvPayload: 'CobVPayload', getRecPayload: 'RecPayload' };
+const PAYLOAD_SCHEMAS: Record<string, string> = {
+  getCobPayload: 'CobPayload',
+  getCobvPayload: 'CobVPayload',
+  getRecPayload: 'RecPayload',
+};
 
 for (const [path, item] of Object.entries<Json>(official.paths)) {
   for (const method of METHODS) {
@@ -277,11 +312,14 @@ for (const [path, item] of Object.entries<Json>(official.paths)) {
     const mine = ourOperations.get(`${method} ${ourPath(path)}`);
     const label = `${method.toUpperCase()} ${path}`;
     if (!mine) {
-      test(`official ${label} is an operation of ours`, () => assert.unreachable(`${label}: no operation at ${ourPath(path)}`));
+      test(`official ${label} is an operation of ours`, () =>
+        assert.unreachable(`${label}: no operation at ${ourPath(path)}`));
       continue;
     }
     const { operationId } = mine;
-    const examples = Object.entries<Json>(op.requestBody?.content?.['application/json']?.examples ?? {}).map(([name, ex]) => ({ name, value: ex.value }));
+    const examples = Object.entries<Json>(op.requestBody?.content?.['application/json']?.examples ?? {}).map(
+      ([name, ex]) => ({ name, value: ex.value }),
+    );
     if (op.requestBody && examples.length === 0) {
       SKIPPED[label] = 'the official file gives no request example';
       continue;
@@ -301,10 +339,13 @@ for (const [path, item] of Object.entries<Json>(official.paths)) {
         }
         const params = [...(mine.pathItem.parameters ?? []), ...(mine.op.parameters ?? [])];
         let url = mine.path;
-        for (const p of params.filter((x: Json) => x.in === 'path')) url = url.replace(`{${p.name}}`, encodeURIComponent(String(prepared.params?.[p.name] ?? p.example)));
+        for (const p of params.filter((x: Json) => x.in === 'path'))
+          url = url.replace(`{${p.name}}`, encodeURIComponent(String(prepared.params?.[p.name] ?? p.example)));
         const query = new URLSearchParams();
         // The official required query parameters (inicio, fim), with our examples' values.
-        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((x: Json) => x.in === 'query' && x.required)) {
+        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].filter(
+          (x: Json) => x.in === 'query' && x.required,
+        )) {
           const ex = params.find((x: Json) => x.name === p.name)?.example;
           assert.ok(ex !== undefined, `${where}: our spec gives no example for query ${p.name}`);
           query.set(p.name, String(ex));
@@ -312,31 +353,47 @@ for (const [path, item] of Object.entries<Json>(official.paths)) {
         for (const [k, v] of Object.entries(prepared.query ?? {})) query.set(k, v);
         if ([...query.keys()].length) url += `?${query}`;
         const open = Array.isArray(op.security) && op.security.length === 0;
-        const auth = prepared.auth === undefined ? (open || path.includes('AccessToken') ? undefined : env.bearer) : prepared.auth ?? undefined;
+        const auth =
+          prepared.auth === undefined
+            ? open || path.includes('AccessToken')
+              ? undefined
+              : env.bearer
+            : (prepared.auth ?? undefined);
         const body = prepared.body ?? value;
-        const res = await env.client.request(method.toUpperCase(), url, { ...(auth ? { auth } : {}), ...(body === undefined ? {} : { body }) });
+        const res = await env.client.request(method.toUpperCase(), url, {
+          ...(auth ? { auth } : {}),
+          ...(body === undefined ? {} : { body }),
+        });
         replayed++;
         if (PENDING[where]) {
-          if (success.includes(String(res.status))) failures.push(`${where}: listed as pending but now answers ${res.status}: remove it from PENDING`);
+          if (success.includes(String(res.status)))
+            failures.push(`${where}: listed as pending but now answers ${res.status}: remove it from PENDING`);
           else pendingSeen.push(`${where} (${PENDING[where]})`);
           continue;
         }
         if (!success.includes(String(res.status))) {
-          failures.push(`${where}: ${method.toUpperCase()} ${url} answered ${res.status}, the standard says ${success.join('/')}: ${res.text.slice(0, 500)}`);
+          failures.push(
+            `${where}: ${method.toUpperCase()} ${url} answered ${res.status}, the standard says ${success.join('/')}: ${res.text.slice(0, 500)}`,
+          );
           continue;
         }
         const type = res.headers.get('content-type') ?? '';
         if (PAYLOAD_SCHEMAS[operationId]) {
-          if (!/^application\/jose/.test(type)) failures.push(`${where}: content-type ${type}, expected application/jose`);
+          if (!/^application\/jose/.test(type))
+            failures.push(`${where}: content-type ${type}, expected application/jose`);
           failures.push(...checkJws(where, PAYLOAD_SCHEMAS[operationId]!, res.text));
           continue;
         }
         const schema = officialSchema(op, res.status);
         if (!schema) {
-          if (res.text) failures.push(`${where}: the standard defines no body for ${res.status}, we sent ${res.text.slice(0, 200)}`);
+          if (res.text)
+            failures.push(
+              `${where}: the standard defines no body for ${res.status}, we sent ${res.text.slice(0, 200)}`,
+            );
           continue;
         }
-        if (!/^application\/json/.test(type)) failures.push(`${where}: content-type ${type}, expected application/json`);
+        if (!/^application\/json/.test(type))
+          failures.push(`${where}: content-type ${type}, expected application/json`);
         failures.push(...check(where, schema, res.body));
       }
       assert.equal(failures, [], failures.join('\n'));

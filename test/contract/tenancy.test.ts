@@ -44,7 +44,10 @@ function fill(path: string, params: Json[], values: Record<string, string>): str
 
 // What must match between "theirs" and "missing": the status and the kind of error.
 function shape(res: { status: number; body: any }): string {
-  const kind = typeof res.body === 'object' && res.body ? (res.body.type ?? (typeof res.body.error === 'string' ? 'error' : 'body')) : 'text';
+  const kind =
+    typeof res.body === 'object' && res.body
+      ? (res.body.type ?? (typeof res.body.error === 'string' ? 'error' : 'body'))
+      : 'text';
   return `${res.status} ${kind}`;
 }
 
@@ -56,7 +59,8 @@ for (const specName of SPEC_NAMES) {
     const open = Array.isArray(op.security) && op.security.length === 0;
     if (open || pathParams.length === 0 || NOT_TENANT_SCOPED[operationId] || !scenarios[operationId]) continue;
     test(`${specName} ${operationId}: another company's resource is answered like a missing one`, async () => {
-      const example = Object.values<Json>(Object.values<Json>(op.requestBody?.content ?? {})[0]?.examples ?? {})[0]?.value;
+      const example = Object.values<Json>(Object.values<Json>(op.requestBody?.content ?? {})[0]?.examples ?? {})[0]
+        ?.value;
       const prepared = await scenarios[operationId]!(envA, example);
       if (!prepared.params) return;
       swept++;
@@ -66,13 +70,21 @@ for (const specName of SPEC_NAMES) {
       for (const [k, v] of Object.entries(prepared.query ?? {})) query.set(k, v);
       const suffix = [...query.keys()].length ? `?${query}` : '';
       const body = prepared.body ?? example;
-      const call = (url: string) => server.client.request(method.toUpperCase(), url + suffix, { auth, ...(body === undefined ? {} : { body }) });
+      const call = (url: string) =>
+        server.client.request(method.toUpperCase(), url + suffix, { auth, ...(body === undefined ? {} : { body }) });
       const theirs = await call(fill(path, pathParams, prepared.params));
       const missing = await call(fill(path, pathParams, {}));
       if (theirs.status === 501) return;
       assert.is.not(theirs.status, 403, `${operationId}: 403 reveals that the resource exists`);
-      assert.ok(theirs.status >= 400, `${operationId} answered ${theirs.status} with another company's resource: ${theirs.text.slice(0, 300)}`);
-      assert.is(shape(theirs), shape(missing), `${operationId}: ${theirs.text.slice(0, 200)} vs missing ${missing.text.slice(0, 200)}`);
+      assert.ok(
+        theirs.status >= 400,
+        `${operationId} answered ${theirs.status} with another company's resource: ${theirs.text.slice(0, 300)}`,
+      );
+      assert.is(
+        shape(theirs),
+        shape(missing),
+        `${operationId}: ${theirs.text.slice(0, 200)} vs missing ${missing.text.slice(0, 200)}`,
+      );
     });
   }
 }
@@ -80,7 +92,9 @@ for (const specName of SPEC_NAMES) {
 test('the sweep itself catches a leak', async () => {
   // Guards the check: the caller's own account is found, so "theirs" differs from "missing".
   const mine = await server.client.get(`/api/v1/account/${other.accountId}`, { auth: other.appID });
-  const missing = await server.client.get('/api/v1/account/00000000-0000-0000-0000-000000000000', { auth: other.appID });
+  const missing = await server.client.get('/api/v1/account/00000000-0000-0000-0000-000000000000', {
+    auth: other.appID,
+  });
   assert.is.not(shape(mine), shape(missing));
 });
 

@@ -27,13 +27,22 @@ const payer = { name: 'Mariana Alves Costa', taxID: '52998224725' };
 test('charges: create, get, list, pay in the sandbox, refund, delete', async () => {
   const correlationID = `sdk-${randomUUID()}`;
   const created = await sdk.charge.create({ correlationID, value: 1500, comment: 'pedido 42' });
-  assert.equal([created.charge.correlationID, created.charge.value, created.charge.status], [correlationID, 1500, 'ACTIVE']);
+  assert.equal(
+    [created.charge.correlationID, created.charge.value, created.charge.status],
+    [correlationID, 1500, 'ACTIVE'],
+  );
   assert.is((await sdk.charge.get({ id: correlationID })).charge.brCode, created.charge.brCode);
-  assert.ok((await sdk.charge.list()).charges.some((c: { correlationID: string }) => c.correlationID === correlationID));
+  assert.ok(
+    (await sdk.charge.list()).charges.some((c: { correlationID: string }) => c.correlationID === correlationID),
+  );
   const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: created.charge.brCode, payer });
   assert.is(paid.status, 200, paid.text);
   assert.is((await sdk.charge.get({ id: correlationID })).charge.status, 'COMPLETED');
-  const refund = await sdk.chargeRefund.create({ chargeId: correlationID, correlationID: `r-${correlationID}`, value: 500 });
+  const refund = await sdk.chargeRefund.create({
+    chargeId: correlationID,
+    correlationID: `r-${correlationID}`,
+    value: 500,
+  });
   assert.equal([refund.refund.value, refund.refund.correlationID], [500, `r-${correlationID}`]);
   assert.is((await sdk.chargeRefund.list({ chargeId: correlationID })).refunds.length, 1);
   const other = `sdk-${randomUUID()}`;
@@ -44,11 +53,22 @@ test('charges: create, get, list, pay in the sandbox, refund, delete', async () 
 test('refunds of any received Pix, customers, static QR codes, transactions', async () => {
   const pixIn = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value: 5000, payer });
   assert.is(pixIn.status, 200, pixIn.text);
-  const refund = await sdk.refund.create({ transactionEndToEndId: pixIn.body.endToEndId, correlationID: 'sdk-refund-1', value: 200, comment: 'troca' });
+  const refund = await sdk.refund.create({
+    transactionEndToEndId: pixIn.body.endToEndId,
+    correlationID: 'sdk-refund-1',
+    value: 200,
+    comment: 'troca',
+  });
   assert.equal([refund.refund.value, refund.refund.correlationID], [200, 'sdk-refund-1']);
   assert.is((await sdk.refund.get({ id: 'sdk-refund-1' })).pixTransactionRefund.correlationID, 'sdk-refund-1');
   assert.ok((await sdk.refund.list()).refunds.length >= 1);
-  await sdk.customer.create({ name: 'Cliente SDK', taxID: '12345678909', email: 'cliente@example.com', phone: '+5511999999999', correlationID: 'sdk-customer' });
+  await sdk.customer.create({
+    name: 'Cliente SDK',
+    taxID: '12345678909',
+    email: 'cliente@example.com',
+    phone: '+5511999999999',
+    correlationID: 'sdk-customer',
+  });
   assert.is((await sdk.customer.get({ id: 'sdk-customer' })).customer.name, 'Cliente SDK');
   assert.ok((await sdk.customer.list()).customers.length >= 1);
   await sdk.pixQrCode.create({ name: 'balcao', correlationID: 'sdk-qr', value: 100 });
@@ -60,25 +80,57 @@ test('refunds of any received Pix, customers, static QR codes, transactions', as
 
 test('payments (no type sent), subscriptions (its spellings), webhooks, cashback, accounts, partners', async () => {
   await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value: 10_000, payer });
-  const created = await sdk.payment.create({ value: 300, destinationAlias: 'fornecedor@example.com', destinationAliasType: 'EMAIL', correlationID: 'sdk-payment', comment: 'nf 1' });
+  const created = await sdk.payment.create({
+    value: 300,
+    destinationAlias: 'fornecedor@example.com',
+    destinationAliasType: 'EMAIL',
+    correlationID: 'sdk-payment',
+    comment: 'nf 1',
+  });
   assert.equal([created.payment.status, created.payment.value], ['CREATED', 300]);
   assert.is((await sdk.payment.approve({ correlationID: 'sdk-payment' })).payment.status, 'CONFIRMED');
   assert.is((await sdk.payment.get({ id: 'sdk-payment' })).payment.status, 'CONFIRMED');
-  const subscription = await sdk.subscription.create({ customer: { name: 'Assinante', taxID: '12345678909', email: 'a@example.com', phone: '+5511988887777' }, value: 990, dayGenerateCharge: 5, frequency: 'SEMIANNUALY', chargeType: 'DYNAMIC' });
-  assert.equal([subscription.subscription.frequency as string, (subscription.subscription as { chargeType?: string }).chargeType], ['SEMIANNUALLY', 'DYNAMIC']);
+  const subscription = await sdk.subscription.create({
+    customer: { name: 'Assinante', taxID: '12345678909', email: 'a@example.com', phone: '+5511988887777' },
+    value: 990,
+    dayGenerateCharge: 5,
+    frequency: 'SEMIANNUALY',
+    chargeType: 'DYNAMIC',
+  });
+  assert.equal(
+    [subscription.subscription.frequency as string, (subscription.subscription as { chargeType?: string }).chargeType],
+    ['SEMIANNUALLY', 'DYNAMIC'],
+  );
   assert.is((await sdk.subscription.get({ id: subscription.subscription.globalID })).subscription.value, 990);
-  const webhook = await sdk.webhook.create({ webhook: { name: 'sdk', event: 'OPENPIX:CHARGE_COMPLETED', url: 'https://example.com/hook', authorization: 'token', isActive: true } });
+  const webhook = await sdk.webhook.create({
+    webhook: {
+      name: 'sdk',
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      url: 'https://example.com/hook',
+      authorization: 'token',
+      isActive: true,
+    },
+  });
   assert.ok((await sdk.webhook.list()).webhooks.some((w: { id: string }) => w.id === webhook.webhook.id));
   await sdk.webhook.delete({ id: webhook.webhook.id });
   assert.is((await sdk.cashback.getOrCreate({ taxID: '12345678909', value: 100 })).cashback.value, 100);
   assert.equal(await sdk.cashback.get({ taxID: '12345678909' }), { balance: 100, status: 'PENDING' });
   const accounts = await sdk.account.list();
-  assert.is((await sdk.account.get({ id: accounts.accounts[0]!.accountId })).account.accountId, accounts.accounts[0]!.accountId);
-  const pre = await sdk.partner.createPreRegistration({ preRegistration: { name: 'Loja Parceira', taxID: { taxID: '11444777000161', type: 'BR:CNPJ' } }, user: { firstName: 'Ana', lastName: 'Lima', email: 'ana@example.com', phone: '+5511999990000' } });
+  assert.is(
+    (await sdk.account.get({ id: accounts.accounts[0]!.accountId })).account.accountId,
+    accounts.accounts[0]!.accountId,
+  );
+  const pre = await sdk.partner.createPreRegistration({
+    preRegistration: { name: 'Loja Parceira', taxID: { taxID: '11444777000161', type: 'BR:CNPJ' } },
+    user: { firstName: 'Ana', lastName: 'Lima', email: 'ana@example.com', phone: '+5511999990000' },
+  });
   assert.is(pre.preRegistration.name, 'Loja Parceira');
   assert.is((await sdk.partner.get({ taxID: '11444777000161' })).preRegistration.preRegistration.name, 'Loja Parceira');
   // No register yet: the client throws the 404's body.
-  const missing = await sdk.accountRegister.get({ taxID: '11222333000181' }).then(() => undefined, (error: unknown) => error);
+  const missing = await sdk.accountRegister.get({ taxID: '11222333000181' }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   assert.equal(missing, { error: 'Account register not found' });
 });
 

@@ -9,7 +9,14 @@ import * as assert from 'uvu/assert';
 import { openApiAjv } from '../support/ajv';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
-import { wooviAccount, wooviCharge, wooviCustomer, wooviPageInfo, wooviPixTransactionRefund, wooviRefund } from './woovi/facts';
+import {
+  wooviAccount,
+  wooviCharge,
+  wooviCustomer,
+  wooviPageInfo,
+  wooviPixTransactionRefund,
+  wooviRefund,
+} from './woovi/facts';
 
 const ajv = openApiAjv();
 let server: TestServer;
@@ -30,7 +37,17 @@ const auth = () => ({ auth: company.appID });
 
 test('charge create, get and list decode as Woovi Charge; the list has its pageInfo', async () => {
   const correlationID = `woovi-${randomUUID()}`;
-  const created = await server.client.post('/api/v1/charge', { correlationID, value: 1990, comment: 'pedido', customer: { name: 'Dan', taxID: '12345678909', email: 'dan@example.com' }, additionalInfo: [{ key: 'pedido', value: '42' }] }, auth());
+  const created = await server.client.post(
+    '/api/v1/charge',
+    {
+      correlationID,
+      value: 1990,
+      comment: 'pedido',
+      customer: { name: 'Dan', taxID: '12345678909', email: 'dan@example.com' },
+      additionalInfo: [{ key: 'pedido', value: '42' }],
+    },
+    auth(),
+  );
   assert.is(created.status, 200, created.text);
   decodes('POST /api/v1/charge .charge', wooviCharge, created.body.charge);
   assert.type(created.body.brCode, 'string');
@@ -46,9 +63,16 @@ test('charge create, get and list decode as Woovi Charge; the list has its pageI
 test('refund of a paid charge decodes as Woovi ChargeRefund', async () => {
   const correlationID = `woovi-${randomUUID()}`;
   const created = await server.client.post('/api/v1/charge', { correlationID, value: 5000 }, auth());
-  const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: created.body.charge.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const paid = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: created.body.charge.brCode,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   assert.is(paid.status, 200, paid.text);
-  const refund = await server.client.post(`/api/v1/charge/${correlationID}/refund`, { correlationID: `r-${randomUUID()}`, value: 1000, comment: 'troca' }, auth());
+  const refund = await server.client.post(
+    `/api/v1/charge/${correlationID}/refund`,
+    { correlationID: `r-${randomUUID()}`, value: 1000, comment: 'troca' },
+    auth(),
+  );
   assert.is(refund.status, 200, refund.text);
   decodes('POST /api/v1/charge/{id}/refund .refund', wooviRefund, refund.body.refund);
   const list = await server.client.get(`/api/v1/charge/${correlationID}/refund`, auth());
@@ -57,10 +81,18 @@ test('refund of a paid charge decodes as Woovi ChargeRefund', async () => {
 });
 
 test('refund of a received Pix: create, get and list decode as Woovi PixTransactionRefund', async () => {
-  const pixIn = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value: 3000, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const pixIn = await server.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: company.pixKey,
+    value: 3000,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   assert.is(pixIn.status, 200, pixIn.text);
   const correlationID = `r-${randomUUID()}`;
-  const created = await server.client.post('/api/v1/refund', { transactionEndToEndId: pixIn.body.endToEndId, correlationID, value: 1000, comment: 'Comentario do reembolso' }, auth());
+  const created = await server.client.post(
+    '/api/v1/refund',
+    { transactionEndToEndId: pixIn.body.endToEndId, correlationID, value: 1000, comment: 'Comentario do reembolso' },
+    auth(),
+  );
   assert.is(created.status, 200, created.text);
   decodes('POST /api/v1/refund .refund', wooviPixTransactionRefund, created.body.refund);
   const got = await server.client.get(`/api/v1/refund/${correlationID}`, auth());
@@ -74,7 +106,11 @@ test('refund of a received Pix: create, get and list decode as Woovi PixTransact
 });
 
 test('customer create, get and list decode as Woovi Customer (taxID is {taxID, type})', async () => {
-  const created = await server.client.post('/api/v1/customer', { name: 'Ana', taxID: '11144477735', email: 'ana@example.com', correlationID: `c-${randomUUID()}` }, auth());
+  const created = await server.client.post(
+    '/api/v1/customer',
+    { name: 'Ana', taxID: '11144477735', email: 'ana@example.com', correlationID: `c-${randomUUID()}` },
+    auth(),
+  );
   assert.is(created.status, 200, created.text);
   decodes('POST /api/v1/customer .customer', wooviCustomer, created.body.customer);
   assert.is(created.body.customer.taxID.taxID, '11144477735');

@@ -19,8 +19,10 @@ test.before(async () => {
 test.after(async () => server.close());
 
 const post = (body: unknown, company = acme) => server.client.post('/api/v1/customer', body, { auth: company.appID });
-const get = (id: string, company = acme) => server.client.get(`/api/v1/customer/${encodeURIComponent(id)}`, { auth: company.appID });
-const patch = (id: string, body: unknown, company = acme) => server.client.patch(`/api/v1/customer/${encodeURIComponent(id)}`, body, { auth: company.appID });
+const get = (id: string, company = acme) =>
+  server.client.get(`/api/v1/customer/${encodeURIComponent(id)}`, { auth: company.appID });
+const patch = (id: string, body: unknown, company = acme) =>
+  server.client.patch(`/api/v1/customer/${encodeURIComponent(id)}`, body, { auth: company.appID });
 
 const mariana = {
   name: 'Mariana Alves Costa',
@@ -28,11 +30,24 @@ const mariana = {
   phone: '+5511987654321',
   taxID: { taxID: '52998224725', type: 'BR:CPF' },
   correlationID: 'cliente-52998224725',
-  address: { zipcode: '01310100', street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', complement: 'Apto 82', country: 'BR' },
+  address: {
+    zipcode: '01310100',
+    street: 'Avenida Paulista',
+    number: '1578',
+    neighborhood: 'Bela Vista',
+    city: 'São Paulo',
+    state: 'SP',
+    complement: 'Apto 82',
+    country: 'BR',
+  },
 };
 
 test('create answers the customer; it is found by correlationID and by tax id (bare or masked)', async () => {
-  const res = await post({ ...mariana, taxID: '529.982.247-25', address: { ...mariana.address, zipcode: '01310-100', state: 'sp', country: undefined } });
+  const res = await post({
+    ...mariana,
+    taxID: '529.982.247-25',
+    address: { ...mariana.address, zipcode: '01310-100', state: 'sp', country: undefined },
+  });
   assert.is(res.status, 200, res.text);
   assert.equal(res.body, { customer: mariana });
   for (const id of ['cliente-52998224725', '52998224725', '529.982.247-25']) {
@@ -77,7 +92,11 @@ test('invalid tax id, e-mail, phone and address: 400 naming the field', async ()
     const res = await post({ name: 'Teste', taxID: '52998224725', correlationID: 'never-created', ...change });
     assert.is(res.status, 400, `${JSON.stringify(change)}: ${res.text}`);
     assert.is(res.body.error, error, res.text);
-    assert.equal(res.body.details.map((d: { field: string }) => d.field), [field], res.text);
+    assert.equal(
+      res.body.details.map((d: { field: string }) => d.field),
+      [field],
+      res.text,
+    );
   }
   // Refused by the contract before the service: wrong shapes, missing name or taxID.
   for (const [body, field] of [
@@ -90,7 +109,11 @@ test('invalid tax id, e-mail, phone and address: 400 naming the field', async ()
   ] as const) {
     const res = await post(body);
     assert.is(res.status, 400, res.text);
-    assert.equal(res.body.details.map((d: { field: string }) => d.field), [field], res.text);
+    assert.equal(
+      res.body.details.map((d: { field: string }) => d.field),
+      [field],
+      res.text,
+    );
   }
   assert.is((await get('never-created')).status, 404);
 });
@@ -98,15 +121,26 @@ test('invalid tax id, e-mail, phone and address: 400 naming the field', async ()
 test('a duplicate correlationID or tax id is a 400 saying so', async () => {
   const dupCorrelation = await post({ name: 'Outra', taxID: '11144477735', correlationID: 'cliente-52998224725' });
   assert.is(dupCorrelation.status, 400);
-  assert.equal(dupCorrelation.body, { error: 'Customer with this correlationID already exists', details: [{ field: 'body.correlationID', message: 'is already used by another customer' }] });
+  assert.equal(dupCorrelation.body, {
+    error: 'Customer with this correlationID already exists',
+    details: [{ field: 'body.correlationID', message: 'is already used by another customer' }],
+  });
   const dupTaxId = await post({ name: 'Outra', taxID: '52998224725', correlationID: 'outra' });
   assert.is(dupTaxId.status, 400);
-  assert.equal(dupTaxId.body, { error: 'Customer with this taxID already exists', details: [{ field: 'body.taxID', message: 'is already used by another customer' }] });
+  assert.equal(dupTaxId.body, {
+    error: 'Customer with this taxID already exists',
+    details: [{ field: 'body.taxID', message: 'is already used by another customer' }],
+  });
 });
 
 test('correlationIDs with %, #, / and non-ASCII characters work URI-encoded in the path', async () => {
   for (const correlationID of ['pedido%20/2026#1', 'ação/çüñ 東京', '100%', '#', 'a/b/c']) {
-    const created = await post({ name: 'Especial', correlationID, email: `x${Buffer.from(correlationID).toString('hex')}@example.com`, taxID: cpfFor(correlationID) });
+    const created = await post({
+      name: 'Especial',
+      correlationID,
+      email: `x${Buffer.from(correlationID).toString('hex')}@example.com`,
+      taxID: cpfFor(correlationID),
+    });
     assert.is(created.status, 200, `${correlationID}: ${created.text}`);
     const found = await get(correlationID);
     assert.is(found.status, 200, `${correlationID}: ${found.text}`);
@@ -119,15 +153,28 @@ test('correlationIDs with %, #, / and non-ASCII characters work URI-encoded in t
 });
 
 test('update changes only what is sent; the address is merged; unknown is 404', async () => {
-  const res = await patch('cliente-52998224725', { email: 'mariana.alves@empresa.com.br', phone: '5511976543210', address: { complement: 'Apto 91' } });
+  const res = await patch('cliente-52998224725', {
+    email: 'mariana.alves@empresa.com.br',
+    phone: '5511976543210',
+    address: { complement: 'Apto 91' },
+  });
   assert.is(res.status, 200, res.text);
-  const expected = { ...mariana, email: 'mariana.alves@empresa.com.br', phone: '+5511976543210', address: { ...mariana.address, complement: 'Apto 91' } };
+  const expected = {
+    ...mariana,
+    email: 'mariana.alves@empresa.com.br',
+    phone: '+5511976543210',
+    address: { ...mariana.address, complement: 'Apto 91' },
+  };
   assert.equal(res.body, { customer: expected });
   assert.equal((await get('52998224725')).body, { customer: expected });
 
   const renamed = await patch('aurora', { name: 'Aurora Moda Comercio', taxID: '11444777000161' });
   assert.is(renamed.status, 200, renamed.text);
-  assert.equal(renamed.body.customer, { name: 'Aurora Moda Comercio', taxID: { taxID: '11444777000161', type: 'BR:CNPJ' }, correlationID: 'aurora' });
+  assert.equal(renamed.body.customer, {
+    name: 'Aurora Moda Comercio',
+    taxID: { taxID: '11444777000161', type: 'BR:CNPJ' },
+    correlationID: 'aurora',
+  });
   assert.is((await get('11222333000181')).status, 404);
 
   const taken = await patch('aurora', { taxID: '52998224725' });
@@ -135,7 +182,10 @@ test('update changes only what is sent; the address is merged; unknown is 404', 
   assert.is(taken.body.error, 'Customer with this taxID already exists');
   const invalid = await patch('aurora', { phone: '+5500987654321' });
   assert.is(invalid.status, 400);
-  assert.equal(invalid.body.details.map((d: { field: string }) => d.field), ['body.phone']);
+  assert.equal(
+    invalid.body.details.map((d: { field: string }) => d.field),
+    ['body.phone'],
+  );
   const empty = await patch('aurora', {});
   assert.is(empty.status, 400);
   const missing = await patch('no-such-customer', { name: 'x' });
@@ -165,14 +215,18 @@ test('another company never sees, updates or collides with these customers', asy
   assert.equal(list.body.customers, []);
   assert.is(list.body.pageInfo.totalCount, 0);
   // The same correlationID and tax id are free in another company.
-  const res = await post({ name: 'Mariana de Outra Empresa', taxID: '52998224725', correlationID: 'cliente-52998224725' }, other);
+  const res = await post(
+    { name: 'Mariana de Outra Empresa', taxID: '52998224725', correlationID: 'cliente-52998224725' },
+    other,
+  );
   assert.is(res.status, 200, res.text);
   assert.is((await get('cliente-52998224725')).body.customer.name, 'Mariana Alves Costa');
 });
 
 test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missing, or creates', async () => {
   const db = server.database.db;
-  const upsert = (input: Parameters<typeof upsertChargeCustomer>[2], companyId = acme.companyId) => db.transaction().execute((trx) => upsertChargeCustomer(trx, companyId, input));
+  const upsert = (input: Parameters<typeof upsertChargeCustomer>[2], companyId = acme.companyId) =>
+    db.transaction().execute((trx) => upsertChargeCustomer(trx, companyId, input));
 
   // By tax id: the existing customer, with its own fields kept (not overwritten).
   const byTaxId = await upsert({ name: 'M. Costa', taxID: '52998224725', email: 'other@example.com' });
@@ -186,9 +240,19 @@ test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missin
   assert.equal(created.view, { name: 'Joana Dias', email: 'joana.dias@example.com', correlationID: 'joana' });
   const byEmail = await upsert({ name: 'Joana', email: 'JOANA.DIAS@example.com', phone: '+5521998765432' });
   assert.is(byEmail.id, created.id);
-  assert.equal(byEmail.view, { name: 'Joana Dias', email: 'joana.dias@example.com', phone: '+5521998765432', correlationID: 'joana' });
+  assert.equal(byEmail.view, {
+    name: 'Joana Dias',
+    email: 'joana.dias@example.com',
+    phone: '+5521998765432',
+    correlationID: 'joana',
+  });
   // By phone, filling the tax id and the address.
-  const byPhone = await upsert({ name: 'Joana', phone: '+5521998765432', taxID: '11144477735', address: { zipcode: '20040-020', city: 'Rio de Janeiro', state: 'RJ' } });
+  const byPhone = await upsert({
+    name: 'Joana',
+    phone: '+5521998765432',
+    taxID: '11144477735',
+    address: { zipcode: '20040-020', city: 'Rio de Janeiro', state: 'RJ' },
+  });
   assert.is(byPhone.id, created.id);
   assert.equal(byPhone.view.taxID, { taxID: '11144477735', type: 'BR:CPF' });
   assert.equal(byPhone.view.address, { zipcode: '20040020', city: 'Rio de Janeiro', state: 'RJ', country: 'BR' });
@@ -209,7 +273,10 @@ test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missin
     const error = await upsert(input).catch((e: unknown) => e);
     assert.instance(error, ApiError);
     assert.is((error as ApiError).status, 400);
-    assert.equal((error as ApiError).options.details?.map((d) => d.field), [field]);
+    assert.equal(
+      (error as ApiError).options.details?.map((d) => d.field),
+      [field],
+    );
   }
   // A correlationID used by someone else (with another tax id) cannot be taken.
   const clash = await upsert({ name: 'x', taxID: '87748248800', correlationID: 'aurora' }).catch((e: unknown) => e);
@@ -222,12 +289,29 @@ test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missin
 test('concurrent creates and charge upserts of one customer: one row, no 500 (Postgres)', async () => {
   if (server.database.kind !== 'postgres') return;
   const racer = await createCompany(server.client);
-  const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ name: `Corrida ${i}`, taxID: '52998224725', correlationID: `corrida-${i % 2}` }, racer)));
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      post({ name: `Corrida ${i}`, taxID: '52998224725', correlationID: `corrida-${i % 2}` }, racer),
+    ),
+  );
   assert.equal(answers.map((r) => r.status).sort(), [200, 400, 400, 400, 400, 400, 400, 400]);
-  for (const r of answers.filter((r) => r.status === 400)) assert.match(r.body.error, /^Customer with this (correlationID|taxID) already exists$/);
+  for (const r of answers.filter((r) => r.status === 400))
+    assert.match(r.body.error, /^Customer with this (correlationID|taxID) already exists$/);
 
   const db = server.database.db;
-  const upserts = await Promise.all(Array.from({ length: 8 }, () => db.transaction().execute((trx) => upsertChargeCustomer(trx, racer.companyId, { name: 'Paralelo', taxID: '39053344705', email: 'paralelo@example.com' }))));
+  const upserts = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      db
+        .transaction()
+        .execute((trx) =>
+          upsertChargeCustomer(trx, racer.companyId, {
+            name: 'Paralelo',
+            taxID: '39053344705',
+            email: 'paralelo@example.com',
+          }),
+        ),
+    ),
+  );
   assert.is(new Set(upserts.map((u) => u.id)).size, 1);
   const listed = await server.client.get('/api/v1/customer?limit=100', { auth: racer.appID });
   assert.is(listed.body.pageInfo.totalCount, 2);

@@ -7,11 +7,20 @@ import { loadConfig } from '../../src/config';
 
 test('PIXGATE_PUBLIC_URL: absolute http(s), trailing slashes dropped, short enough for BR Codes', () => {
   assert.is(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080');
-  assert.is(loadConfig({ PIXGATE_PUBLIC_URL: 'https://pix.exemplo.com.br/gw/' }).publicUrl, 'https://pix.exemplo.com.br/gw');
+  assert.is(
+    loadConfig({ PIXGATE_PUBLIC_URL: 'https://pix.exemplo.com.br/gw/' }).publicUrl,
+    'https://pix.exemplo.com.br/gw',
+  );
   // 29 characters of host and path: the longest location is exactly 77.
-  assert.is(loadConfig({ PIXGATE_PUBLIC_URL: 'https://pagamentos.exemplo.com.br' }).publicUrl.length, 'https://'.length + 25);
+  assert.is(
+    loadConfig({ PIXGATE_PUBLIC_URL: 'https://pagamentos.exemplo.com.br' }).publicUrl.length,
+    'https://'.length + 25,
+  );
   assert.not.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: `https://${'a'.repeat(29)}` }));
-  assert.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: `https://${'a'.repeat(30)}` }), /too long for BR Codes.*at most 29 characters/);
+  assert.throws(
+    () => loadConfig({ PIXGATE_PUBLIC_URL: `https://${'a'.repeat(30)}` }),
+    /too long for BR Codes.*at most 29 characters/,
+  );
   assert.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: 'pix.exemplo.com.br' }), /absolute http\(s\) URL/);
   assert.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: 'ftp://pix.exemplo.com.br' }), /http\(s\) URL/);
 });

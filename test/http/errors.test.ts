@@ -32,28 +32,55 @@ function isProblem(res: { status: number; body: any; headers: Headers }, status:
 }
 
 test('malformed JSON: 400 in each format', async () => {
-  const platform = await server.client.request('POST', '/api/v1/application', { raw: '{"accountId": ', headers: { 'content-type': 'application/json' }, auth: acme.appID });
+  const platform = await server.client.request('POST', '/api/v1/application', {
+    raw: '{"accountId": ',
+    headers: { 'content-type': 'application/json' },
+    auth: acme.appID,
+  });
   isPlatformError(platform, 400);
-  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { raw: '{nope', headers: { 'content-type': 'application/json' }, auth: bearer });
+  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', {
+    raw: '{nope',
+    headers: { 'content-type': 'application/json' },
+    auth: bearer,
+  });
   isProblem(pix, 400);
 });
 
 test('wrong content type: 415 in each format', async () => {
-  const platform = await server.client.request('POST', '/api/v1/application', { raw: 'accountId=1', headers: { 'content-type': 'text/plain' }, auth: acme.appID });
+  const platform = await server.client.request('POST', '/api/v1/application', {
+    raw: 'accountId=1',
+    headers: { 'content-type': 'text/plain' },
+    auth: acme.appID,
+  });
   isPlatformError(platform, 415);
-  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { raw: 'x', headers: { 'content-type': 'text/plain' }, auth: bearer });
+  const pix = await server.client.request('PUT', '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', {
+    raw: 'x',
+    headers: { 'content-type': 'text/plain' },
+    auth: bearer,
+  });
   isProblem(pix, 415);
 });
 
 test('unknown fields where the schema forbids them: 400 naming the field', async () => {
-  const res = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'x', type: 'API' }, surprise: 1 }, { auth: acme.appID });
+  const res = await server.client.post(
+    '/api/v1/application',
+    { accountId: acme.accountId, application: { name: 'x', type: 'API' }, surprise: 1 },
+    { auth: acme.appID },
+  );
   isPlatformError(res, 400);
-  assert.ok(res.body.details.some((d: { field: string }) => d.field.includes('surprise')), res.text);
+  assert.ok(
+    res.body.details.some((d: { field: string }) => d.field.includes('surprise')),
+    res.text,
+  );
 });
 
 test('oversize bodies: 413', async () => {
   const big = JSON.stringify({ accountId: 'x'.repeat(2 * 1024 * 1024) });
-  const res = await server.client.request('POST', '/api/v1/application', { raw: big, headers: { 'content-type': 'application/json' }, auth: acme.appID });
+  const res = await server.client.request('POST', '/api/v1/application', {
+    raw: big,
+    headers: { 'content-type': 'application/json' },
+    auth: acme.appID,
+  });
   isPlatformError(res, 413);
 });
 
@@ -72,7 +99,11 @@ test('a known path with another method: 405 with Allow', async () => {
 });
 
 test('Pix validation errors carry violacoes with razao and propriedade', async () => {
-  const res = await server.client.put('/pix/v2/cob/short', { calendario: { expiracao: 3600 }, valor: { original: '1.5' }, chave: 'x' }, { auth: bearer });
+  const res = await server.client.put(
+    '/pix/v2/cob/short',
+    { calendario: { expiracao: 3600 }, valor: { original: '1.5' }, chave: 'x' },
+    { auth: bearer },
+  );
   isProblem(res, 400);
   assert.ok(Array.isArray(res.body.violacoes) && res.body.violacoes.length > 0, res.text);
   for (const v of res.body.violacoes) {
@@ -99,35 +130,83 @@ test('bad percent-encoding in a path: 400 in each format', async () => {
 });
 
 test('values the database cannot hold (NUL, out of range): 400, and nothing half-written', async () => {
-  const nul = await server.client.post('/api/v1/customer', { name: 'Ana\u0000Souza', email: 'ana@example.com' }, { auth: acme.appID });
+  const nul = await server.client.post(
+    '/api/v1/customer',
+    { name: 'Ana\u0000Souza', email: 'ana@example.com' },
+    { auth: acme.appID },
+  );
   isPlatformError(nul, 400);
   const list = await server.client.get('/api/v1/customer', { auth: acme.appID });
   assert.is(list.status, 200);
   assert.not.ok(JSON.stringify(list.body).includes('Souza'), 'no customer was stored');
   isPlatformError(await server.client.get('/api/v1/charge?skip=99999999999999999999', { auth: acme.appID }), 400);
-  const cob = await server.client.put('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123', { calendario: { expiracao: 3600 }, valor: { original: '1.00' }, chave: acme.pixKey, solicitacaoPagador: 'a\u0000b' }, { auth: bearer });
+  const cob = await server.client.put(
+    '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz123',
+    {
+      calendario: { expiracao: 3600 },
+      valor: { original: '1.00' },
+      chave: acme.pixKey,
+      solicitacaoPagador: 'a\u0000b',
+    },
+    { auth: bearer },
+  );
   isProblem(cob, 400);
 });
 
 test('numbers past what is stored or computed: 400 naming the range, never a 500 (found by fuzzing)', async () => {
   // int32 of the standard (calendario.expiracao), enforced, not only named.
-  const cob = await server.client.put('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124', { calendario: { expiracao: 2 ** 53 - 1 }, valor: { original: '1.00' }, chave: acme.pixKey }, { auth: bearer });
+  const cob = await server.client.put(
+    '/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124',
+    { calendario: { expiracao: 2 ** 53 - 1 }, valor: { original: '1.00' }, chave: acme.pixKey },
+    { auth: bearer },
+  );
   isProblem(cob, 400, 'CobOperacaoInvalida');
-  assert.equal(cob.body.violacoes[0], { razao: 'must be an integer from -2147483648 to 2147483647', propriedade: 'body.calendario.expiracao', valor: String(2 ** 53 - 1) });
-  assert.is((await server.client.get('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124?revisao=2147483648', { auth: bearer })).status, 400);
+  assert.equal(cob.body.violacoes[0], {
+    razao: 'must be an integer from -2147483648 to 2147483647',
+    propriedade: 'body.calendario.expiracao',
+    valor: String(2 ** 53 - 1),
+  });
+  assert.is(
+    (await server.client.get('/pix/v2/cob/abcdefghijklmnopqrstuvwxyz124?revisao=2147483648', { auth: bearer })).status,
+    400,
+  );
   // A due-date charge payable past 9999-12-31 cannot be dated.
   const cobv = await server.client.put(
     '/pix/v2/cobv/abcdefghijklmnopqrstuvwxyz125',
-    { calendario: { dataDeVencimento: '2027-01-01', validadeAposVencimento: 2_147_483_647 }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '1.00' }, chave: acme.pixKey },
+    {
+      calendario: { dataDeVencimento: '2027-01-01', validadeAposVencimento: 2_147_483_647 },
+      devedor: { cpf: '12345678909', nome: 'Ana' },
+      valor: { original: '1.00' },
+      chave: acme.pixKey,
+    },
     { auth: bearer },
   );
   isProblem(cobv, 400, 'CobVOperacaoInvalida');
-  assert.ok(cobv.body.violacoes.some((v: any) => v.propriedade === 'calendario.validadeAposVencimento' && /9999-12-31/.test(v.razao)), cobv.text);
+  assert.ok(
+    cobv.body.violacoes.some(
+      (v: any) => v.propriedade === 'calendario.validadeAposVencimento' && /9999-12-31/.test(v.razao),
+    ),
+    cobv.text,
+  );
   // Platform amounts stop at the largest one the Pix standard writes (9999999999.99).
-  const payment = await server.client.post('/api/v1/payment', { type: 'PIX_KEY', value: 2 ** 63, destinationAlias: 'ana@example.com', destinationAliasType: 'EMAIL', correlationID: 'too-big' }, { auth: acme.appID });
+  const payment = await server.client.post(
+    '/api/v1/payment',
+    {
+      type: 'PIX_KEY',
+      value: 2 ** 63,
+      destinationAlias: 'ana@example.com',
+      destinationAliasType: 'EMAIL',
+      correlationID: 'too-big',
+    },
+    { auth: acme.appID },
+  );
   isPlatformError(payment, 400);
   assert.equal(payment.body.details, [{ field: 'body.value', message: 'must be <= 999999999999' }]);
-  assert.is((await server.client.get('/api/v1/payment/too-big', { auth: acme.appID })).status, 404, 'nothing was stored');
+  assert.is(
+    (await server.client.get('/api/v1/payment/too-big', { auth: acme.appID })).status,
+    404,
+    'nothing was stored',
+  );
 });
 
 test('every answer carries a request id', async () => {

@@ -27,15 +27,35 @@ test.after(async () => {
 
 const post = (company: TestCompany, path: string, body: unknown, key?: string) =>
   server.client.post(path, body, { auth: company.appID, headers: key === undefined ? {} : { 'Idempotency-Key': key } });
-const payment = (correlationID: string, value = 1_000) => ({ type: 'PIX_KEY', value, destinationAlias: OUTSIDE_KEY, destinationAliasType: 'EMAIL', correlationID, autoApprove: true });
-const count = async (company: TestCompany) => (await server.client.get('/api/v1/payment', { auth: company.appID })).body.pageInfo.totalCount;
+const payment = (correlationID: string, value = 1_000) => ({
+  type: 'PIX_KEY',
+  value,
+  destinationAlias: OUTSIDE_KEY,
+  destinationAliasType: 'EMAIL',
+  correlationID,
+  autoApprove: true,
+});
+const count = async (company: TestCompany) =>
+  (await server.client.get('/api/v1/payment', { auth: company.appID })).body.pageInfo.totalCount;
 
 test('the same key and body replay the first answer byte for byte, executing once', async () => {
   const before = await count(a);
   const first = await post(a, '/api/v1/payment', payment('idem-1'), 'key-1');
   assert.is(first.status, 200, first.text);
   assert.is(first.headers.get('idempotent-replayed'), null);
-  const again = await post(a, '/api/v1/payment', { autoApprove: true, correlationID: 'idem-1', destinationAliasType: 'EMAIL', destinationAlias: OUTSIDE_KEY, value: 1_000, type: 'PIX_KEY' }, 'key-1');
+  const again = await post(
+    a,
+    '/api/v1/payment',
+    {
+      autoApprove: true,
+      correlationID: 'idem-1',
+      destinationAliasType: 'EMAIL',
+      destinationAlias: OUTSIDE_KEY,
+      value: 1_000,
+      type: 'PIX_KEY',
+    },
+    'key-1',
+  );
   assert.is(again.status, 200);
   assert.is(again.text, first.text);
   assert.is(again.headers.get('idempotent-replayed'), 'true');
@@ -55,7 +75,9 @@ test('keys are per company; at most 255 characters', async () => {
   const theirs = await post(b, '/api/v1/payment', payment('idem-b'), 'key-1');
   assert.is(theirs.status, 200, theirs.text);
   assert.is(theirs.headers.get('idempotent-replayed'), null);
-  assert.equal((await post(a, '/api/v1/payment', payment('idem-long'), 'k'.repeat(256))).body, { error: 'Idempotency-Key must have at most 255 characters' });
+  assert.equal((await post(a, '/api/v1/payment', payment('idem-long'), 'k'.repeat(256))).body, {
+    error: 'Idempotency-Key must have at most 255 characters',
+  });
   assert.is((await post(a, '/api/v1/payment', payment('idem-255'), 'k'.repeat(255))).status, 200);
 });
 
@@ -71,14 +93,19 @@ test('a request that failed frees its key: the same request runs again', async (
   assert.is(replay.headers.get('idempotent-replayed'), 'true');
 });
 
-test('other areas\' POSTs are covered: an application is created once and its secret replayed', async () => {
+test("other areas' POSTs are covered: an application is created once and its secret replayed", async () => {
   const body = { accountId: a.accountId, application: { name: 'erp', type: 'API', scopes: ['CHARGE_GET'] } };
   const first = await post(a, '/api/v1/application', body, 'app-1');
   assert.is(first.status, 201, first.text);
   const again = await post(a, '/api/v1/application', body, 'app-1');
   assert.is(again.status, 201);
   assert.is(again.text, first.text);
-  const apps = await server.database.db.selectFrom('applications').select('id').where('company_id', '=', a.companyId).where('name', '=', 'erp').execute();
+  const apps = await server.database.db
+    .selectFrom('applications')
+    .select('id')
+    .where('company_id', '=', a.companyId)
+    .where('name', '=', 'erp')
+    .execute();
   assert.is(apps.length, 1);
 });
 
@@ -100,15 +127,27 @@ test('while the first request runs the same key answers 409; an abandoned one is
   const busy = await post(a, url, body, 'running-1');
   assert.is(busy.status, 409);
   assert.equal(busy.body, { error: 'A request with this Idempotency-Key is still being processed' });
-  assert.is((await post(a, url, payment('idem-running', 5), 'running-1')).status, 422, 'another body is 422 even while running');
-  await server.database.db.updateTable('idempotency_records').set({ locked_until: new Date(now.getTime() - 1) }).where('idempotency_key', '=', 'running-1').execute();
+  assert.is(
+    (await post(a, url, payment('idem-running', 5), 'running-1')).status,
+    422,
+    'another body is 422 even while running',
+  );
+  await server.database.db
+    .updateTable('idempotency_records')
+    .set({ locked_until: new Date(now.getTime() - 1) })
+    .where('idempotency_key', '=', 'running-1')
+    .execute();
   const taken = await post(a, url, body, 'running-1');
   assert.is(taken.status, 200, taken.text);
 });
 
 test('records are kept 24 hours; after that the key is new again, and the cleanup job drops them', async () => {
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 23 * 3600 });
-  assert.is((await post(a, '/api/v1/payment', payment('idem-1', 2_000), 'key-1')).status, 422, 'still kept after 23 hours');
+  assert.is(
+    (await post(a, '/api/v1/payment', payment('idem-1', 2_000), 'key-1')).status,
+    422,
+    'still kept after 23 hours',
+  );
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 2 * 3600 });
   await advanceToLocalHour(server, 14);
   const fresh = await post(a, '/api/v1/payment', payment('idem-new'), 'key-1');
@@ -116,15 +155,25 @@ test('records are kept 24 hours; after that the key is new again, and the cleanu
   assert.is(fresh.headers.get('idempotent-replayed'), null);
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 25 * 3600 });
   await server.services.jobs.runNow('idempotency.cleanup');
-  const left = await server.database.db.selectFrom('idempotency_records').select('idempotency_key').where('company_id', '=', a.companyId).execute();
+  const left = await server.database.db
+    .selectFrom('idempotency_records')
+    .select('idempotency_key')
+    .where('company_id', '=', a.companyId)
+    .execute();
   assert.equal(left, []);
 });
 
 test('requests without the header are not recorded; GETs ignore it', async () => {
-  const before = await server.database.db.selectFrom('idempotency_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await server.database.db
+    .selectFrom('idempotency_records')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await post(a, '/api/v1/pix-keys/check', { pixKey: OUTSIDE_KEY });
   await server.client.get('/api/v1/pix-keys/tokens', { auth: a.appID, headers: { 'Idempotency-Key': 'get-1' } });
-  const after = await server.database.db.selectFrom('idempotency_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await server.database.db
+    .selectFrom('idempotency_records')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   assert.is(Number(after.n), Number(before.n));
 });
 
@@ -132,12 +181,20 @@ test('concurrent requests with one key execute once (real Postgres only)', async
   if (server.database.kind !== 'postgres') return;
   await advanceToLocalHour(server, 15);
   const before = await count(a);
-  const answers = await Promise.all(Array.from({ length: 8 }, () => post(a, '/api/v1/payment', payment('idem-race'), 'race-1')));
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, () => post(a, '/api/v1/payment', payment('idem-race'), 'race-1')),
+  );
   const statuses = answers.map((r) => r.status);
-  assert.ok(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+  assert.ok(
+    statuses.every((s) => s === 200 || s === 409),
+    statuses.join(','),
+  );
   const ok = answers.filter((r) => r.status === 200);
   assert.ok(ok.length >= 1);
-  assert.ok(ok.every((r) => r.text === ok[0]!.text), 'every 200 is the same answer');
+  assert.ok(
+    ok.every((r) => r.text === ok[0]!.text),
+    'every 200 is the same answer',
+  );
   assert.is(await count(a), before + 1);
 });
 

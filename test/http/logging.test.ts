@@ -21,7 +21,15 @@ test.before(async () => {
   });
   const config = loadConfig({ PORT: String(await freePort()), LOG_LEVEL: 'info' });
   const template = process.env.PIXGATE_TEST_TEMPLATE;
-  server = await startServer({ config, logger: pino({ level: 'info' }, sink), database: process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, schema: `log_${Date.now()}` } : template ? { templateFile: template } : {} });
+  server = await startServer({
+    config,
+    logger: pino({ level: 'info' }, sink),
+    database: process.env.DATABASE_URL
+      ? { url: process.env.DATABASE_URL, schema: `log_${Date.now()}` }
+      : template
+        ? { templateFile: template }
+        : {},
+  });
   client = new TestClient(server.url);
 });
 test.after(async () => {
@@ -37,8 +45,13 @@ test('a request is one line with request id, status and latency, and no secret',
   const { appID, clientId, clientSecret } = created.body.application;
   lines = [];
   await client.get('/api/v1/company', { auth: appID, headers: { 'x-request-id': 'log-check-1' } });
-  const token = await client.request('POST', '/oauth/token', { form: { grant_type: 'client_credentials' }, auth: 'Basic ' + Buffer.from(`${clientId}:${clientSecret}`).toString('base64') });
-  await client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-02-01T00:00:00Z', { auth: `Bearer ${token.body.access_token}` });
+  const token = await client.request('POST', '/oauth/token', {
+    form: { grant_type: 'client_credentials' },
+    auth: 'Basic ' + Buffer.from(`${clientId}:${clientSecret}`).toString('base64'),
+  });
+  await client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-02-01T00:00:00Z', {
+    auth: `Bearer ${token.body.access_token}`,
+  });
   const entries = lines.map((l) => JSON.parse(l));
   const request = entries.find((e) => e.requestId === 'log-check-1' && e.msg === 'request');
   assert.ok(request, lines.join('\n'));
@@ -46,7 +59,8 @@ test('a request is one line with request id, status and latency, and no secret',
   assert.is(request.path, '/api/v1/company');
   assert.type(request.ms, 'number');
   const all = lines.join('\n');
-  for (const secret of [appID, clientSecret, token.body.access_token]) assert.not.ok(all.includes(secret), 'a secret reached the logs');
+  for (const secret of [appID, clientSecret, token.body.access_token])
+    assert.not.ok(all.includes(secret), 'a secret reached the logs');
 });
 
 test.run();

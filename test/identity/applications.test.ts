@@ -16,7 +16,11 @@ test.after(async () => server.close());
 const newApp = (accountId: string, application: Record<string, unknown>) => ({ accountId, application });
 
 test('a MASTER application creates an API application with scopes; its appID works', async () => {
-  const res = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'erp', type: 'API', scopes: ['CHARGE_GET'] }), { auth: acme.appID });
+  const res = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'erp', type: 'API', scopes: ['CHARGE_GET'] }),
+    { auth: acme.appID },
+  );
   assert.is(res.status, 201, res.text);
   const app = res.body.application;
   assert.is(app.type, 'API');
@@ -27,93 +31,156 @@ test('a MASTER application creates an API application with scopes; its appID wor
   assert.is(Buffer.from(app.appID, 'base64').toString(), `${app.clientId}:${app.clientSecret}`);
 
   // Scope enforced: APPLICATION_POST is not among its scopes.
-  const denied = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'x', type: 'API', scopes: ['CHARGE_GET'] }), { auth: app.appID });
+  const denied = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'x', type: 'API', scopes: ['CHARGE_GET'] }),
+    { auth: app.appID },
+  );
   assert.is(denied.status, 403);
   assert.match(denied.body.error, /APPLICATION_POST/);
 });
 
 test('invalid scopes are listed by name', async () => {
-  const res = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'x', type: 'API', scopes: ['CHARGE_GET', 'FOO_BAR', 'NOPE'] }), { auth: acme.appID });
+  const res = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'x', type: 'API', scopes: ['CHARGE_GET', 'FOO_BAR', 'NOPE'] }),
+    { auth: acme.appID },
+  );
   assert.is(res.status, 400);
   assert.is(res.body.error, 'Invalid scopes: FOO_BAR, NOPE');
 });
 
 test('accountId is required (validation error with details)', async () => {
-  const res = await server.client.post('/api/v1/application', { application: { name: 'x', type: 'API' } }, { auth: acme.appID });
+  const res = await server.client.post(
+    '/api/v1/application',
+    { application: { name: 'x', type: 'API' } },
+    { auth: acme.appID },
+  );
   assert.is(res.status, 400);
   assert.ok(Array.isArray(res.body.details), res.text);
-  assert.ok(res.body.details.some((d: { field: string }) => d.field.endsWith('accountId')), res.text);
+  assert.ok(
+    res.body.details.some((d: { field: string }) => d.field.endsWith('accountId')),
+    res.text,
+  );
 });
 
 test('only MASTER applications create other application types', async () => {
-  const created = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'api', type: 'API', scopes: ['APPLICATION_POST'] }), { auth: acme.appID });
+  const created = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'api', type: 'API', scopes: ['APPLICATION_POST'] }),
+    { auth: acme.appID },
+  );
   assert.is(created.status, 201);
-  const res = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'm2', type: 'MASTER' }), { auth: created.body.application.appID });
+  const res = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'm2', type: 'MASTER' }), {
+    auth: created.body.application.appID,
+  });
   assert.is(res.status, 400);
   assert.is(res.body.error, 'Only MASTER application can create other application types');
 });
 
 test('without feature BAAS applications cannot be created', async () => {
   const plain = await createCompany(server.client, { features: [] });
-  const res = await server.client.post('/api/v1/application', newApp(plain.accountId, { name: 'x', type: 'API' }), { auth: plain.appID });
+  const res = await server.client.post('/api/v1/application', newApp(plain.accountId, { name: 'x', type: 'API' }), {
+    auth: plain.appID,
+  });
   assert.is(res.status, 403);
   assert.is(res.body.error, 'You need feature BAAS to access this endpoint');
 });
 
 test('with APPLICATION_SCOPES_REQUIRED scopes are required', async () => {
   const strict = await createCompany(server.client, { features: ['BAAS', 'APPLICATION_SCOPES_REQUIRED'] });
-  const res = await server.client.post('/api/v1/application', newApp(strict.accountId, { name: 'x', type: 'API' }), { auth: strict.appID });
+  const res = await server.client.post('/api/v1/application', newApp(strict.accountId, { name: 'x', type: 'API' }), {
+    auth: strict.appID,
+  });
   assert.is(res.status, 400);
   assert.is(res.body.error, 'Scopes are required');
 });
 
 test('an account of another company is not found', async () => {
   const other = await createCompany(server.client);
-  const res = await server.client.post('/api/v1/application', newApp(other.accountId, { name: 'x', type: 'API' }), { auth: acme.appID });
+  const res = await server.client.post('/api/v1/application', newApp(other.accountId, { name: 'x', type: 'API' }), {
+    auth: acme.appID,
+  });
   assert.is(res.status, 404);
 });
 
 test('delete: removedAt set, credential stops working; master cannot be deleted; unknown is 404', async () => {
-  const created = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'tmp', type: 'API', scopes: ['CHARGE_GET'] }), { auth: acme.appID });
+  const created = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'tmp', type: 'API', scopes: ['CHARGE_GET'] }),
+    { auth: acme.appID },
+  );
   const app = created.body.application;
   const del = await server.client.delete('/api/v1/application', { body: { clientId: app.clientId }, auth: acme.appID });
   assert.is(del.status, 200, del.text);
   assert.is(del.body.success, true);
-  const after = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'x', type: 'API' }), { auth: app.appID });
+  const after = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'x', type: 'API' }), {
+    auth: app.appID,
+  });
   assert.is(after.status, 401);
-  const again = await server.client.delete('/api/v1/application', { body: { clientId: app.clientId }, auth: acme.appID });
+  const again = await server.client.delete('/api/v1/application', {
+    body: { clientId: app.clientId },
+    auth: acme.appID,
+  });
   assert.is(again.status, 404);
   assert.is(again.body.error, 'Application not found');
-  const master = await server.client.delete('/api/v1/application', { body: { clientId: acme.clientId }, auth: acme.appID });
+  const master = await server.client.delete('/api/v1/application', {
+    body: { clientId: acme.clientId },
+    auth: acme.appID,
+  });
   assert.is(master.status, 400);
   assert.is(master.body.error, 'You cannot delete a master application');
   const missing = await server.client.delete('/api/v1/application', { body: {}, auth: acme.appID });
   assert.is(missing.status, 400);
-  assert.ok(missing.body.details.some((d: { field: string }) => d.field.endsWith('clientId')), missing.text);
+  assert.ok(
+    missing.body.details.some((d: { field: string }) => d.field.endsWith('clientId')),
+    missing.text,
+  );
 });
 
 test('an application of another company is not found, not forbidden', async () => {
   const other = await createCompany(server.client);
-  const res = await server.client.delete('/api/v1/application', { body: { clientId: other.clientId }, auth: acme.appID });
+  const res = await server.client.delete('/api/v1/application', {
+    body: { clientId: other.clientId },
+    auth: acme.appID,
+  });
   assert.is(res.status, 404);
 });
 
 test('missing, malformed and wrong credentials are 401 in the platform format', async () => {
   for (const auth of [undefined, 'garbage', Buffer.from(`${acme.clientId}:wrong`).toString('base64')]) {
-    const res = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'x' }), auth === undefined ? {} : { auth });
+    const res = await server.client.post(
+      '/api/v1/application',
+      newApp(acme.accountId, { name: 'x' }),
+      auth === undefined ? {} : { auth },
+    );
     assert.is(res.status, 401, `${auth}: ${res.text}`);
     assert.type(res.body.error, 'string');
   }
 });
 
 test('an IP allowlist refuses other addresses', async () => {
-  const created = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'ip', type: 'API', allowedIps: ['10.1.2.3'] }), { auth: acme.appID });
+  const created = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'ip', type: 'API', allowedIps: ['10.1.2.3'] }),
+    { auth: acme.appID },
+  );
   assert.is(created.status, 201, created.text);
-  const res = await server.client.delete('/api/v1/application', { body: { clientId: 'x' }, auth: created.body.application.appID });
+  const res = await server.client.delete('/api/v1/application', {
+    body: { clientId: 'x' },
+    auth: created.body.application.appID,
+  });
   assert.is(res.status, 403);
   assert.match(res.body.error, /IP/);
-  const allowed = await server.client.post('/api/v1/application', newApp(acme.accountId, { name: 'ip2', type: 'API', allowedIps: ['127.0.0.1'] }), { auth: acme.appID });
-  const ok = await server.client.delete('/api/v1/application', { body: { clientId: 'Client_Id_unknown' }, auth: allowed.body.application.appID });
+  const allowed = await server.client.post(
+    '/api/v1/application',
+    newApp(acme.accountId, { name: 'ip2', type: 'API', allowedIps: ['127.0.0.1'] }),
+    { auth: acme.appID },
+  );
+  const ok = await server.client.delete('/api/v1/application', {
+    body: { clientId: 'Client_Id_unknown' },
+    auth: allowed.body.application.appID,
+  });
   assert.is(ok.status, 404);
 });
 

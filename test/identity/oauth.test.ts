@@ -17,7 +17,10 @@ const token = (form: Record<string, string>, auth?: string) =>
   server.client.request('POST', '/oauth/token', { form, ...(auth ? { auth } : {}) });
 
 test('client credentials give a bearer token with the requested scopes', async () => {
-  const res = await token({ grant_type: 'client_credentials', scope: 'cob.read cob.write' }, basic(acme.clientId, acme.clientSecret));
+  const res = await token(
+    { grant_type: 'client_credentials', scope: 'cob.read cob.write' },
+    basic(acme.clientId, acme.clientSecret),
+  );
   assert.is(res.status, 200, res.text);
   assert.is(res.body.token_type, 'Bearer');
   assert.is(res.body.scope, 'cob.read cob.write');
@@ -32,11 +35,23 @@ test('without scope the token carries every Pix scope the application has', asyn
 });
 
 test('the same fields as JSON are accepted (some PSP clients send them so); other types are 415 in OAuth format', async () => {
-  const res = await server.client.post('/oauth/token', { grant_type: 'client_credentials', scope: 'cob.read' }, { auth: basic(acme.clientId, acme.clientSecret) });
+  const res = await server.client.post(
+    '/oauth/token',
+    { grant_type: 'client_credentials', scope: 'cob.read' },
+    { auth: basic(acme.clientId, acme.clientSecret) },
+  );
   assert.equal([res.status, res.body.scope, res.body.token_type], [200, 'cob.read', 'Bearer'], res.text);
-  const bad = await server.client.post('/oauth/token', { grant_type: 'password' }, { auth: basic(acme.clientId, acme.clientSecret) });
+  const bad = await server.client.post(
+    '/oauth/token',
+    { grant_type: 'password' },
+    { auth: basic(acme.clientId, acme.clientSecret) },
+  );
   assert.equal([bad.status, bad.body.error], [400, 'unsupported_grant_type']);
-  const text = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { authorization: basic(acme.clientId, acme.clientSecret), 'content-type': 'text/plain' }, body: 'grant_type=client_credentials' });
+  const text = await fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: { authorization: basic(acme.clientId, acme.clientSecret), 'content-type': 'text/plain' },
+    body: 'grant_type=client_credentials',
+  });
   assert.equal([text.status, ((await text.json()) as { error: string }).error], [415, 'invalid_request']);
 });
 
@@ -54,9 +69,16 @@ test('unsupported grant and ungranted scope are refused in OAuth2 format', async
   assert.is(grant.body.error, 'unsupported_grant_type', grant.text);
   const missing = await token({ scope: 'cob.read' }, basic(acme.clientId, acme.clientSecret));
   assert.equal([missing.status, missing.body.error], [400, 'invalid_request']);
-  const app = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'pix', type: 'API', scopes: ['cob.read'] } }, { auth: acme.appID });
+  const app = await server.client.post(
+    '/api/v1/application',
+    { accountId: acme.accountId, application: { name: 'pix', type: 'API', scopes: ['cob.read'] } },
+    { auth: acme.appID },
+  );
   assert.is(app.status, 201, app.text);
-  const scoped = await token({ grant_type: 'client_credentials', scope: 'cob.write' }, basic(app.body.application.clientId, app.body.application.clientSecret));
+  const scoped = await token(
+    { grant_type: 'client_credentials', scope: 'cob.write' },
+    basic(app.body.application.clientId, app.body.application.clientSecret),
+  );
   assert.is(scoped.status, 400);
   assert.is(scoped.body.error, 'invalid_scope');
 });
@@ -66,19 +88,32 @@ test('Pix operations need a valid bearer (401) carrying their scope (403), in pr
   assert.is(none.status, 401);
   assert.match(none.headers.get('content-type') ?? '', /application\/problem\+json/);
   assert.is(none.body.status, 401);
-  const forged = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl' });
+  const forged = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', {
+    auth: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl',
+  });
   assert.is(forged.status, 401);
   const readOnly = await pixToken(server.client, acme, 'pix.read');
-  const denied = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: readOnly });
+  const denied = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', {
+    auth: readOnly,
+  });
   assert.is(denied.status, 403, denied.text);
   assert.is(denied.body.type, 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado');
 });
 
 test('a token stops working once its application is removed', async () => {
-  const app = await server.client.post('/api/v1/application', { accountId: acme.accountId, application: { name: 'tmp', type: 'API', scopes: ['cob.read'] } }, { auth: acme.appID });
+  const app = await server.client.post(
+    '/api/v1/application',
+    { accountId: acme.accountId, application: { name: 'tmp', type: 'API', scopes: ['cob.read'] } },
+    { auth: acme.appID },
+  );
   const bearer = await pixToken(server.client, app.body.application, 'cob.read');
-  await server.client.delete('/api/v1/application', { body: { clientId: app.body.application.clientId }, auth: acme.appID });
-  const res = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', { auth: bearer });
+  await server.client.delete('/api/v1/application', {
+    body: { clientId: app.body.application.clientId },
+    auth: acme.appID,
+  });
+  const res = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', {
+    auth: bearer,
+  });
   assert.is(res.status, 401);
 });
 

@@ -24,8 +24,15 @@ test('concurrent sends for one administrator: one CODE_SENT, one code stored', a
     const r = await register(server, c, [`par${round}@race.com.br`]);
     const outcomes = await Promise.all([api.sendEmail(r), api.sendEmail(r), api.sendEmail(r)]);
     assert.is(outcomes.filter((o) => o === 'CODE_SENT').length, 1, outcomes.join());
-    assert.ok(outcomes.every((o) => ['CODE_SENT', 'ALREADY_SENT', 'TRY_AGAIN'].includes(o)), outcomes.join());
-    const rows = await server.database.db.selectFrom('kyc_codes').select('id').where('representative_id', '=', r.reps[0]!.id).execute();
+    assert.ok(
+      outcomes.every((o) => ['CODE_SENT', 'ALREADY_SENT', 'TRY_AGAIN'].includes(o)),
+      outcomes.join(),
+    );
+    const rows = await server.database.db
+      .selectFrom('kyc_codes')
+      .select('id')
+      .where('representative_id', '=', r.reps[0]!.id)
+      .execute();
     assert.is(rows.length, 1);
   }
 });

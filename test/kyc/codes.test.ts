@@ -14,7 +14,9 @@ let api: ReturnType<typeof codes>;
 
 test.before(async () => {
   server = await startTestServer();
-  c = await createCompany(server.client, { features: ['BAAS', 'KYC_REPRESENTATIVE_EMAIL_OTP', 'KYC_REPRESENTATIVE_PHONE_OTP'] });
+  c = await createCompany(server.client, {
+    features: ['BAAS', 'KYC_REPRESENTATIVE_EMAIL_OTP', 'KYC_REPRESENTATIVE_PHONE_OTP'],
+  });
   other = await createCompany(server.client);
   api = codes(server, c);
 });
@@ -23,7 +25,18 @@ test.after(async () => server.close());
 test('submit waits for the target administrators: e-mail, then phone; others need nothing', async () => {
   const r = await register(server, c, ['ana@flow.com.br', 'bia@flow.com.br'], { targets: [0] });
   const blocked = await api.submit(r);
-  assert.equal([blocked.status, blocked.body], [409, { error: 'MISSING_REPRESENTATIVE_EMAIL_VERIFICATION', details: [{ field: `representatives[${r.reps[0]!.id}].email`, message: 'e-mail not confirmed by a one-time code' }] }]);
+  assert.equal(
+    [blocked.status, blocked.body],
+    [
+      409,
+      {
+        error: 'MISSING_REPRESENTATIVE_EMAIL_VERIFICATION',
+        details: [
+          { field: `representatives[${r.reps[0]!.id}].email`, message: 'e-mail not confirmed by a one-time code' },
+        ],
+      },
+    ],
+  );
   assert.is(await api.verifyEmail(r, '000000'), 'NO_ACTIVE_CODE');
   assert.is(await api.sendEmail(r), 'CODE_SENT');
   const code = await lastCode(server, r.reps[0]!.id, 'EMAIL');
@@ -32,14 +45,28 @@ test('submit waits for the target administrators: e-mail, then phone; others nee
   assert.is(await api.verifyEmail(r, code), 'VERIFIED');
   assert.is(await api.verifyEmail(r, code), 'ALREADY_VERIFIED');
   assert.is(await api.sendEmail(r), 'ALREADY_VERIFIED');
-  assert.equal((await api.submit(r)).body, { error: 'MISSING_REPRESENTATIVE_PHONE_VERIFICATION', details: [{ field: `representatives[${r.reps[0]!.id}].phone`, message: 'phone not confirmed by a one-time code' }] });
+  assert.equal((await api.submit(r)).body, {
+    error: 'MISSING_REPRESENTATIVE_PHONE_VERIFICATION',
+    details: [{ field: `representatives[${r.reps[0]!.id}].phone`, message: 'phone not confirmed by a one-time code' }],
+  });
   assert.is(await api.sendPhone(r), 'CODE_SENT');
   assert.is(await api.verifyPhone(r, await lastCode(server, r.reps[0]!.id, 'PHONE')), 'VERIFIED');
   const done = await api.submit(r);
   assert.is(done.status, 200, done.text);
-  assert.equal(done.body.onboarding.representatives.map((x: any) => [x.emailVerified, x.phoneVerified]), [[true, true], [false, false]]);
+  assert.equal(
+    done.body.onboarding.representatives.map((x: any) => [x.emailVerified, x.phoneVerified]),
+    [
+      [true, true],
+      [false, false],
+    ],
+  );
   // Stored hashed; the plain code only in the sandbox column.
-  const row = await server.database.db.selectFrom('kyc_codes').selectAll().where('representative_id', '=', r.reps[0]!.id).where('channel', '=', 'EMAIL').executeTakeFirstOrThrow();
+  const row = await server.database.db
+    .selectFrom('kyc_codes')
+    .selectAll()
+    .where('representative_id', '=', r.reps[0]!.id)
+    .where('channel', '=', 'EMAIL')
+    .executeTakeFirstOrThrow();
   assert.is(row.sandbox_code, code);
   assert.match(row.code_hash, /^[0-9a-f]{64}$/);
   assert.is.not(row.code_hash, code);
@@ -65,7 +92,11 @@ test('ALREADY_SENT under 30 s; a changed address loses its confirmation and wait
   assert.is(await api.sendEmail(r), 'ALREADY_SENT');
   assert.is(await lastCode(server, r.reps[0]!.id, 'EMAIL'), first, 'nothing new spent');
   assert.is(await api.verifyEmail(r, first), 'VERIFIED');
-  const changed = await server.client.post('/api/v1/kyc/representatives', { correlationID: r.correlationID, taxID: '52998224725', email: 'eva.nova@change.com.br', phone: r.reps[0]!.phone }, { auth: c.appID });
+  const changed = await server.client.post(
+    '/api/v1/kyc/representatives',
+    { correlationID: r.correlationID, taxID: '52998224725', email: 'eva.nova@change.com.br', phone: r.reps[0]!.phone },
+    { auth: c.appID },
+  );
   assert.is(changed.status, 200);
   assert.is(changed.body.representative.emailVerified, false);
   assert.is(await api.verifyEmail(r, first), 'NO_ACTIVE_CODE');
@@ -113,7 +144,11 @@ test('10 sends per register per hour', async () => {
 
 test('6 sends per address per day, across representatives and registers', async () => {
   const shared = 'familia@address.com.br';
-  const regs = [await register(server, c, [shared]), await register(server, c, [shared]), await register(server, c, [shared])];
+  const regs = [
+    await register(server, c, [shared]),
+    await register(server, c, [shared]),
+    await register(server, c, [shared]),
+  ];
   const outcomes: string[] = [];
   for (const r of regs) {
     for (let n = 0; n < 3; n++) {
@@ -121,7 +156,17 @@ test('6 sends per address per day, across representatives and registers', async 
       await advance(server, 30);
     }
   }
-  assert.equal(outcomes, ['CODE_SENT', 'CODE_SENT', 'CODE_SENT', 'CODE_SENT', 'CODE_SENT', 'CODE_SENT', 'SEND_LIMIT_REACHED', 'SEND_LIMIT_REACHED', 'SEND_LIMIT_REACHED']);
+  assert.equal(outcomes, [
+    'CODE_SENT',
+    'CODE_SENT',
+    'CODE_SENT',
+    'CODE_SENT',
+    'CODE_SENT',
+    'CODE_SENT',
+    'SEND_LIMIT_REACHED',
+    'SEND_LIMIT_REACHED',
+    'SEND_LIMIT_REACHED',
+  ]);
 });
 
 test('another representative sent to the same address under 30 s ago: COOLDOWN', async () => {
@@ -149,7 +194,11 @@ test('3 wrong codes block codes and checks for 24 hours after the last', async (
 });
 
 test('the e-mail of an account user is already confirmed: SAME_AS_ACCOUNT_USER', async () => {
-  await server.database.db.updateTable('bank_accounts').set({ holder_email: 'Dona@Loja.com.br' }).where('id', '=', c.accountId).execute();
+  await server.database.db
+    .updateTable('bank_accounts')
+    .set({ holder_email: 'Dona@Loja.com.br' })
+    .where('id', '=', c.accountId)
+    .execute();
   const r = await register(server, c, ['dona@loja.com.br'], { targets: [0] });
   assert.is(await api.sendEmail(r), 'SAME_AS_ACCOUNT_USER');
   assert.is(await api.verifyEmail(r, '123456'), 'SAME_AS_ACCOUNT_USER');
@@ -160,12 +209,33 @@ test('the e-mail of an account user is already confirmed: SAME_AS_ACCOUNT_USER',
   assert.is(done.body.onboarding.representatives[0].emailVerified, true);
 });
 
-test('not found: an unknown representative, another company\'s register; the sandbox read-out without a code', async () => {
+test("not found: an unknown representative, another company's register; the sandbox read-out without a code", async () => {
   const r = await register(server, c, ['jo@nf.com.br']);
   const body = { correlationID: r.correlationID, representativeId: r.reps[0]!.id };
-  assert.equal((await server.client.post('/api/v1/kyc/representatives/email-code/send', body, { auth: other.appID })).body, { error: 'Onboarding not found' });
-  assert.equal((await server.client.post('/api/v1/kyc/representatives/email-code/send', { ...body, representativeId: 'ffffffffffffffffffffffff' }, { auth: c.appID })).body, { error: 'Representative not found' });
-  assert.equal((await server.client.post('/api/v1/kyc/representatives/phone-code/verify', { ...body, code: '12345' }, { auth: c.appID })).status, 400);
+  assert.equal(
+    (await server.client.post('/api/v1/kyc/representatives/email-code/send', body, { auth: other.appID })).body,
+    { error: 'Onboarding not found' },
+  );
+  assert.equal(
+    (
+      await server.client.post(
+        '/api/v1/kyc/representatives/email-code/send',
+        { ...body, representativeId: 'ffffffffffffffffffffffff' },
+        { auth: c.appID },
+      )
+    ).body,
+    { error: 'Representative not found' },
+  );
+  assert.equal(
+    (
+      await server.client.post(
+        '/api/v1/kyc/representatives/phone-code/verify',
+        { ...body, code: '12345' },
+        { auth: c.appID },
+      )
+    ).status,
+    400,
+  );
   const none = await server.client.get(`/api/v1/sandbox/kyc/codes?representativeId=${r.reps[0]!.id}&channel=PHONE`);
   assert.equal([none.status, none.body], [404, { error: 'No code was sent to this representative on this channel' }]);
 });

@@ -25,7 +25,10 @@ test('create: masked CNPJ, correlationID defaults to the CNPJ, names filled by t
   const res = await post(a, '/api/v1/kyc/onboarding', {
     taxID: '45.318.764/0001-68',
     redirectUrl: 'https://www.tecidosbrasil.com.br/fim',
-    representatives: [{ taxID: '071.498.753-00', email: 'Carla.Ribeiro@tecidosbrasil.com.br', phone: '5511965432187' }, { taxID: '26801573110', name: 'Paulo Duarte' }],
+    representatives: [
+      { taxID: '071.498.753-00', email: 'Carla.Ribeiro@tecidosbrasil.com.br', phone: '5511965432187' },
+      { taxID: '26801573110', name: 'Paulo Duarte' },
+    ],
   });
   assert.is(res.status, 201, res.text);
   const o = res.body.onboarding;
@@ -42,8 +45,28 @@ test('create: masked CNPJ, correlationID defaults to the CNPJ, names filled by t
     link: o.link,
     redirectUrl: 'https://www.tecidosbrasil.com.br/fim',
     representatives: [
-      { id: r1.id, name: 'Representante ***.498.753-**', email: 'carla.ribeiro@tecidosbrasil.com.br', phone: '+5511965432187', taxID: '07149875300', emailVerified: false, phoneVerified: false, targetAdministrator: false, createdAt: o.createdAt, updatedAt: o.createdAt },
-      { id: r2.id, name: 'Paulo Duarte', taxID: '26801573110', emailVerified: false, phoneVerified: false, targetAdministrator: false, createdAt: o.createdAt, updatedAt: o.createdAt },
+      {
+        id: r1.id,
+        name: 'Representante ***.498.753-**',
+        email: 'carla.ribeiro@tecidosbrasil.com.br',
+        phone: '+5511965432187',
+        taxID: '07149875300',
+        emailVerified: false,
+        phoneVerified: false,
+        targetAdministrator: false,
+        createdAt: o.createdAt,
+        updatedAt: o.createdAt,
+      },
+      {
+        id: r2.id,
+        name: 'Paulo Duarte',
+        taxID: '26801573110',
+        emailVerified: false,
+        phoneVerified: false,
+        targetAdministrator: false,
+        createdAt: o.createdAt,
+        updatedAt: o.createdAt,
+      },
     ],
     createdAt: o.createdAt,
     updatedAt: o.createdAt,
@@ -51,9 +74,18 @@ test('create: masked CNPJ, correlationID defaults to the CNPJ, names filled by t
 });
 
 test('idempotent by correlationID: 200 with the original onboarding and redirectUrl', async () => {
-  const first = await post(a, '/api/v1/kyc/onboarding', { taxID: '11222333000181', correlationID: 'onb-1', redirectUrl: 'https://a.example.com.br/1' });
+  const first = await post(a, '/api/v1/kyc/onboarding', {
+    taxID: '11222333000181',
+    correlationID: 'onb-1',
+    redirectUrl: 'https://a.example.com.br/1',
+  });
   assert.is(first.status, 201);
-  const again = await post(a, '/api/v1/kyc/onboarding', { taxID: '11.222.333/0001-81', correlationID: 'onb-1', redirectUrl: 'https://a.example.com.br/2', representatives: [{ taxID: '52998224725' }] });
+  const again = await post(a, '/api/v1/kyc/onboarding', {
+    taxID: '11.222.333/0001-81',
+    correlationID: 'onb-1',
+    redirectUrl: 'https://a.example.com.br/2',
+    representatives: [{ taxID: '52998224725' }],
+  });
   assert.is(again.status, 200);
   assert.equal(again.body, first.body);
   assert.is(again.body.onboarding.redirectUrl, 'https://a.example.com.br/1');
@@ -71,35 +103,95 @@ test('one onboarding per CNPJ: another correlationID answers 409', async () => {
 
 test('refused input: CNPJ check digits, a CPF, the phone, a repeated CPF', async () => {
   let res = await post(a, '/api/v1/kyc/onboarding', { taxID: '45318764000167' });
-  assert.equal([res.status, res.body], [400, { error: 'Invalid CNPJ', details: [{ field: 'body.taxID', message: 'CNPJ check digits do not match' }] }]);
-  res = await post(a, '/api/v1/kyc/onboarding', { taxID: '19382956000123', representatives: [{ taxID: '07149875301' }, { taxID: '52998224725', phone: '+12025550143' }, { taxID: '529.982.247-25' }] });
+  assert.equal(
+    [res.status, res.body],
+    [400, { error: 'Invalid CNPJ', details: [{ field: 'body.taxID', message: 'CNPJ check digits do not match' }] }],
+  );
+  res = await post(a, '/api/v1/kyc/onboarding', {
+    taxID: '19382956000123',
+    representatives: [
+      { taxID: '07149875301' },
+      { taxID: '52998224725', phone: '+12025550143' },
+      { taxID: '529.982.247-25' },
+    ],
+  });
   assert.is(res.status, 400);
   assert.equal(res.body, {
     error: 'Validation error',
     details: [
       { field: 'body.representatives[0].taxID', message: 'CPF check digits do not match' },
-      { field: 'body.representatives[1].phone', message: 'phone must be +55 followed by a 2-digit area code and an 8 or 9-digit number' },
+      {
+        field: 'body.representatives[1].phone',
+        message: 'phone must be +55 followed by a 2-digit area code and an 8 or 9-digit number',
+      },
       { field: 'body.representatives[2].taxID', message: 'the same CPF appears twice' },
     ],
   });
-  assert.is((await get(a, '/api/v1/kyc/representatives?correlationID=19382956000123')).status, 404, 'nothing was written');
+  assert.is(
+    (await get(a, '/api/v1/kyc/representatives?correlationID=19382956000123')).status,
+    404,
+    'nothing was written',
+  );
 });
 
 test('representatives: add, list (by correlationID or CNPJ), update by CPF; tenancy', async () => {
-  const added = await post(a, '/api/v1/kyc/representatives', { correlationID: 'onb-1', taxID: '268.015.731-10', email: 'paulo@a.com.br', phone: '5511912345678', targetAdministrator: true });
+  const added = await post(a, '/api/v1/kyc/representatives', {
+    correlationID: 'onb-1',
+    taxID: '268.015.731-10',
+    email: 'paulo@a.com.br',
+    phone: '5511912345678',
+    targetAdministrator: true,
+  });
   assert.is(added.status, 201, added.text);
   const rep = added.body.representative;
-  assert.equal(rep, { id: rep.id, name: 'Representante ***.015.731-**', email: 'paulo@a.com.br', phone: '+5511912345678', taxID: '26801573110', emailVerified: false, phoneVerified: false, targetAdministrator: true, createdAt: rep.createdAt, updatedAt: rep.createdAt });
-  const updated = await post(a, '/api/v1/kyc/representatives', { correlationID: '11.222.333/0001-81', taxID: '26801573110', name: 'Paulo Henrique', email: 'paulo.h@a.com.br', phone: '+5511912345678' });
+  assert.equal(rep, {
+    id: rep.id,
+    name: 'Representante ***.015.731-**',
+    email: 'paulo@a.com.br',
+    phone: '+5511912345678',
+    taxID: '26801573110',
+    emailVerified: false,
+    phoneVerified: false,
+    targetAdministrator: true,
+    createdAt: rep.createdAt,
+    updatedAt: rep.createdAt,
+  });
+  const updated = await post(a, '/api/v1/kyc/representatives', {
+    correlationID: '11.222.333/0001-81',
+    taxID: '26801573110',
+    name: 'Paulo Henrique',
+    email: 'paulo.h@a.com.br',
+    phone: '+5511912345678',
+  });
   assert.is(updated.status, 200);
-  assert.equal(updated.body.representative, { ...rep, name: 'Paulo Henrique', email: 'paulo.h@a.com.br', updatedAt: updated.body.representative.updatedAt });
+  assert.equal(updated.body.representative, {
+    ...rep,
+    name: 'Paulo Henrique',
+    email: 'paulo.h@a.com.br',
+    updatedAt: updated.body.representative.updatedAt,
+  });
   const list = await get(a, '/api/v1/kyc/representatives?correlationID=11222333000181&limit=1');
-  assert.equal(list.body, { representatives: [updated.body.representative], pageInfo: { skip: 0, limit: 1, totalCount: 1, hasPreviousPage: false, hasNextPage: false } });
+  assert.equal(list.body, {
+    representatives: [updated.body.representative],
+    pageInfo: { skip: 0, limit: 1, totalCount: 1, hasPreviousPage: false, hasNextPage: false },
+  });
   // Company b has its own onb-1 with no representatives; a's register is invisible to it.
   const fromB = await get(b, '/api/v1/kyc/representatives?correlationID=onb-1');
   assert.equal(fromB.body.representatives, []);
-  assert.equal((await get(b, '/api/v1/kyc/representatives?correlationID=45318764000168')).body, { error: 'Onboarding not found' });
-  assert.equal((await post(b, '/api/v1/kyc/representatives', { correlationID: '45318764000168', taxID: '26801573110', email: 'x@b.com.br', phone: '+5511912345678' })).body, { error: 'Onboarding not found' });
+  assert.equal((await get(b, '/api/v1/kyc/representatives?correlationID=45318764000168')).body, {
+    error: 'Onboarding not found',
+  });
+  assert.equal(
+    (
+      await post(b, '/api/v1/kyc/representatives', {
+        correlationID: '45318764000168',
+        taxID: '26801573110',
+        email: 'x@b.com.br',
+        phone: '+5511912345678',
+      })
+    ).body,
+    { error: 'Onboarding not found' },
+  );
 });
 
 test('submit, then the sandbox review; terminal states refuse changes', async () => {
@@ -111,32 +203,81 @@ test('submit, then the sandbox review; terminal states refuse changes', async ()
   // Submitting opens the company's account register, readable by correlationID or CNPJ.
   const register = async (path: string) => server.client.get(path, { auth: a.appID });
   const opened = await register('/api/v1/account-register/onb-1');
-  assert.equal([opened.status, opened.body.status, opened.body.type, opened.body.correlationID], [200, 'PENDING', 'BAAS', 'onb-1'], opened.text);
+  assert.equal(
+    [opened.status, opened.body.status, opened.body.type, opened.body.correlationID],
+    [200, 'PENDING', 'BAAS', 'onb-1'],
+    opened.text,
+  );
   const cnpj = opened.body.taxID.taxID as string;
   assert.equal((await register(`/api/v1/account-register/${cnpj}`)).body, opened.body);
   assert.equal((await register('/api/v1/account-register?correlationID=onb-1')).body, opened.body);
-  assert.equal((await server.client.get(`/api/v1/account-register/${cnpj}`, { auth: b.appID })).body, { error: 'Account register not found' });
-  assert.equal((await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body, submitted.body, 'submitting again answers the same');
-  const late = await post(a, '/api/v1/kyc/representatives', { correlationID: 'onb-1', taxID: '52998224725', email: 'm@a.com.br', phone: '+5511912345670' });
+  assert.equal((await server.client.get(`/api/v1/account-register/${cnpj}`, { auth: b.appID })).body, {
+    error: 'Account register not found',
+  });
+  assert.equal(
+    (await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body,
+    submitted.body,
+    'submitting again answers the same',
+  );
+  const late = await post(a, '/api/v1/kyc/representatives', {
+    correlationID: 'onb-1',
+    taxID: '52998224725',
+    email: 'm@a.com.br',
+    phone: '+5511912345670',
+  });
   assert.equal([late.status, late.body], [400, { error: 'Onboarding is already SUBMITTED' }]);
   const link = submitted.body.onboarding.link;
   const approved = await server.client.post('/api/v1/sandbox/kyc/review', { link, decision: 'APPROVED' });
   assert.is(approved.status, 200, approved.text);
   assert.is(approved.body.onboarding.status, 'APPROVED');
-  assert.is((await register('/api/v1/account-register/onb-1')).body.status, 'APPROVED', 'the analysis settles the register');
-  assert.equal((await server.client.delete('/api/v1/account-register/onb-1', { auth: a.appID })).body, { error: 'Only account registers in PENDING status can be deleted' });
-  assert.equal((await server.client.post('/api/v1/sandbox/kyc/review', { link, decision: 'REJECTED' })).body, { error: 'Only a SUBMITTED onboarding can be reviewed (it is APPROVED)' });
-  assert.equal((await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body, { error: 'Onboarding is already APPROVED' });
-  assert.equal((await server.client.post('/api/v1/sandbox/kyc/review', { link: `${server.url}/kyc/onboarding/${'0'.repeat(32)}`, decision: 'APPROVED' })).body, { error: 'Onboarding not found' });
+  assert.is(
+    (await register('/api/v1/account-register/onb-1')).body.status,
+    'APPROVED',
+    'the analysis settles the register',
+  );
+  assert.equal((await server.client.delete('/api/v1/account-register/onb-1', { auth: a.appID })).body, {
+    error: 'Only account registers in PENDING status can be deleted',
+  });
+  assert.equal((await server.client.post('/api/v1/sandbox/kyc/review', { link, decision: 'REJECTED' })).body, {
+    error: 'Only a SUBMITTED onboarding can be reviewed (it is APPROVED)',
+  });
+  assert.equal((await post(a, '/api/v1/kyc/onboarding/onb-1/submit', undefined)).body, {
+    error: 'Onboarding is already APPROVED',
+  });
+  assert.equal(
+    (
+      await server.client.post('/api/v1/sandbox/kyc/review', {
+        link: `${server.url}/kyc/onboarding/${'0'.repeat(32)}`,
+        decision: 'APPROVED',
+      })
+    ).body,
+    { error: 'Onboarding not found' },
+  );
   // b cannot submit a's register.
-  assert.equal((await post(b, '/api/v1/kyc/onboarding/45318764000168/submit', undefined)).body, { error: 'Onboarding not found' });
+  assert.equal((await post(b, '/api/v1/kyc/onboarding/45318764000168/submit', undefined)).body, {
+    error: 'Onboarding not found',
+  });
 });
 
 test('scopes: an application without KYC_ONBOARDING_POST is refused', async () => {
-  const app = await post(a, '/api/v1/application', { accountId: a.accountId, application: { name: 'kyc reader', type: 'API', scopes: ['KYC_REPRESENTATIVES_GET'] } });
-  const res = await server.client.post('/api/v1/kyc/onboarding', { taxID: '19382956000123' }, { auth: app.body.application.appID });
+  const app = await post(a, '/api/v1/application', {
+    accountId: a.accountId,
+    application: { name: 'kyc reader', type: 'API', scopes: ['KYC_REPRESENTATIVES_GET'] },
+  });
+  const res = await server.client.post(
+    '/api/v1/kyc/onboarding',
+    { taxID: '19382956000123' },
+    { auth: app.body.application.appID },
+  );
   assert.is(res.status, 403);
-  assert.is((await server.client.get('/api/v1/kyc/representatives?correlationID=45318764000168', { auth: app.body.application.appID })).status, 200);
+  assert.is(
+    (
+      await server.client.get('/api/v1/kyc/representatives?correlationID=45318764000168', {
+        auth: app.body.application.appID,
+      })
+    ).status,
+    200,
+  );
 });
 
 test.run();

@@ -24,14 +24,24 @@ export interface Register {
 }
 
 // A register whose representatives i have e-mail emails[i] and phone +55119000000ii.
-export async function register(server: TestServer, c: TestCompany, emails: string[], options: { targets?: number[] } = {}): Promise<Register> {
+export async function register(
+  server: TestServer,
+  c: TestCompany,
+  emails: string[],
+  options: { targets?: number[] } = {},
+): Promise<Register> {
   const correlationID = `reg-${nextCnpj()}`;
   const res = await server.client.post(
     '/api/v1/kyc/onboarding',
     {
       taxID: correlationID.slice(4),
       correlationID,
-      representatives: emails.map((email, i) => ({ taxID: CPFS[i], email, phone: `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, targetAdministrator: options.targets?.includes(i) ?? false })),
+      representatives: emails.map((email, i) => ({
+        taxID: CPFS[i],
+        email,
+        phone: `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+        targetAdministrator: options.targets?.includes(i) ?? false,
+      })),
     },
     { auth: c.appID },
   );
@@ -47,16 +57,40 @@ export function codes(server: TestServer, c: TestCompany) {
     return res.body.outcome as string;
   };
   return {
-    sendEmail: (r: Register, i = 0) => outcome('/api/v1/kyc/representatives/email-code/send', { correlationID: r.correlationID, representativeId: r.reps[i]!.id }),
-    sendPhone: (r: Register, i = 0) => outcome('/api/v1/kyc/representatives/phone-code/send', { correlationID: r.correlationID, representativeId: r.reps[i]!.id }),
-    verifyEmail: (r: Register, code: string, i = 0) => outcome('/api/v1/kyc/representatives/email-code/verify', { correlationID: r.correlationID, representativeId: r.reps[i]!.id, code }),
-    verifyPhone: (r: Register, code: string, i = 0) => outcome('/api/v1/kyc/representatives/phone-code/verify', { correlationID: r.correlationID, representativeId: r.reps[i]!.id, code }),
+    sendEmail: (r: Register, i = 0) =>
+      outcome('/api/v1/kyc/representatives/email-code/send', {
+        correlationID: r.correlationID,
+        representativeId: r.reps[i]!.id,
+      }),
+    sendPhone: (r: Register, i = 0) =>
+      outcome('/api/v1/kyc/representatives/phone-code/send', {
+        correlationID: r.correlationID,
+        representativeId: r.reps[i]!.id,
+      }),
+    verifyEmail: (r: Register, code: string, i = 0) =>
+      outcome('/api/v1/kyc/representatives/email-code/verify', {
+        correlationID: r.correlationID,
+        representativeId: r.reps[i]!.id,
+        code,
+      }),
+    verifyPhone: (r: Register, code: string, i = 0) =>
+      outcome('/api/v1/kyc/representatives/phone-code/verify', {
+        correlationID: r.correlationID,
+        representativeId: r.reps[i]!.id,
+        code,
+      }),
     submit: (r: Register) => call(`/api/v1/kyc/onboarding/${encodeURIComponent(r.correlationID)}/submit`, undefined),
   };
 }
 
-export async function lastCode(server: TestServer, representativeId: string, channel: 'EMAIL' | 'PHONE'): Promise<string> {
-  const res = await server.client.get(`/api/v1/sandbox/kyc/codes?representativeId=${representativeId}&channel=${channel}`);
+export async function lastCode(
+  server: TestServer,
+  representativeId: string,
+  channel: 'EMAIL' | 'PHONE',
+): Promise<string> {
+  const res = await server.client.get(
+    `/api/v1/sandbox/kyc/codes?representativeId=${representativeId}&channel=${channel}`,
+  );
   assert.is(res.status, 200, res.text);
   return res.body.code;
 }

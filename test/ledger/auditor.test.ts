@@ -22,7 +22,9 @@ test.after(async () => {
 });
 
 const move = (moveId: string, legs: Parameters<typeof applyMove>[1]['legs'], transactionId?: string) =>
-  server.database.db.transaction().execute((trx) => applyMove(trx, { moveId, legs, at, ...(transactionId ? { transactionId } : {}) }));
+  server.database.db
+    .transaction()
+    .execute((trx) => applyMove(trx, { moveId, legs, at, ...(transactionId ? { transactionId } : {}) }));
 
 async function fails(): Promise<string> {
   try {
@@ -46,15 +48,28 @@ test('a payment hold never settled nor released is caught', async () => {
 });
 
 test('auditMoneyOut: a PIX_OUT transaction not backed by debits of its value is caught (auditLedger alone does not look)', async () => {
-  const tx = await insertTransaction(server.database.db, { company_id: companyId, account_id: accountId, type: 'PIX_OUT', value: 300, end_to_end_id: null, charge_id: null, payment_id: null, created_at: at });
+  const tx = await insertTransaction(server.database.db, {
+    company_id: companyId,
+    account_id: accountId,
+    type: 'PIX_OUT',
+    value: 300,
+    end_to_end_id: null,
+    charge_id: null,
+    payment_id: null,
+    created_at: at,
+  });
   assert.match(await fails(), /PIX_OUT transaction .* is not backed by debits of its value/);
   await auditLedger(server.database.db);
   await move('out', [{ accountId, kind: 'DEBIT', amount: 300 as never }], tx.id);
   await auditMoneyOut(server.database.db);
 });
 
-test('a balance changed behind the ledger\'s back is caught', async () => {
-  await server.database.db.updateTable('account_balances').set({ total: 1 }).where('account_id', '=', accountId).execute();
+test("a balance changed behind the ledger's back is caught", async () => {
+  await server.database.db
+    .updateTable('account_balances')
+    .set({ total: 1 })
+    .where('account_id', '=', accountId)
+    .execute();
   assert.match(await fails(), /does not match its entries/);
 });
 

@@ -29,9 +29,28 @@ const move = (moveId: string, legs: Parameters<typeof applyMove>[1]['legs']) =>
 test('credit, hold, settle and release move total, blocked and available', async () => {
   assert.ok((await move('in-1', [{ accountId: account, kind: 'CREDIT', amount: cents(10_000) }])).ok);
   assert.ok((await move('hold-1', [{ accountId: account, kind: 'HOLD', bucket: 'blocked', amount: cents(3_000) }])).ok);
-  assert.equal(await getBalance(server.database.db, account), { total: 10_000, blocked: 3_000, available: 7_000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
-  assert.ok((await move('settle-1', [{ accountId: account, kind: 'DEBIT', bucket: 'blocked', amount: cents(2_000) }, { accountId: account, kind: 'RELEASE', bucket: 'blocked', amount: cents(1_000) }])).ok);
-  assert.equal(await getBalance(server.database.db, account), { total: 8_000, blocked: 0, available: 8_000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(await getBalance(server.database.db, account), {
+    total: 10_000,
+    blocked: 3_000,
+    available: 7_000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
+  assert.ok(
+    (
+      await move('settle-1', [
+        { accountId: account, kind: 'DEBIT', bucket: 'blocked', amount: cents(2_000) },
+        { accountId: account, kind: 'RELEASE', bucket: 'blocked', amount: cents(1_000) },
+      ])
+    ).ok,
+  );
+  assert.equal(await getBalance(server.database.db, account), {
+    total: 8_000,
+    blocked: 0,
+    available: 8_000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 });
 
 test('the same move id applies once', async () => {
@@ -46,31 +65,52 @@ test('a debit or hold beyond the available balance is refused with a code; nothi
   const before = await getBalance(server.database.db, account);
   const debit = await move('out-big', [{ accountId: account, kind: 'DEBIT', amount: cents(before.available + 1) }]);
   assert.equal(debit, { ok: false, code: 'INSUFFICIENT_FUNDS', accountId: account });
-  const hold = await move('hold-big', [{ accountId: account, kind: 'HOLD', bucket: 'security', amount: cents(before.available + 1) }]);
+  const hold = await move('hold-big', [
+    { accountId: account, kind: 'HOLD', bucket: 'security', amount: cents(before.available + 1) },
+  ]);
   assert.is(hold.ok, false);
-  const release = await move('release-none', [{ accountId: account, kind: 'RELEASE', bucket: 'blocked', amount: cents(1) }]);
+  const release = await move('release-none', [
+    { accountId: account, kind: 'RELEASE', bucket: 'blocked', amount: cents(1) },
+  ]);
   assert.equal(release, { ok: false, code: 'INSUFFICIENT_HELD', accountId: account });
   assert.equal(await getBalance(server.database.db, account), before);
 });
 
 test('a transfer debits one account and credits the other in one move', async () => {
-  const result = await move('transfer-1', [{ accountId: account, kind: 'DEBIT', amount: cents(1_500) }, { accountId: other, kind: 'CREDIT', amount: cents(1_500) }]);
+  const result = await move('transfer-1', [
+    { accountId: account, kind: 'DEBIT', amount: cents(1_500) },
+    { accountId: other, kind: 'CREDIT', amount: cents(1_500) },
+  ]);
   assert.ok(result.ok);
   assert.is((await getBalance(server.database.db, account)).total, 7_000);
   assert.is((await getBalance(server.database.db, other)).total, 1_500);
 });
 
 test('zero and fractional amounts are invalid', async () => {
-  assert.equal(await move('zero', [{ accountId: account, kind: 'CREDIT', amount: 0 as never }]), { ok: false, code: 'INVALID_AMOUNT', accountId: account });
-  assert.equal(await move('frac', [{ accountId: account, kind: 'CREDIT', amount: 1.5 as never }]), { ok: false, code: 'INVALID_AMOUNT', accountId: account });
+  assert.equal(await move('zero', [{ accountId: account, kind: 'CREDIT', amount: 0 as never }]), {
+    ok: false,
+    code: 'INVALID_AMOUNT',
+    accountId: account,
+  });
+  assert.equal(await move('frac', [{ accountId: account, kind: 'CREDIT', amount: 1.5 as never }]), {
+    ok: false,
+    code: 'INVALID_AMOUNT',
+    accountId: account,
+  });
 });
 
 test('entries are append-only', async () => {
   const db = server.database.db;
-  const before = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await db.updateTable('ledger_entries').set({ amount: 1 }).execute();
   await db.deleteFrom('ledger_entries').execute();
-  const after = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   assert.is(Number(after.n), Number(before.n));
 });
 
@@ -80,7 +120,12 @@ test('concurrent debits: exactly the covered ones succeed (real Postgres only)',
   await move('seed', [{ accountId: payer, kind: 'CREDIT', amount: cents(10_000) }]);
   // 20 debits of 1 000 against 10 000: exactly 10 may pass, whatever the interleaving.
   const results = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => move(`race-${i}`, [{ accountId: payer, kind: 'DEBIT', amount: cents(1_000) }, { accountId: other, kind: 'CREDIT', amount: cents(1_000) }])),
+    Array.from({ length: 20 }, (_, i) =>
+      move(`race-${i}`, [
+        { accountId: payer, kind: 'DEBIT', amount: cents(1_000) },
+        { accountId: other, kind: 'CREDIT', amount: cents(1_000) },
+      ]),
+    ),
   );
   assert.is(results.filter((r) => r.ok).length, 10);
   assert.ok(results.filter((r) => !r.ok).every((r) => !r.ok && r.code === 'INSUFFICIENT_FUNDS'));

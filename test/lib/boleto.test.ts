@@ -16,18 +16,22 @@ const TODAY = '2026-05-01';
 
 function dvMod10(s: string): number {
   let sum = 0;
-  s.split('').reverse().forEach((ch, i) => {
-    const p = Number(ch) * (i % 2 === 0 ? 2 : 1);
-    sum += Math.floor(p / 10) + (p % 10);
-  });
+  s.split('')
+    .reverse()
+    .forEach((ch, i) => {
+      const p = Number(ch) * (i % 2 === 0 ? 2 : 1);
+      sum += Math.floor(p / 10) + (p % 10);
+    });
   return sum % 10 === 0 ? 0 : 10 - (sum % 10);
 }
 
 function rest11(s: string): number {
   let sum = 0;
-  s.split('').reverse().forEach((ch, i) => {
-    sum += Number(ch) * (2 + (i % 8));
-  });
+  s.split('')
+    .reverse()
+    .forEach((ch, i) => {
+      sum += Number(ch) * (2 + (i % 8));
+    });
   return sum % 11;
 }
 
@@ -148,10 +152,22 @@ test('unknown bank: code without name; formatting characters ignored', () => {
 
 test('tampered bank lines fail with the failing check', () => {
   const line = bankLine(bankBarcode('001', '1381', '10000', '0000001234567890123456789'));
-  assert.is(reasonOf(setDigit(line, 9, String((Number(line[9]) + 1) % 10))), 'field 1 check digit (mod 10) does not match');
-  assert.is(reasonOf(setDigit(line, 5, String((Number(line[5]) + 3) % 10))), 'field 1 check digit (mod 10) does not match');
-  assert.is(reasonOf(setDigit(line, 12, String((Number(line[12]) + 1) % 10))), 'field 2 check digit (mod 10) does not match');
-  assert.is(reasonOf(setDigit(line, 25, String((Number(line[25]) + 1) % 10))), 'field 3 check digit (mod 10) does not match');
+  assert.is(
+    reasonOf(setDigit(line, 9, String((Number(line[9]) + 1) % 10))),
+    'field 1 check digit (mod 10) does not match',
+  );
+  assert.is(
+    reasonOf(setDigit(line, 5, String((Number(line[5]) + 3) % 10))),
+    'field 1 check digit (mod 10) does not match',
+  );
+  assert.is(
+    reasonOf(setDigit(line, 12, String((Number(line[12]) + 1) % 10))),
+    'field 2 check digit (mod 10) does not match',
+  );
+  assert.is(
+    reasonOf(setDigit(line, 25, String((Number(line[25]) + 1) % 10))),
+    'field 3 check digit (mod 10) does not match',
+  );
   // amount 0000010000 -> 0000020000: fields 1-3 intact, general DV must catch it
   const tampered = setDigit(line, 42, '2');
   assert.is(tampered.slice(37), '0000020000');
@@ -246,12 +262,24 @@ test('segment 6 identifies the company by CNPJ base', () => {
 test('tampered utility lines fail with the failing check', () => {
   const b10 = utilityBarcode('2', '6', '00000010000', '0123' + '5'.repeat(25));
   const l10 = utilityLine(b10);
-  assert.is(reasonOf(setDigit(l10, 11, String((Number(l10[11]) + 1) % 10))), 'field 1 check digit (mod 10) does not match');
-  assert.is(reasonOf(setDigit(b10, 3, String((Number(b10[3]) + 1) % 10))), 'general check digit (mod 10) does not match');
+  assert.is(
+    reasonOf(setDigit(l10, 11, String((Number(l10[11]) + 1) % 10))),
+    'field 1 check digit (mod 10) does not match',
+  );
+  assert.is(
+    reasonOf(setDigit(b10, 3, String((Number(b10[3]) + 1) % 10))),
+    'general check digit (mod 10) does not match',
+  );
   const b11 = utilityBarcode('3', '8', '00000010000', '0123' + '5'.repeat(25));
   const l11 = utilityLine(b11);
-  assert.is(reasonOf(setDigit(l11, 30, String((Number(l11[30]) + 1) % 10))), 'field 3 check digit (mod 11) does not match');
-  assert.is(reasonOf(setDigit(b11, 3, String((Number(b11[3]) + 1) % 10))), 'general check digit (mod 11) does not match');
+  assert.is(
+    reasonOf(setDigit(l11, 30, String((Number(l11[30]) + 1) % 10))),
+    'field 3 check digit (mod 11) does not match',
+  );
+  assert.is(
+    reasonOf(setDigit(b11, 3, String((Number(b11[3]) + 1) % 10))),
+    'general check digit (mod 11) does not match',
+  );
   assert.is(reasonOf(setDigit(b11, 2, '5')), 'value identifier (third digit) must be 6, 7, 8 or 9');
 });
 

@@ -121,7 +121,12 @@ test('static code shortens the description to keep field 26 within 99 characters
   const parsed = parsedOrThrow(code);
   assert.is(parsed.description, 'a');
   assert.ok(code.startsWith('00020126990014br.gov.bcb.pix0172'));
-  const noRoom = buildStaticBrCode({ pixKey: 'b'.repeat(65) + '@example.com', merchantName: 'F', merchantCity: 'B', description: 'x' });
+  const noRoom = buildStaticBrCode({
+    pixKey: 'b'.repeat(65) + '@example.com',
+    merchantName: 'F',
+    merchantCity: 'B',
+    description: 'x',
+  });
   assert.is(parsedOrThrow(noRoom).description, undefined);
 });
 
@@ -144,7 +149,9 @@ test('dynamic code layout and round trip', () => {
     code.slice(0, -4),
     '000201010212' +
       '26800014br.gov.bcb.pix2558pix.example.com/qr/v2/9d36b84f-c70b-478f-b95c-12729b90ca25' +
-      '52040000' + '5303986' + '5802BR5913Fulano de Tal6009Sao Paulo' +
+      '52040000' +
+      '5303986' +
+      '5802BR5913Fulano de Tal6009Sao Paulo' +
       '610801310100' +
       '62070503***6304',
   );
@@ -207,16 +214,36 @@ test('parseBrCode names what is wrong', () => {
     const result = parseBrCode(code);
     return result.ok ? 'ok' : result.reason;
   };
-  assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('000201', '000202'))), 'BR Code must start with payload format indicator 01 (000201)');
+  assert.is(
+    reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('000201', '000202'))),
+    'BR Code must start with payload format indicator 01 (000201)',
+  );
   assert.is(reasonOf(MANUAL_EXAMPLE.slice(0, -8)), 'BR Code must end with a CRC field (6304 and 4 hex digits)');
-  assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('br.gov.bcb.pix', 'br.gov.bcb.pax'))), 'BR Code has no merchant account information with GUI br.gov.bcb.pix');
-  assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('5303986', '5303840'))), 'transaction currency (53) must be 986 (BRL)');
+  assert.is(
+    reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('br.gov.bcb.pix', 'br.gov.bcb.pax'))),
+    'BR Code has no merchant account information with GUI br.gov.bcb.pix',
+  );
+  assert.is(
+    reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('5303986', '5303840'))),
+    'transaction currency (53) must be 986 (BRL)',
+  );
   assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('5913Fulano de Tal', ''))), 'merchant name (59) is missing');
   assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('6008BRASILIA', ''))), 'merchant city (60) is missing');
-  assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('000201', '000201010213'))), 'point of initiation method (01) must be 11 or 12');
-  assert.is(reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('5802BR', '54041,005802BR'))), 'amount (54) is not a decimal amount');
-  assert.is(reasonOf('not a code'), 'BR Code is not a valid EMV payload: expected a 2-digit id and 2-digit length at position 0');
-  const noKey = withFreshCrc(MANUAL_EXAMPLE.replace('26580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000', '26180014br.gov.bcb.pix'));
+  assert.is(
+    reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('000201', '000201010213'))),
+    'point of initiation method (01) must be 11 or 12',
+  );
+  assert.is(
+    reasonOf(withFreshCrc(MANUAL_EXAMPLE.replace('5802BR', '54041,005802BR'))),
+    'amount (54) is not a decimal amount',
+  );
+  assert.is(
+    reasonOf('not a code'),
+    'BR Code is not a valid EMV payload: expected a 2-digit id and 2-digit length at position 0',
+  );
+  const noKey = withFreshCrc(
+    MANUAL_EXAMPLE.replace('26580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000', '26180014br.gov.bcb.pix'),
+  );
   assert.is(reasonOf(noKey), 'merchant account information has neither a Pix key (01) nor a location URL (25)');
 });
 

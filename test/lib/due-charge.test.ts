@@ -81,18 +81,31 @@ test('due date on a non-business day: next business day is on time', () => {
   assert.is(late.multa, 2000);
   assert.is(late.final, 102167);
   // business-day juros: 2026-02-14 < d <= 2026-02-19 -> 18, 19 = 2 days * R$1.00 = 200
-  assert.is(amounts({ dueDate: '2026-02-14', paymentDate: '2026-02-19', juros: { modalidade: 5, valorPerc: '1.00' } }).juros, 200);
+  assert.is(
+    amounts({ dueDate: '2026-02-14', paymentDate: '2026-02-19', juros: { modalidade: 5, valorPerc: '1.00' } }).juros,
+    200,
+  );
 });
 
 test('no multa/juros when paid on or before the due date', () => {
-  const v = amounts({ paymentDate: '2026-03-10', multa: { modalidade: 2, valorPerc: '2.00' }, juros: { modalidade: 1, valorPerc: '1.00' } });
+  const v = amounts({
+    paymentDate: '2026-03-10',
+    multa: { modalidade: 2, valorPerc: '2.00' },
+    juros: { modalidade: 1, valorPerc: '1.00' },
+  });
   assert.equal(v, { original: 100000, abatimento: 0, desconto: 0, juros: 0, multa: 0, final: 100000 });
 });
 
 test('validity window after the due date', () => {
   assert.is(amounts({ validadeAposVencimento: 5, paymentDate: '2026-03-15' }).final, 100000);
-  assert.is(reason({ validadeAposVencimento: 5, paymentDate: '2026-03-16' }), 'payment date is after the validity of the charge');
-  assert.is(reason({ validadeAposVencimento: 0, paymentDate: '2026-03-11' }), 'payment date is after the validity of the charge');
+  assert.is(
+    reason({ validadeAposVencimento: 5, paymentDate: '2026-03-16' }),
+    'payment date is after the validity of the charge',
+  );
+  assert.is(
+    reason({ validadeAposVencimento: 0, paymentDate: '2026-03-11' }),
+    'payment date is after the validity of the charge',
+  );
 });
 
 test('abatimento always applies', () => {
@@ -122,7 +135,12 @@ test('desconto 1 and 2: the first fixed date not yet passed', () => {
   // percent: 2.5% of 100000 = 2500
   const pct = { modalidade: 2 as const, descontoDataFixa: [{ data: '2026-03-05', valorPerc: '2.50' }] };
   assert.equal(amounts({ desconto: pct, paymentDate: '2026-03-05' }), {
-    original: 100000, abatimento: 0, desconto: 2500, juros: 0, multa: 0, final: 97500,
+    original: 100000,
+    abatimento: 0,
+    desconto: 2500,
+    juros: 0,
+    multa: 0,
+    final: 97500,
   });
 });
 
@@ -159,32 +177,63 @@ test('final never below zero', () => {
 });
 
 test('invalid rules are reported', () => {
-  assert.is(reason({ multa: { modalidade: 2, valorPerc: '2,00' } }), 'multa.valorPerc must be a percentage like "2.00"');
-  assert.is(reason({ multa: { modalidade: 1, valorPerc: '1.005' } }), 'multa.valorPerc must be a value in reais like "2.50"');
+  assert.is(
+    reason({ multa: { modalidade: 2, valorPerc: '2,00' } }),
+    'multa.valorPerc must be a percentage like "2.00"',
+  );
+  assert.is(
+    reason({ multa: { modalidade: 1, valorPerc: '1.005' } }),
+    'multa.valorPerc must be a value in reais like "2.50"',
+  );
   assert.is(reason({ juros: { modalidade: 9 as never, valorPerc: '1.00' } }), 'juros.modalidade must be 1 to 8');
   assert.is(reason({ desconto: { modalidade: 1 } }), 'desconto.descontoDataFixa is required for modalidade 1 and 2');
   assert.is(reason({ desconto: { modalidade: 3 } }), 'desconto.valorPerc is required for modalidade 3 to 6');
   // a bad desconto is reported even when paid late
-  assert.is(reason({ paymentDate: '2026-03-12', desconto: { modalidade: 5, valorPerc: 'x' } }), 'desconto.valorPerc must be a percentage like "2.00"');
+  assert.is(
+    reason({ paymentDate: '2026-03-12', desconto: { modalidade: 5, valorPerc: 'x' } }),
+    'desconto.valorPerc must be a percentage like "2.00"',
+  );
   assert.is(reason({ dueDate: '2026-02-30' }), 'dueDate must be a calendar date YYYY-MM-DD');
 });
 
 test('platformDiscountToCobv maps modalities, dates and units', () => {
   const fixed = platformDiscountToCobv(
-    { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 5, value: 1000 }, { daysActive: 10, value: 2005 }] },
+    {
+      modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE',
+      discountFixedDate: [
+        { daysActive: 5, value: 1000 },
+        { daysActive: 10, value: 2005 },
+      ],
+    },
     '2026-03-10',
   );
   assert.equal(fixed, {
     ok: true,
-    value: { modalidade: 1, descontoDataFixa: [{ data: '2026-03-05', valorPerc: '10.00' }, { data: '2026-02-28', valorPerc: '20.05' }] },
+    value: {
+      modalidade: 1,
+      descontoDataFixa: [
+        { data: '2026-03-05', valorPerc: '10.00' },
+        { data: '2026-02-28', valorPerc: '20.05' },
+      ],
+    },
   });
-  const pct = platformDiscountToCobv({ modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 0, value: 250 }] }, '2026-03-10');
-  assert.equal(pct, { ok: true, value: { modalidade: 2, descontoDataFixa: [{ data: '2026-03-10', valorPerc: '2.50' }] } });
+  const pct = platformDiscountToCobv(
+    { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 0, value: 250 }] },
+    '2026-03-10',
+  );
+  assert.equal(pct, {
+    ok: true,
+    value: { modalidade: 2, descontoDataFixa: [{ data: '2026-03-10', valorPerc: '2.50' }] },
+  });
   assert.equal(platformDiscountToCobv({ modality: 'VALUE_PER_BUSINESS_DAY_ADVANCE', value: 100 }, '2026-03-10'), {
-    ok: true, value: { modalidade: 4, valorPerc: '1.00' },
+    ok: true,
+    value: { modalidade: 4, valorPerc: '1.00' },
   });
   assert.equal(
-    platformDiscountToCobv({ modality: 'PERCENTAGE_PER_RUNNING_DAY_ADVANCE', discountFixedDate: [{ daysActive: 0, value: 5 }] }, '2026-03-10'),
+    platformDiscountToCobv(
+      { modality: 'PERCENTAGE_PER_RUNNING_DAY_ADVANCE', discountFixedDate: [{ daysActive: 0, value: 5 }] },
+      '2026-03-10',
+    ),
     { ok: true, value: { modalidade: 5, valorPerc: '0.05' } },
   );
   assert.is(platformDiscountToCobv({ modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' }, '2026-03-10').ok, false);
@@ -194,7 +243,13 @@ test('platformDiscountToCobv maps modalities, dates and units', () => {
 
 test('platformDiscountFor: the largest live item wins', () => {
   // items live until 03-08 (R$ 30.00) and until 03-05 (R$ 10.00)
-  const d = { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' as const, discountFixedDate: [{ daysActive: 2, value: 3000 }, { daysActive: 5, value: 1000 }] };
+  const d = {
+    modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' as const,
+    discountFixedDate: [
+      { daysActive: 2, value: 3000 },
+      { daysActive: 5, value: 1000 },
+    ],
+  };
   assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-04', d), 3000); // both live: largest
   assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-06', d), 3000);
   assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-09', d), 0); // both expired
@@ -203,14 +258,28 @@ test('platformDiscountFor: the largest live item wins', () => {
   if (!cobv.ok) throw new Error(cobv.reason);
   assert.is(amounts({ paymentDate: '2026-03-04', desconto: cobv.value }).desconto, 1000);
   // basis points: 250 bp of 100000 = 2500
-  const p = { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE' as const, discountFixedDate: [{ daysActive: 1, value: 250 }, { daysActive: 3, value: 100 }] };
+  const p = {
+    modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE' as const,
+    discountFixedDate: [
+      { daysActive: 1, value: 250 },
+      { daysActive: 3, value: 100 },
+    ],
+  };
   assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-01', p), 2500);
   // per business day of advance: 3 business days * 100 cents
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-05', { modality: 'VALUE_PER_BUSINESS_DAY_ADVANCE', value: 100 }), 300);
+  assert.is(
+    platformDiscountFor(cents(100000), '2026-03-10', '2026-03-05', {
+      modality: 'VALUE_PER_BUSINESS_DAY_ADVANCE',
+      value: 100,
+    }),
+    300,
+  );
   // never more than the original; nothing when late
   assert.is(platformDiscountFor(cents(500), '2026-03-10', '2026-03-01', d), 500);
   assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-11', d), 0);
-  assert.throws(() => platformDiscountFor(cents(1), '2026-03-10', '2026-03-01', { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' }));
+  assert.throws(() =>
+    platformDiscountFor(cents(1), '2026-03-10', '2026-03-01', { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' }),
+  );
 });
 
 test.run();

@@ -78,21 +78,33 @@ test('sign: protected header carries alg, kid, jku, x5t (and nothing else)', asy
 test('verify: the public JWKS verifies and returns payload and header', async () => {
   const jws = await signCompactJws(PAYLOAD, main, JKU);
   const r = await verifyCompactJws(jws, jwksOf([other, main]));
-  assert.equal(r, { ok: true, value: { payload: PAYLOAD, header: { alg: 'PS256', kid: main.kid, jku: JKU, x5t: main.x5t } } });
+  assert.equal(r, {
+    ok: true,
+    value: { payload: PAYLOAD, header: { alg: 'PS256', kid: main.kid, jku: JKU, x5t: main.x5t } },
+  });
 });
 
 test('verify: a tampered payload fails', async () => {
   const [h, , s] = (await signCompactJws(PAYLOAD, main, JKU)).split('.');
   const forged = Buffer.from(JSON.stringify({ ...PAYLOAD, valor: { original: '1.00' } })).toString('base64url');
-  assert.equal(await verifyCompactJws(`${h}.${forged}.${s}`, jwksOf([main])), { ok: false, reason: 'signature verification failed' });
+  assert.equal(await verifyCompactJws(`${h}.${forged}.${s}`, jwksOf([main])), {
+    ok: false,
+    reason: 'signature verification failed',
+  });
 });
 
 test('verify: another key fails', async () => {
   const jws = await signCompactJws(PAYLOAD, main, JKU);
-  assert.equal(await verifyCompactJws(jws, jwksOf([other])), { ok: false, reason: 'no key in the JWKS matches the JWS header' });
+  assert.equal(await verifyCompactJws(jws, jwksOf([other])), {
+    ok: false,
+    reason: 'no key in the JWKS matches the JWS header',
+  });
   // another key published under the same kid
   const impostor = { ...other.publicJwk, kid: main.kid };
-  assert.equal(await verifyCompactJws(jws, { keys: [impostor] }), { ok: false, reason: 'signature verification failed' });
+  assert.equal(await verifyCompactJws(jws, { keys: [impostor] }), {
+    ok: false,
+    reason: 'signature verification failed',
+  });
 });
 
 test('verify: x5t in the header must match the key', async () => {

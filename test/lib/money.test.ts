@@ -28,7 +28,23 @@ test('parseDecimalAmount converts decimal strings exactly', () => {
 });
 
 test('parseDecimalAmount rejects every other shape', () => {
-  const rejected = ['1.5', '1,50', '-1.00', ' 1.00', '1.00 ', '1e3', '01234567890.00', '1', '.50', '1.', '1.000', '', 'abc', '+1.00', '1_000.00'];
+  const rejected = [
+    '1.5',
+    '1,50',
+    '-1.00',
+    ' 1.00',
+    '1.00 ',
+    '1e3',
+    '01234567890.00',
+    '1',
+    '.50',
+    '1.',
+    '1.000',
+    '',
+    'abc',
+    '+1.00',
+    '1_000.00',
+  ];
   for (const input of rejected) {
     const result = parseDecimalAmount(input);
     assert.is(result.ok, false, `should reject ${JSON.stringify(input)}`);

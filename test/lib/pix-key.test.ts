@@ -30,7 +30,10 @@ test('classifyPixKey returns null for what is not a key', () => {
 test('validatePixKey returns the DICT form and type', () => {
   assert.equal(validatePixKey('12345678909'), { ok: true, value: { key: '12345678909', type: 'CPF' } });
   assert.equal(validatePixKey('12ABC34501DE35'), { ok: true, value: { key: '12ABC34501DE35', type: 'CNPJ' } });
-  assert.equal(validatePixKey('Fulano.Tal@Example.COM'), { ok: true, value: { key: 'fulano.tal@example.com', type: 'EMAIL' } });
+  assert.equal(validatePixKey('Fulano.Tal@Example.COM'), {
+    ok: true,
+    value: { key: 'fulano.tal@example.com', type: 'EMAIL' },
+  });
   assert.equal(validatePixKey('+5511987654321'), { ok: true, value: { key: '+5511987654321', type: 'PHONE' } });
   assert.equal(validatePixKey(EVP.toUpperCase()), { ok: true, value: { key: EVP, type: 'EVP' } });
 });
@@ -39,10 +42,16 @@ test('validatePixKey checks the declared type, RANDOM meaning EVP', () => {
   assert.equal(validatePixKey(EVP, 'RANDOM'), { ok: true, value: { key: EVP, type: 'EVP' } });
   assert.equal(validatePixKey(EVP, 'EVP'), { ok: true, value: { key: EVP, type: 'EVP' } });
   assert.equal(validatePixKey('52998224725', 'CPF'), { ok: true, value: { key: '52998224725', type: 'CPF' } });
-  assert.equal(validatePixKey('fulano@example.com', 'EMAIL'), { ok: true, value: { key: 'fulano@example.com', type: 'EMAIL' } });
+  assert.equal(validatePixKey('fulano@example.com', 'EMAIL'), {
+    ok: true,
+    value: { key: 'fulano@example.com', type: 'EMAIL' },
+  });
   assert.equal(validatePixKey('12345678909', 'EMAIL'), { ok: false, reason: 'pixKey is not a valid EMAIL key' });
   assert.equal(validatePixKey('12345678909', 'PHONE'), { ok: false, reason: 'pixKey is not a valid PHONE key' });
-  assert.equal(validatePixKey('fulano@example.com', 'RANDOM'), { ok: false, reason: 'pixKey is not a valid RANDOM key' });
+  assert.equal(validatePixKey('fulano@example.com', 'RANDOM'), {
+    ok: false,
+    reason: 'pixKey is not a valid RANDOM key',
+  });
   assert.equal(validatePixKey('12345678900', 'CPF'), { ok: false, reason: 'pixKey is not a valid CPF key' });
   assert.equal(validatePixKey('11222333000181', 'CPF'), { ok: false, reason: 'pixKey is not a valid CPF key' });
   assert.equal(validatePixKey('12abc34501de35', 'CNPJ'), { ok: false, reason: 'pixKey is not a valid CNPJ key' });
@@ -52,13 +61,22 @@ test('validatePixKey enforces the e-mail key limits', () => {
   const longest = 'a'.repeat(64) + '@examples.com'; // 77 characters, local part at its 64 limit
   assert.equal(validatePixKey(longest), { ok: true, value: { key: longest, type: 'EMAIL' } });
   assert.equal(validatePixKey(longest + 'x', 'EMAIL'), { ok: false, reason: 'pixKey is not a valid EMAIL key' });
-  assert.equal(validatePixKey('fulano de tal@example.com', 'EMAIL'), { ok: false, reason: 'pixKey is not a valid EMAIL key' });
+  assert.equal(validatePixKey('fulano de tal@example.com', 'EMAIL'), {
+    ok: false,
+    reason: 'pixKey is not a valid EMAIL key',
+  });
   assert.equal(validatePixKey('joão@example.com', 'EMAIL'), { ok: false, reason: 'pixKey is not a valid EMAIL key' });
-  assert.equal(validatePixKey('fulano@-example.com', 'EMAIL'), { ok: false, reason: 'pixKey is not a valid EMAIL key' });
+  assert.equal(validatePixKey('fulano@-example.com', 'EMAIL'), {
+    ok: false,
+    reason: 'pixKey is not a valid EMAIL key',
+  });
 });
 
 test('validatePixKey explains an unrecognized key', () => {
-  assert.equal(validatePixKey('not a key'), { ok: false, reason: 'pixKey is not a valid CPF, CNPJ, EMAIL, PHONE or EVP key' });
+  assert.equal(validatePixKey('not a key'), {
+    ok: false,
+    reason: 'pixKey is not a valid CPF, CNPJ, EMAIL, PHONE or EVP key',
+  });
   assert.equal(validatePixKey(''), { ok: false, reason: 'pixKey must be a non-empty string' });
 });
 

@@ -12,7 +12,12 @@ const BRCODE =
 function decode(png: Buffer): { width: number; height: number; text: string | null; bytes: number[] } {
   const image = PNG.sync.read(png);
   const result = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
-  return { width: image.width, height: image.height, text: result ? result.data : null, bytes: result?.binaryData ?? [] };
+  return {
+    width: image.width,
+    height: image.height,
+    text: result ? result.data : null,
+    bytes: result?.binaryData ?? [],
+  };
 }
 
 test('renders a 600 px PNG that decodes back to the exact input', async () => {

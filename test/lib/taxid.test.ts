@@ -77,7 +77,10 @@ test('normalizeTaxId names the check that failed', () => {
     ok: false,
     reason: 'CNPJ must have 12 letters or digits followed by 2 check digits',
   });
-  assert.equal(normalizeTaxId('1234567890'), { ok: false, reason: 'tax id must have 11 (CPF) or 14 (CNPJ) characters' });
+  assert.equal(normalizeTaxId('1234567890'), {
+    ok: false,
+    reason: 'tax id must have 11 (CPF) or 14 (CNPJ) characters',
+  });
   assert.equal(normalizeTaxId(''), { ok: false, reason: 'tax id must have 11 (CPF) or 14 (CNPJ) characters' });
 });
 
@@ -111,7 +114,10 @@ test('normalizePhone rejects what is not a Brazilian number', () => {
   assert.equal(normalizePhone('+55119876543'), { ok: false, reason: shape });
   assert.equal(normalizePhone('+55 11 98765-432a'), { ok: false, reason: shape });
   assert.equal(normalizePhone('++5511987654321'), { ok: false, reason: shape });
-  assert.equal(normalizePhone('+5510987654321'), { ok: false, reason: 'phone area code (DDD) must be between 11 and 99' });
+  assert.equal(normalizePhone('+5510987654321'), {
+    ok: false,
+    reason: 'phone area code (DDD) must be between 11 and 99',
+  });
   assert.equal(normalizePhone('+5511887654321'), { ok: false, reason: 'a 9-digit phone number must start with 9' });
 });
 

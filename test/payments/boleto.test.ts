@@ -41,29 +41,42 @@ test('a bank barcode and its digitable line answer amount in cents, due date, ba
   const byBarcode = await validate(BARCODE);
   assert.is(byBarcode.status, 200, byBarcode.text);
   const boleto = byBarcode.body.boleto;
-  assert.equal({ ...boleto, beneficiary: undefined }, {
-    barcode: BARCODE,
-    digitableLine: LINE,
-    amount: 125_890,
-    dueDate: '2026-03-20',
-    beneficiary: undefined,
-    bank: { code: '341', name: 'ITAU UNIBANCO S.A.' },
-    discount: 0,
-    fine: 0,
-    interest: 0,
-    totalAmount: 125_890,
-    payable: true,
-  });
+  assert.equal(
+    { ...boleto, beneficiary: undefined },
+    {
+      barcode: BARCODE,
+      digitableLine: LINE,
+      amount: 125_890,
+      dueDate: '2026-03-20',
+      beneficiary: undefined,
+      bank: { code: '341', name: 'ITAU UNIBANCO S.A.' },
+      discount: 0,
+      fine: 0,
+      interest: 0,
+      totalAmount: 125_890,
+      payable: true,
+    },
+  );
   assert.is(boleto.beneficiary.taxID.type, 'BR:CNPJ');
   assert.ok(/^\d{14}$/.test(boleto.beneficiary.taxID.taxID));
   assert.equal((await validate(LINE)).body, byBarcode.body, 'the line decodes to the same boleto');
 });
 
 test('the due factor restarted at 1000 on 2025-02-22', async () => {
-  const reset = buildBankBarcode({ bankCode: '001', amount: cents(1_000), dueDate: '2025-02-22', freeField: '0'.repeat(25) });
+  const reset = buildBankBarcode({
+    bankCode: '001',
+    amount: cents(1_000),
+    dueDate: '2025-02-22',
+    freeField: '0'.repeat(25),
+  });
   assert.is(reset.slice(5, 9), '1000');
   assert.is((await validate(reset)).body.boleto.dueDate, '2025-02-22');
-  const last = buildBankBarcode({ bankCode: '001', amount: cents(1_000), dueDate: '2025-02-21', freeField: '1'.repeat(25) });
+  const last = buildBankBarcode({
+    bankCode: '001',
+    amount: cents(1_000),
+    dueDate: '2025-02-21',
+    freeField: '1'.repeat(25),
+  });
   assert.is(last.slice(5, 9), '9999');
   assert.is((await validate(barcodeToDigitableLine(last))).body.boleto.dueDate, '2025-02-21');
   const noDue = buildBankBarcode({ bankCode: '237', amount: cents(0), dueDate: null, freeField: '2'.repeat(25) });
@@ -82,18 +95,28 @@ test('48-digit utility lines: mod 10 when the third digit is 6 or 7, mod 11 when
   assert.is(reference.body.boleto.amount, 0, 'value id 7 carries a reference, not an amount');
   const line = barcodeToDigitableLine(utilityBarcode('8', '00000012345'));
   const broken = line.slice(0, 11) + String((Number(line[11]) + 1) % 10) + line.slice(12);
-  assert.equal((await validate(broken)).body, { error: 'Invalid boleto barcode: field 1 check digit (mod 11) does not match' });
+  assert.equal((await validate(broken)).body, {
+    error: 'Invalid boleto barcode: field 1 check digit (mod 11) does not match',
+  });
   const line6 = barcodeToDigitableLine(utilityBarcode('6', '00000012345'));
   const broken6 = line6.slice(0, 23) + String((Number(line6[23]) + 1) % 10) + line6.slice(24);
-  assert.equal((await validate(broken6)).body, { error: 'Invalid boleto barcode: field 2 check digit (mod 10) does not match' });
+  assert.equal((await validate(broken6)).body, {
+    error: 'Invalid boleto barcode: field 2 check digit (mod 10) does not match',
+  });
 });
 
 test('errors name the failing check', async () => {
   const field2 = LINE.slice(0, 20) + String((Number(LINE[20]) + 1) % 10) + LINE.slice(21);
-  assert.equal((await validate(field2)).body, { error: 'Invalid boleto barcode: field 2 check digit (mod 10) does not match' });
+  assert.equal((await validate(field2)).body, {
+    error: 'Invalid boleto barcode: field 2 check digit (mod 10) does not match',
+  });
   const general = BARCODE.slice(0, 4) + String((Number(BARCODE[4]) + 1) % 10) + BARCODE.slice(5);
-  assert.equal((await validate(general)).body, { error: 'Invalid boleto barcode: general check digit (mod 11) does not match' });
-  assert.equal((await validate('3419' + '1'.repeat(44))).body, { error: 'Invalid boleto barcode: a 48-digit line must start with 8 (utility/tax boleto)' });
+  assert.equal((await validate(general)).body, {
+    error: 'Invalid boleto barcode: general check digit (mod 11) does not match',
+  });
+  assert.equal((await validate('3419' + '1'.repeat(44))).body, {
+    error: 'Invalid boleto barcode: a 48-digit line must start with 8 (utility/tax boleto)',
+  });
   assert.equal((await validate('834' + '0'.repeat(41))).body.error.startsWith('Invalid boleto barcode: '), true);
   const shortCode = await validate('1234');
   assert.is(shortCode.status, 400);
@@ -104,22 +127,45 @@ test('a BOLETO payment takes value and destination from the boleto; approving pa
   const before = await balanceOf(server, a);
   const created = await pay(server, a, { type: 'BOLETO', boletoBarcode: LINE, correlationID: 'conta-luz' });
   assert.is(created.status, 200, created.text);
-  assert.equal([created.body.payment.type, created.body.payment.value, created.body.payment.status, created.body.payment.boletoBarcode], ['BOLETO', 125_890, 'CREATED', LINE]);
+  assert.equal(
+    [
+      created.body.payment.type,
+      created.body.payment.value,
+      created.body.payment.status,
+      created.body.payment.boletoBarcode,
+    ],
+    ['BOLETO', 125_890, 'CREATED', LINE],
+  );
   const beneficiary = (await validate(BARCODE)).body.boleto;
-  assert.equal([created.body.destination.name, created.body.destination.taxID, created.body.destination.bank], [beneficiary.beneficiary.name, beneficiary.beneficiary.taxID.taxID, 'ITAU UNIBANCO S.A.']);
+  assert.equal(
+    [created.body.destination.name, created.body.destination.taxID, created.body.destination.bank],
+    [beneficiary.beneficiary.name, beneficiary.beneficiary.taxID.taxID, 'ITAU UNIBANCO S.A.'],
+  );
   const paid = await approve(server, a, 'conta-luz');
   assert.is(paid.body.payment.status, 'CONFIRMED');
   assert.is((await balanceOf(server, a)).total, before.total - 125_890);
   // Recorded as a bill payment, not a Pix: the type filter finds it, PIX_OUT does not.
-  const billPayments = (await server.client.get('/api/v1/transaction?type=BILL_PAYMENT', { auth: a.appID })).body.transactions;
-  assert.equal(billPayments.map((t: { type: string; value: number }) => [t.type, t.value]), [['BILL_PAYMENT', 125_890]]);
+  const billPayments = (await server.client.get('/api/v1/transaction?type=BILL_PAYMENT', { auth: a.appID })).body
+    .transactions;
+  assert.equal(
+    billPayments.map((t: { type: string; value: number }) => [t.type, t.value]),
+    [['BILL_PAYMENT', 125_890]],
+  );
   const pixOut = (await server.client.get('/api/v1/transaction?type=PIX_OUT', { auth: a.appID })).body.transactions;
   assert.ok(pixOut.every((t: { value: number }) => t.value !== 125_890));
   const noAmount = buildBankBarcode({ bankCode: '237', amount: cents(0), dueDate: null, freeField: '2'.repeat(25) });
-  assert.equal((await pay(server, a, { type: 'BOLETO', boletoBarcode: noAmount, correlationID: 'sem-valor' })).body, { error: 'This boleto carries no amount to pay' });
+  assert.equal((await pay(server, a, { type: 'BOLETO', boletoBarcode: noAmount, correlationID: 'sem-valor' })).body, {
+    error: 'This boleto carries no amount to pay',
+  });
   const general = BARCODE.slice(0, 4) + String((Number(BARCODE[4]) + 1) % 10) + BARCODE.slice(5);
-  assert.equal((await pay(server, a, { type: 'BOLETO', boletoBarcode: general, correlationID: 'errado' })).body, { error: 'Invalid boleto barcode: general check digit (mod 11) does not match' });
-  assert.is((await pay(server, a, { type: 'BOLETO', boletoBarcode: BARCODE, value: 1, correlationID: 'com-valor' })).status, 400, 'a BOLETO takes no value');
+  assert.equal((await pay(server, a, { type: 'BOLETO', boletoBarcode: general, correlationID: 'errado' })).body, {
+    error: 'Invalid boleto barcode: general check digit (mod 11) does not match',
+  });
+  assert.is(
+    (await pay(server, a, { type: 'BOLETO', boletoBarcode: BARCODE, value: 1, correlationID: 'com-valor' })).status,
+    400,
+    'a BOLETO takes no value',
+  );
 });
 
 test('a boleto whose beneficiary is a company here is paid to the outside world: no boleto is issued here, so nothing is credited here', async () => {
@@ -134,13 +180,21 @@ test('a boleto whose beneficiary is a company here is paid to the outside world:
   const boleto = (await validate(barcode)).body.boleto;
   assert.equal([boleto.amount, boleto.beneficiary.taxID.taxID], [4_321, '11222333000181']);
   const before = { a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total };
-  const res = await pay(server, a, { type: 'BOLETO', boletoBarcode: barcode, correlationID: 'boleto-de-b', autoApprove: true });
+  const res = await pay(server, a, {
+    type: 'BOLETO',
+    boletoBarcode: barcode,
+    correlationID: 'boleto-de-b',
+    autoApprove: true,
+  });
   assert.is(res.status, 200, res.text);
   assert.is(res.body.payment.status, 'CONFIRMED', res.text);
   assert.is(res.body.destination.taxID, '11222333000181');
   assert.is.not(res.body.destination.bank, 'pixgate sandbox PSP');
   assert.is.not(res.body.transaction.creditParty.psp.id, '99999999');
-  assert.equal({ a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total }, { a: before.a - 4_321, b: before.b });
+  assert.equal(
+    { a: (await balanceOf(server, a)).total, b: (await balanceOf(server, b)).total },
+    { a: before.a - 4_321, b: before.b },
+  );
   const bList = (await server.client.get('/api/v1/transaction', { auth: b.appID })).body.transactions;
   assert.equal(bList, [], 'B receives nothing here');
 });

@@ -38,15 +38,38 @@ const manual = (account: string, correlationID: string) => ({
 test('the table documents 11 destinations, each with a key and an account number', () => {
   assert.equal(
     FAILURE_TABLE.map((f) => f.failure),
-    ['ACCOUNT_NOT_FOUND', 'NOT_ENOUGH_BALANCE', 'INVALID_PIX_KEY', 'LIMIT_EXCEEDED', 'AC03', 'AC06', 'AM04', 'AM12', 'BE01', 'DS04', 'FRAD'],
+    [
+      'ACCOUNT_NOT_FOUND',
+      'NOT_ENOUGH_BALANCE',
+      'INVALID_PIX_KEY',
+      'LIMIT_EXCEEDED',
+      'AC03',
+      'AC06',
+      'AM04',
+      'AM12',
+      'BE01',
+      'DS04',
+      'FRAD',
+    ],
   );
 });
 
 for (const row of SPI) {
   test(`${row.failure}: by key (${row.key}) and by account ${row.account} the payment ends FAILED, hold released`, async () => {
     const before = await balanceOf(server, a);
-    const byKey = await pay(server, a, { type: 'PIX_KEY', value: 1_000, destinationAlias: row.key, destinationAliasType: 'EMAIL', correlationID: `key-${row.failure}`, autoApprove: true });
-    const byAccount = await pay(server, a, manual(`${row.account.slice(0, -1)}-${row.account.slice(-1)}`, `acc-${row.failure}`));
+    const byKey = await pay(server, a, {
+      type: 'PIX_KEY',
+      value: 1_000,
+      destinationAlias: row.key,
+      destinationAliasType: 'EMAIL',
+      correlationID: `key-${row.failure}`,
+      autoApprove: true,
+    });
+    const byAccount = await pay(
+      server,
+      a,
+      manual(`${row.account.slice(0, -1)}-${row.account.slice(-1)}`, `acc-${row.failure}`),
+    );
     for (const res of [byKey, byAccount]) {
       assert.is(res.status, 200, res.text);
       assert.is(res.body.payment.status, 'FAILED');
@@ -57,22 +80,44 @@ for (const row of SPI) {
         .where('move_id', 'like', `payment:${res.body.payment.id}:%`)
         .orderBy('id')
         .execute();
-      assert.equal(entries.map((e) => [e.kind, e.bucket, Number(e.amount)]), [['HOLD', 'blocked', 1_000], ['RELEASE', 'blocked', 1_000]]);
+      assert.equal(
+        entries.map((e) => [e.kind, e.bucket, Number(e.amount)]),
+        [
+          ['HOLD', 'blocked', 1_000],
+          ['RELEASE', 'blocked', 1_000],
+        ],
+      );
     }
     assert.equal(await balanceOf(server, a), before);
     const failed = await listEventsOfCompany(server.database.db, a.companyId, 'OPENPIX:MOVEMENT_FAILED');
-    const event = failed.find((e) => (e.payload as { payment: { correlationID: string } }).payment.correlationID === `key-${row.failure}`);
+    const event = failed.find(
+      (e) => (e.payload as { payment: { correlationID: string } }).payment.correlationID === `key-${row.failure}`,
+    );
     assert.ok(event, 'MOVEMENT_FAILED recorded');
     assert.is((event!.payload as { error: string }).error, `${row.failure}: ${row.description}`);
     const list = await server.client.get(`/api/v1/transaction`, { auth: a.appID });
-    assert.ok(!list.body.transactions.some((t: { endToEndId: string }) => t.endToEndId === byKey.body.transaction.endToEndId), 'a failed payment is no transaction');
+    assert.ok(
+      !list.body.transactions.some((t: { endToEndId: string }) => t.endToEndId === byKey.body.transaction.endToEndId),
+      'a failed payment is no transaction',
+    );
   });
 }
 
 test('NOT_ENOUGH_BALANCE: the approval is refused as for a real shortfall; the payment stays CREATED', async () => {
   const row = FAILURE_TABLE.find((f) => f.failure === 'NOT_ENOUGH_BALANCE')!;
   const before = await balanceOf(server, a);
-  assert.is((await pay(server, a, { type: 'PIX_KEY', value: 10, destinationAlias: row.key, destinationAliasType: 'EMAIL', correlationID: 'neb-key' })).status, 200);
+  assert.is(
+    (
+      await pay(server, a, {
+        type: 'PIX_KEY',
+        value: 10,
+        destinationAlias: row.key,
+        destinationAliasType: 'EMAIL',
+        correlationID: 'neb-key',
+      })
+    ).status,
+    200,
+  );
   const refused = await approve(server, a, 'neb-key');
   assert.equal(refused.body, { error: 'Account does not have enough balance to complete the operation' });
   assert.is(refused.status, 400);
@@ -86,8 +131,17 @@ test('NOT_ENOUGH_BALANCE: the approval is refused as for a real shortfall; the p
 test('LIMIT_EXCEEDED: the approval is refused as over the limits; nothing moves', async () => {
   const row = FAILURE_TABLE.find((f) => f.failure === 'LIMIT_EXCEEDED')!;
   const before = await balanceOf(server, a);
-  const byKey = await pay(server, a, { type: 'PIX_KEY', value: 10, destinationAlias: row.key, destinationAliasType: 'EMAIL', correlationID: 'lim-key', autoApprove: true });
-  assert.equal(byKey.body, { error: 'Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)' });
+  const byKey = await pay(server, a, {
+    type: 'PIX_KEY',
+    value: 10,
+    destinationAlias: row.key,
+    destinationAliasType: 'EMAIL',
+    correlationID: 'lim-key',
+    autoApprove: true,
+  });
+  assert.equal(byKey.body, {
+    error: 'Value exceeds the Pix limits of the account (sandbox destination limit-exceeded)',
+  });
   assert.is((await pay(server, a, manual(row.account, 'lim-acc'))).status, 400);
   assert.equal(await balanceOf(server, a), before);
 });
@@ -95,7 +149,14 @@ test('LIMIT_EXCEEDED: the approval is refused as over the limits; nothing moves'
 test('other outside accounts and keys settle normally', async () => {
   const res = await pay(server, a, manual('9000012', 'ok-acc'));
   assert.is(res.body.payment.status, 'CONFIRMED');
-  const key = await pay(server, a, { type: 'PIX_KEY', value: 1_000, destinationAlias: 'ok@fail.pixgate.dev', destinationAliasType: 'EMAIL', correlationID: 'ok-key', autoApprove: true });
+  const key = await pay(server, a, {
+    type: 'PIX_KEY',
+    value: 1_000,
+    destinationAlias: 'ok@fail.pixgate.dev',
+    destinationAliasType: 'EMAIL',
+    correlationID: 'ok-key',
+    autoApprove: true,
+  });
   assert.is(key.body.payment.status, 'CONFIRMED');
 });
 
@@ -105,7 +166,18 @@ test('outside sandbox mode the table does not apply', async () => {
     const created = await live.services.sandbox.createCompany({});
     const appID = created.application.appID;
     await fund(live, created.account.id, 10_000);
-    const res = await live.client.post('/api/v1/payment', { type: 'PIX_KEY', value: 1_000, destinationAlias: 'ac03@fail.pixgate.dev', destinationAliasType: 'EMAIL', correlationID: 'live', autoApprove: true }, { auth: appID });
+    const res = await live.client.post(
+      '/api/v1/payment',
+      {
+        type: 'PIX_KEY',
+        value: 1_000,
+        destinationAlias: 'ac03@fail.pixgate.dev',
+        destinationAliasType: 'EMAIL',
+        correlationID: 'live',
+        autoApprove: true,
+      },
+      { auth: appID },
+    );
     assert.is(res.status, 200, res.text);
     assert.is(res.body.payment.status, 'CONFIRMED');
     await auditMoneyOut(live.database.db);

@@ -10,9 +10,15 @@ let funded = 0;
 
 // An outside credit of `amount` cents to the account.
 export async function fund(server: TestServer, accountId: string, amount: number): Promise<void> {
-  const result = await server.database.db.transaction().execute((trx) =>
-    applyMove(trx, { moveId: `test-fund:${accountId}:${++funded}`, legs: [{ accountId, kind: 'CREDIT', amount: amount as never }], at: new Date() }),
-  );
+  const result = await server.database.db
+    .transaction()
+    .execute((trx) =>
+      applyMove(trx, {
+        moveId: `test-fund:${accountId}:${++funded}`,
+        legs: [{ accountId, kind: 'CREDIT', amount: amount as never }],
+        at: new Date(),
+      }),
+    );
   assert.ok(result.ok, 'funding failed');
 }
 
@@ -33,7 +39,12 @@ export async function balanceOf(server: TestServer, company: TestCompany, accoun
   return res.body.account.balance as { total: number; blocked: number; available: number };
 }
 
-export function pay(server: TestServer, company: TestCompany, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+export function pay(
+  server: TestServer,
+  company: TestCompany,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return server.client.post('/api/v1/payment', body, { auth: company.appID, headers });
 }
 

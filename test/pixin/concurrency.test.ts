@@ -37,7 +37,11 @@ async function balance(company: TestCompany) {
 }
 
 async function pixIn(company: TestCompany, value: number): Promise<string> {
-  const res = await a.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value, payer: { name: 'Pagador', taxID: '52998224725' } });
+  const res = await a.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: company.pixKey,
+    value,
+    payer: { name: 'Pagador', taxID: '52998224725' },
+  });
   assert.is(res.status, 200, res.text);
   return res.body.endToEndId;
 }
@@ -46,12 +50,24 @@ test('the same end-to-end id arriving five times at once is settled once', async
   if (!onPostgres) return;
   const company = await createCompany(a.client);
   const at = new Date();
-  const incoming: IncomingPix = { endToEndId: newEndToEndId('18236120', at), value: cents(777), at, payer, pixKey: company.pixKey };
-  const results = await Promise.all([a, b, a, b, a].map((s) => s.services.db.transaction().execute((trx) => receivePix(trx, incoming))));
+  const incoming: IncomingPix = {
+    endToEndId: newEndToEndId('18236120', at),
+    value: cents(777),
+    at,
+    payer,
+    pixKey: company.pixKey,
+  };
+  const results = await Promise.all(
+    [a, b, a, b, a].map((s) => s.services.db.transaction().execute((trx) => receivePix(trx, incoming))),
+  );
   for (const r of results) assert.equal(r, results[0]);
   assert.ok(results[0]!.ok);
   assert.equal(await balance(company), { total: 777, blocked: 0, available: 777 });
-  const rows = await a.services.db.selectFrom('transactions').select('id').where('end_to_end_id', '=', incoming.endToEndId).execute();
+  const rows = await a.services.db
+    .selectFrom('transactions')
+    .select('id')
+    .where('end_to_end_id', '=', incoming.endToEndId)
+    .execute();
   assert.is(rows.length, 1);
 });
 
@@ -60,7 +76,12 @@ test('one charge paid by two Pix at once: one settles, the other is refused', as
   const company = await createCompany(a.client);
   const { locationUrl } = await makeCob(a, company, { value: 5000 });
   const at = new Date();
-  const pay = (s: TestServer) => s.services.db.transaction().execute((trx) => receivePix(trx, { endToEndId: newEndToEndId('18236120', at), value: cents(5000), at, payer, locationUrl }));
+  const pay = (s: TestServer) =>
+    s.services.db
+      .transaction()
+      .execute((trx) =>
+        receivePix(trx, { endToEndId: newEndToEndId('18236120', at), value: cents(5000), at, payer, locationUrl }),
+      );
   const results = await Promise.all([pay(a), pay(b)]);
   assert.equal(results.map((r) => r.ok).sort(), [false, true]);
   const refused = results.find((r) => !r.ok)!;
@@ -75,7 +96,15 @@ test('two devolutions racing for one balance: one is held, the other refused; ne
   const first = await pixIn(company, 10000);
   const second = await pixIn(company, 10000);
   await a.services.db.transaction().execute(async (trx) => {
-    assert.ok((await applyMove(trx, { moveId: 'test-out:race', legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(10000) }], at: new Date() })).ok);
+    assert.ok(
+      (
+        await applyMove(trx, {
+          moveId: 'test-out:race',
+          legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(10000) }],
+          at: new Date(),
+        })
+      ).ok,
+    );
   });
   const [r1, r2] = await Promise.all([
     a.client.put(`/pix/v2/pix/${first}/devolucao/race1`, { valor: '100.00' }, { auth: token }),
@@ -93,7 +122,9 @@ test('ten devolutions of one Pix at once: the cap holds', async () => {
   const token = await pixToken(a.client, company);
   const e2eid = await pixIn(company, 10000);
   const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).client.put(`/pix/v2/pix/${e2eid}/devolucao/cap${i}`, { valor: '20.00' }, { auth: token })),
+    Array.from({ length: 10 }, (_, i) =>
+      (i % 2 ? a : b).client.put(`/pix/v2/pix/${e2eid}/devolucao/cap${i}`, { valor: '20.00' }, { auth: token }),
+    ),
   );
   assert.is(results.filter((r) => r.status === 201).length, 5);
   assert.is(results.filter((r) => r.status === 400).length, 5);
@@ -109,12 +140,28 @@ test('two processes settle one queue: every devolution settled once', async () =
     const res = await a.client.put(`/pix/v2/pix/${e2eid}/devolucao/q${i}`, { valor: '10.00' }, { auth: token });
     assert.is(res.status, 201, res.text);
   }
-  const pending = await a.services.db.selectFrom('pix_devolutions').select('rtr_id').where('status', '=', 'EM_PROCESSAMENTO').execute();
-  const [na, nb] = await Promise.all([a.services.pixin.settlement.settlePending(), b.services.pixin.settlement.settlePending()]);
+  const pending = await a.services.db
+    .selectFrom('pix_devolutions')
+    .select('rtr_id')
+    .where('status', '=', 'EM_PROCESSAMENTO')
+    .execute();
+  const [na, nb] = await Promise.all([
+    a.services.pixin.settlement.settlePending(),
+    b.services.pixin.settlement.settlePending(),
+  ]);
   assert.is(na + nb, pending.length);
-  const rows = await a.services.db.selectFrom('pix_devolutions').select('status').where('end_to_end_id', '=', e2eid).execute();
+  const rows = await a.services.db
+    .selectFrom('pix_devolutions')
+    .select('status')
+    .where('end_to_end_id', '=', e2eid)
+    .execute();
   assert.ok(rows.every((r) => r.status === 'DEVOLVIDO'));
-  const refunds = await a.services.db.selectFrom('transactions').select('id').where('company_id', '=', company.companyId).where('type', '=', 'REFUND_OUT').execute();
+  const refunds = await a.services.db
+    .selectFrom('transactions')
+    .select('id')
+    .where('company_id', '=', company.companyId)
+    .where('type', '=', 'REFUND_OUT')
+    .execute();
   assert.is(refunds.length, 30);
   assert.equal(await balance(company), { total: 70000, blocked: 0, available: 70000 });
 });

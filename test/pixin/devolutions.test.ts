@@ -37,13 +37,19 @@ async function balance(company: TestCompany) {
   return { total, blocked, available };
 }
 
-const put = (e2eid: string, id: string, body: unknown, auth = bearer) => server.client.put(`/pix/v2/pix/${e2eid}/devolucao/${id}`, body, { auth });
-const get = (e2eid: string, id: string, auth = bearer) => server.client.get(`/pix/v2/pix/${e2eid}/devolucao/${id}`, { auth });
+const put = (e2eid: string, id: string, body: unknown, auth = bearer) =>
+  server.client.put(`/pix/v2/pix/${e2eid}/devolucao/${id}`, body, { auth });
+const get = (e2eid: string, id: string, auth = bearer) =>
+  server.client.get(`/pix/v2/pix/${e2eid}/devolucao/${id}`, { auth });
 const settle = () => server.services.jobs.runNow(SETTLEMENT_JOB);
 
 test('a devolution holds the money, then the rail returns it (DEVOLVIDO) and the balance drops', async () => {
   const e2eid = await pixIn(acme, 128000);
-  const res = await put(e2eid, 'DEV10491A', { valor: '120.00', natureza: 'ORIGINAL', descricao: 'Dez salgados nao entregues' });
+  const res = await put(e2eid, 'DEV10491A', {
+    valor: '120.00',
+    natureza: 'ORIGINAL',
+    descricao: 'Dez salgados nao entregues',
+  });
   assert.is(res.status, 201, res.text);
   const requested = res.body;
   assert.match(requested.rtrId, /^D99999999\d{12}[a-zA-Z0-9]{11}$/);
@@ -68,8 +74,15 @@ test('a devolution holds the money, then the rail returns it (DEVOLVIDO) and the
   const pix = await server.client.get(`/pix/v2/pix/${e2eid}`, { auth: bearer });
   assert.equal(pix.body.devolucoes, [settled.body]);
 
-  const refundRows = await server.services.db.selectFrom('transactions').selectAll().where('end_to_end_id', '=', requested.rtrId).execute();
-  assert.equal(refundRows.map((r) => [r.type, r.value, r.company_id]), [['REFUND_OUT', 12000, acme.companyId]]);
+  const refundRows = await server.services.db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('end_to_end_id', '=', requested.rtrId)
+    .execute();
+  assert.equal(
+    refundRows.map((r) => [r.type, r.value, r.company_id]),
+    [['REFUND_OUT', 12000, acme.companyId]],
+  );
   assert.equal(refundRows[0]!.details, {
     comment: 'Dez salgados nao entregues',
     destination: { name: payer.name, taxID: payer.taxID, ispb: '18236120' },
@@ -79,8 +92,13 @@ test('a devolution holds the money, then the rail returns it (DEVOLVIDO) and the
   });
   const events = (await listEventsOfCompany(server.services.db, acme.companyId)).map((e) => e.type);
   // Events of one instant are in no particular order.
-  assert.equal(events.slice(-2).sort(), ['OPENPIX:TRANSACTION_REFUND_RECEIVED', 'PIX_TRANSACTION_REFUND_SENT_CONFIRMED']);
-  const confirmed = (await listEventsOfCompany(server.services.db, acme.companyId, 'OPENPIX:TRANSACTION_REFUND_RECEIVED'))[0]!.payload as Record<string, any>;
+  assert.equal(events.slice(-2).sort(), [
+    'OPENPIX:TRANSACTION_REFUND_RECEIVED',
+    'PIX_TRANSACTION_REFUND_SENT_CONFIRMED',
+  ]);
+  const confirmed = (
+    await listEventsOfCompany(server.services.db, acme.companyId, 'OPENPIX:TRANSACTION_REFUND_RECEIVED')
+  )[0]!.payload as Record<string, any>;
   assert.equal(confirmed.refund, {
     status: 'CONFIRMED',
     value: 12000,
@@ -110,7 +128,13 @@ test('the same id with the same request answers the existing devolution; another
   const other = await put(e2eid, 'same1', { valor: '7.90' });
   assert.is(other.status, 400);
   assert.is(other.body.type, PROBLEM + 'PixDevolucaoInvalida');
-  assert.equal(other.body.violacoes, [{ razao: 'The devolution id same1 is already used for this Pix with another request', propriedade: 'id', valor: 'same1' }]);
+  assert.equal(other.body.violacoes, [
+    {
+      razao: 'The devolution id same1 is already used for this Pix with another request',
+      propriedade: 'id',
+      valor: 'same1',
+    },
+  ]);
   // The id is per Pix: another Pix may use it.
   const elsewhere = await put(await pixIn(acme, 1000), 'same1', { valor: '1.00' });
   assert.is(elsewhere.status, 201);
@@ -122,7 +146,13 @@ test('ORIGINAL is capped at the Pix value minus earlier devolutions; refused one
   const over = await put(e2eid, 'a2', { valor: '40.01' });
   assert.is(over.status, 400);
   assert.is(over.body.type, PROBLEM + 'PixDevolucaoInvalida');
-  assert.equal(over.body.violacoes, [{ razao: 'The devolution exceeds what is left to return of the Pix value: at most 40.00', propriedade: 'valor', valor: '40.01' }]);
+  assert.equal(over.body.violacoes, [
+    {
+      razao: 'The devolution exceeds what is left to return of the Pix value: at most 40.00',
+      propriedade: 'valor',
+      valor: '40.01',
+    },
+  ]);
   assert.is((await put(e2eid, 'a3', { valor: '40.00' })).status, 201);
   const nothingLeft = await put(e2eid, 'a4', { valor: '0.01' });
   assert.is(nothingLeft.status, 400);
@@ -130,11 +160,21 @@ test('ORIGINAL is capped at the Pix value minus earlier devolutions; refused one
 
 test('RETIRADA is refused for a Pix without a withdrawal part; bad amounts are refused', async () => {
   const e2eid = await pixIn(acme, 10000);
-  const retirada = await put(e2eid, 'r1', { valor: '50.00', natureza: 'RETIRADA', descricao: 'Troco nao entregue no caixa' });
+  const retirada = await put(e2eid, 'r1', {
+    valor: '50.00',
+    natureza: 'RETIRADA',
+    descricao: 'Troco nao entregue no caixa',
+  });
   assert.is(retirada.status, 400);
   assert.is(retirada.body.type, PROBLEM + 'PixDevolucaoInvalida');
   assert.is(retirada.body.violacoes[0].propriedade, 'natureza');
-  for (const body of [{ valor: '0.00' }, { valor: '1.5' }, { valor: '10.00', natureza: 'MED_FRAUDE' }, { valor: '1.00', descricao: 'x'.repeat(141) }, {}]) {
+  for (const body of [
+    { valor: '0.00' },
+    { valor: '1.5' },
+    { valor: '10.00', natureza: 'MED_FRAUDE' },
+    { valor: '1.00', descricao: 'x'.repeat(141) },
+    {},
+  ]) {
     const res = await put(e2eid, 'bad1', body);
     assert.is(res.status, 400, JSON.stringify(body));
     assert.is(res.body.type, PROBLEM + 'PixDevolucaoInvalida', JSON.stringify(body));
@@ -142,7 +182,7 @@ test('RETIRADA is refused for a Pix without a withdrawal part; bad amounts are r
   assert.is((await get(e2eid, 'bad1')).status, 404);
 });
 
-test('unknown Pix or devolution, or another company\'s: 404 with the right type', async () => {
+test("unknown Pix or devolution, or another company's: 404 with the right type", async () => {
   const e2eid = await pixIn(acme, 1000);
   assert.is((await put(e2eid, 'mine1', { valor: '1.00' })).status, 201);
   const unknownDevolution = await get(e2eid, 'nope');
@@ -161,7 +201,7 @@ test('unknown Pix or devolution, or another company\'s: 404 with the right type'
   assert.is(putTheirs.body.type, PROBLEM + 'PixNaoEncontrado');
 });
 
-test('a devolution the payer\'s bank refuses is NAO_REALIZADO with a reason and the hold is released', async () => {
+test("a devolution the payer's bank refuses is NAO_REALIZADO with a reason and the hold is released", async () => {
   const company = await createCompany(server.client, { name: 'Recusa Ltda' });
   const token = await pixToken(server.client, company);
   const e2eid = await pixIn(company, 5000, { name: 'Conta Encerrada', taxID: '000.000.001-91' });
@@ -174,8 +214,15 @@ test('a devolution the payer\'s bank refuses is NAO_REALIZADO with a reason and 
   assert.equal(await balance(company), { total: 5000, blocked: 0, available: 5000 });
   const events = (await listEventsOfCompany(server.services.db, company.companyId)).map((e) => e.type);
   assert.equal(events, ['OPENPIX:TRANSACTION_RECEIVED', 'PIX_TRANSACTION_REFUND_SENT_REJECTED']);
-  const rows = await server.services.db.selectFrom('transactions').select('type').where('company_id', '=', company.companyId).execute();
-  assert.equal(rows.map((r) => r.type), ['PIX_IN']);
+  const rows = await server.services.db
+    .selectFrom('transactions')
+    .select('type')
+    .where('company_id', '=', company.companyId)
+    .execute();
+  assert.equal(
+    rows.map((r) => r.type),
+    ['PIX_IN'],
+  );
   // What was refused is refundable again.
   const again = await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/troco2`, { valor: '50.00' }, { auth: token });
   assert.is(again.status, 201);
@@ -187,14 +234,21 @@ test('never below zero: a devolution the available balance does not cover is ref
   const e2eid = await pixIn(company, 10000);
   // Money leaves the account (as a payment would).
   await server.services.db.transaction().execute(async (trx) => {
-    const moved = await applyMove(trx, { moveId: 'test-out:1', legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(6000) }], at: new Date() });
+    const moved = await applyMove(trx, {
+      moveId: 'test-out:1',
+      legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(6000) }],
+      at: new Date(),
+    });
     assert.ok(moved.ok);
   });
   const res = await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/d1`, { valor: '40.01' }, { auth: token });
   assert.is(res.status, 400);
   assert.is(res.body.type, PROBLEM + 'PixDevolucaoInvalida');
   assert.is(res.body.detail, 'The available balance of the account does not cover the devolution');
-  assert.is((await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/d2`, { valor: '40.00' }, { auth: token })).status, 201);
+  assert.is(
+    (await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/d2`, { valor: '40.00' }, { auth: token })).status,
+    201,
+  );
   assert.equal(await balance(company), { total: 4000, blocked: 4000, available: 0 });
 });
 
@@ -211,12 +265,26 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
       endToEndId: newEndToEndId('99999999', at),
       value: cents(value),
       at,
-      payer: { name: 'Pagadora SA', taxId: '11222333000181', ispb: '99999999', companyId: payerCo.companyId, accountId: payerCo.accountId },
+      payer: {
+        name: 'Pagadora SA',
+        taxId: '11222333000181',
+        ispb: '99999999',
+        companyId: payerCo.companyId,
+        accountId: payerCo.accountId,
+      },
       pixKey: receiver.pixKey,
       txid: 'notaFiscal123',
     };
     await db.transaction().execute(async (trx) => {
-      assert.ok((await applyMove(trx, { moveId: `pix-out:${incoming.endToEndId}`, legs: [{ accountId: payerCo.accountId, kind: 'DEBIT', amount: incoming.value }], at })).ok);
+      assert.ok(
+        (
+          await applyMove(trx, {
+            moveId: `pix-out:${incoming.endToEndId}`,
+            legs: [{ accountId: payerCo.accountId, kind: 'DEBIT', amount: incoming.value }],
+            at,
+          })
+        ).ok,
+      );
       assert.ok((await receivePix(trx, incoming)).ok);
     });
     return incoming.endToEndId;
@@ -225,11 +293,19 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
   assert.equal(await balance(payerCo), { total: 7000, blocked: 0, available: 7000 });
   const pixRes = await server.client.get(`/pix/v2/pix/${e2eid}`, { auth: token });
   assert.is(pixRes.body.txid, 'notaFiscal123');
-  assert.is((await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/back1`, { valor: '10.00' }, { auth: token })).status, 201);
+  assert.is(
+    (await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/back1`, { valor: '10.00' }, { auth: token })).status,
+    201,
+  );
   await settle();
   assert.equal(await balance(payerCo), { total: 8000, blocked: 0, available: 8000 });
   assert.equal(await balance(receiver), { total: 2000, blocked: 0, available: 2000 });
-  const refundIn = await db.selectFrom('transactions').selectAll().where('company_id', '=', payerCo.companyId).where('type', '=', 'REFUND_IN').execute();
+  const refundIn = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('company_id', '=', payerCo.companyId)
+    .where('type', '=', 'REFUND_IN')
+    .execute();
   assert.is(refundIn.length, 1);
   assert.is(refundIn[0]!.value, 1000);
 
@@ -238,11 +314,17 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
   assert.is(callbacks.length, 2);
   const last = callbacks[1]!.payload as { chave: string; pix: { devolucoes: Array<{ id: string; status: string }> } };
   assert.is(last.chave, receiver.pixKey);
-  assert.equal(last.pix.devolucoes.map((d) => [d.id, d.status]), [['back1', 'DEVOLVIDO']]);
+  assert.equal(
+    last.pix.devolucoes.map((d) => [d.id, d.status]),
+    [['back1', 'DEVOLVIDO']],
+  );
 
   // The payer's account closes: the next devolution is not made.
   await db.updateTable('bank_accounts').set({ status: 'CLOSED' }).where('id', '=', payerCo.accountId).execute();
-  assert.is((await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/back2`, { valor: '5.00' }, { auth: token })).status, 201);
+  assert.is(
+    (await server.client.put(`/pix/v2/pix/${e2eid}/devolucao/back2`, { valor: '5.00' }, { auth: token })).status,
+    201,
+  );
   await settle();
   const refused = await server.client.get(`/pix/v2/pix/${e2eid}/devolucao/back2`, { auth: token });
   assert.is(refused.body.status, 'NAO_REALIZADO');

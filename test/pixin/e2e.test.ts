@@ -33,10 +33,20 @@ const balanceOf = async () => {
 
 test('charge -> cob -> signed payload -> sandbox payment -> both APIs -> refund -> settlement -> balance', async () => {
   const { client } = server;
-  assert.equal(await balanceOf(), { total: 0, blocked: 0, available: 0, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(await balanceOf(), {
+    total: 0,
+    blocked: 0,
+    available: 0,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 
   // 1. A charge on the platform API.
-  const created = await client.post('/api/v1/charge', { correlationID: 'pedido-2026-000184', value: 15990, comment: 'Pedido 184' }, { auth: aurora.appID });
+  const created = await client.post(
+    '/api/v1/charge',
+    { correlationID: 'pedido-2026-000184', value: 15990, comment: 'Pedido 184' },
+    { auth: aurora.appID },
+  );
   assert.is(created.status, 200, created.text);
   const charge = created.body.charge;
   assert.is(charge.status, 'ACTIVE');
@@ -79,10 +89,20 @@ test('charge -> cob -> signed payload -> sandbox payment -> both APIs -> refund 
   assert.is(signed.chave, aurora.pixKey);
 
   // 5. An outside payer pays the code in the sandbox.
-  const paid = await client.post('/api/v1/sandbox/pay', { brCode: charge.brCode, payer: { name: 'Mariana Alves Costa', taxID: '529.982.247-25' } });
+  const paid = await client.post('/api/v1/sandbox/pay', {
+    brCode: charge.brCode,
+    payer: { name: 'Mariana Alves Costa', taxID: '529.982.247-25' },
+  });
   assert.is(paid.status, 200, paid.text);
   const e2eid: string = paid.body.endToEndId;
-  assert.equal(paid.body, { endToEndId: e2eid, value: 15990, time: paid.body.time, status: 'CONFIRMED', chargeCorrelationID: 'pedido-2026-000184', pixKey: aurora.pixKey });
+  assert.equal(paid.body, {
+    endToEndId: e2eid,
+    value: 15990,
+    time: paid.body.time,
+    status: 'CONFIRMED',
+    chargeCorrelationID: 'pedido-2026-000184',
+    pixKey: aurora.pixKey,
+  });
 
   // 6. COMPLETED on the platform API, CONCLUIDA on the Pix API (with its Pix).
   const platformCharge = await client.get('/api/v1/charge/pedido-2026-000184', { auth: aurora.appID });
@@ -90,7 +110,14 @@ test('charge -> cob -> signed payload -> sandbox payment -> both APIs -> refund 
   assert.is(platformCharge.body.charge.paidAt, paid.body.time);
   const concluded = await client.get(`/pix/v2/cob/${txid}`, { auth: bearer });
   assert.is(concluded.body.status, 'CONCLUIDA');
-  const pixOfCharge = { endToEndId: e2eid, txid, valor: '159.90', chave: aurora.pixKey, horario: paid.body.time, devolucoes: [] };
+  const pixOfCharge = {
+    endToEndId: e2eid,
+    txid,
+    valor: '159.90',
+    chave: aurora.pixKey,
+    horario: paid.body.time,
+    devolucoes: [],
+  };
   assert.equal(concluded.body.pix, [pixOfCharge]);
 
   // 7. The Pix in /pix/v2/pix, the transaction in /api/v1/transaction.
@@ -106,13 +133,29 @@ test('charge -> cob -> signed payload -> sandbox payment -> both APIs -> refund 
   assert.is(received.value, 15990);
   assert.is(received.transactionID, txid);
   assert.is(received.charge.correlationID, 'pedido-2026-000184');
-  assert.equal(await balanceOf(), { total: 15990, blocked: 0, available: 15990, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(await balanceOf(), {
+    total: 15990,
+    blocked: 0,
+    available: 15990,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 
   // 8. Part of it refunded: the money is held while the rail works.
-  const refund = await client.post('/api/v1/charge/pedido-2026-000184/refund', { correlationID: 'estorno184a', value: 5990, comment: 'Troca de tamanho' }, { auth: aurora.appID });
+  const refund = await client.post(
+    '/api/v1/charge/pedido-2026-000184/refund',
+    { correlationID: 'estorno184a', value: 5990, comment: 'Troca de tamanho' },
+    { auth: aurora.appID },
+  );
   assert.is(refund.status, 200, refund.text);
   assert.is(refund.body.refund.status, 'IN_PROCESSING');
-  assert.equal(await balanceOf(), { total: 15990, blocked: 5990, available: 10000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(await balanceOf(), {
+    total: 15990,
+    blocked: 5990,
+    available: 10000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
   const inProgress = await client.get(`/pix/v2/pix/${e2eid}/devolucao/estorno184a`, { auth: bearer });
   assert.is(inProgress.body.status, 'EM_PROCESSAMENTO');
 
@@ -126,9 +169,17 @@ test('charge -> cob -> signed payload -> sandbox payment -> both APIs -> refund 
   assert.equal(refunds.body.refunds, [{ ...refund.body.refund, status: 'CONFIRMED' }]);
   const withDevolution = await client.get(`/pix/v2/pix/${e2eid}`, { auth: bearer });
   assert.equal(withDevolution.body.devolucoes, [devolvido.body]);
-  assert.equal(await balanceOf(), { total: 10000, blocked: 0, available: 10000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(await balanceOf(), {
+    total: 10000,
+    blocked: 0,
+    available: 10000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
   const after = await client.get('/api/v1/transaction', { auth: aurora.appID });
-  const refundTx = after.body.transactions.find((t: { endToEndId: string }) => t.endToEndId === refund.body.refund.endToEndId);
+  const refundTx = after.body.transactions.find(
+    (t: { endToEndId: string }) => t.endToEndId === refund.body.refund.endToEndId,
+  );
   assert.ok(refundTx, after.text);
   assert.is(refundTx.value, 5990);
 });

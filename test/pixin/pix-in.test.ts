@@ -43,7 +43,13 @@ async function pixIn(key: string, value: number, extra: Record<string, unknown> 
 
 test('a Pix to a key is credited, answered, and shown in the Pix API', async () => {
   const before = await server.client.get(`/api/v1/account/${acme.accountId}`, { auth: acme.appID });
-  assert.equal(before.body.account.balance, { total: 0, blocked: 0, available: 0, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(before.body.account.balance, {
+    total: 0,
+    blocked: 0,
+    available: 0,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 
   const received = await pixIn(acme.pixKey, 30000, { comment: 'Reembolso almoco' });
   assert.match(received.endToEndId, /^E18236120\d{12}[a-zA-Z0-9]{11}$/);
@@ -52,7 +58,13 @@ test('a Pix to a key is credited, answered, and shown in the Pix API', async () 
   assert.is(received.pixKey, acme.pixKey);
 
   const after = await server.client.get(`/api/v1/account/${acme.accountId}`, { auth: acme.appID });
-  assert.equal(after.body.account.balance, { total: 30000, blocked: 0, available: 30000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(after.body.account.balance, {
+    total: 30000,
+    blocked: 0,
+    available: 30000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 
   const pix = await server.client.get(`/pix/v2/pix/${received.endToEndId}`, { auth: bearer });
   assert.is(pix.status, 200, pix.text);
@@ -78,10 +90,18 @@ test('another company, or an unknown e2eid, gets PixNaoEncontrado', async () => 
 });
 
 test('an unknown key answers 404, a bad payer tax id 400 (nothing credited)', async () => {
-  const unknown = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: 'nobody@example.com', value: 100, payer });
+  const unknown = await server.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: 'nobody@example.com',
+    value: 100,
+    payer,
+  });
   assert.is(unknown.status, 404);
   assert.equal(unknown.body, { error: 'Pix key not found' });
-  const badTaxId = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: acme.pixKey, value: 100, payer: { name: 'X', taxID: '11111111111' } });
+  const badTaxId = await server.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: acme.pixKey,
+    value: 100,
+    payer: { name: 'X', taxID: '11111111111' },
+  });
   assert.is(badTaxId.status, 400);
   assert.is(badTaxId.body.details[0].field, 'payer.taxID');
   for (const value of [1e20, 1_000_000_000_000]) {
@@ -95,7 +115,10 @@ test('the events of a received Pix: TRANSACTION_RECEIVED (no charge, no txid: no
   const company = await createCompany(server.client, { name: 'Eventos Ltda' });
   const { endToEndId, time } = await pixIn(company.pixKey, 4590, { comment: 'Pedido 10482' });
   const events = await listEventsOfCompany(server.services.db, company.companyId);
-  assert.equal(events.map((e) => e.type), ['OPENPIX:TRANSACTION_RECEIVED']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['OPENPIX:TRANSACTION_RECEIVED'],
+  );
   const payload = events[0]!.payload as Record<string, any>;
   assert.equal(payload.pix, {
     value: 4590,
@@ -118,7 +141,20 @@ test('the same end-to-end id is settled once; a local payment by key credits wit
   const db = server.services.db;
   const at = await server.services.clock.now();
   const endToEndId = newEndToEndId('99999999', at);
-  const incoming = { endToEndId, value: cents(1234), at, payer: { name: 'Outra Empresa', taxId: '11222333000181', ispb: '99999999', companyId: other.companyId, accountId: other.accountId }, pixKey: company.pixKey, infoPagador: 'nota 55' };
+  const incoming = {
+    endToEndId,
+    value: cents(1234),
+    at,
+    payer: {
+      name: 'Outra Empresa',
+      taxId: '11222333000181',
+      ispb: '99999999',
+      companyId: other.companyId,
+      accountId: other.accountId,
+    },
+    pixKey: company.pixKey,
+    infoPagador: 'nota 55',
+  };
   const first = await db.transaction().execute((trx) => receivePix(trx, incoming));
   const second = await db.transaction().execute((trx) => receivePix(trx, incoming));
   assert.ok(first.ok);
@@ -131,40 +167,80 @@ test('the same end-to-end id is settled once; a local payment by key credits wit
   assert.is(rows.length, 1);
   assert.is(rows[0]!.type, 'PIX_IN');
   assert.is(rows[0]!.value, 1234);
-  assert.equal(rows[0]!.details, { infoPagador: 'nota 55', pixKey: company.pixKey, payer: { name: 'Outra Empresa', taxID: '11222333000181', ispb: '99999999' } });
+  assert.equal(rows[0]!.details, {
+    infoPagador: 'nota 55',
+    pixKey: company.pixKey,
+    payer: { name: 'Outra Empresa', taxID: '11222333000181', ispb: '99999999' },
+  });
 });
 
 test('GET /pix lists by period, with filters and paging (parametros echo the query)', async () => {
   const company = await createCompany(server.client, { name: 'Lista Ltda' });
   const token = await pixToken(server.client, company);
   const a = await pixIn(company.pixKey, 100);
-  const b = await server.client.post('/api/v1/sandbox/pix-in', { pixKey: company.pixKey, value: 200, payer: { name: 'Empresa X', taxID: '11.222.333/0001-81' } });
+  const b = await server.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: company.pixKey,
+    value: 200,
+    payer: { name: 'Empresa X', taxID: '11.222.333/0001-81' },
+  });
   const c = await pixIn(company.pixKey, 300);
 
   const all = await server.client.get(`/pix/v2/pix?${RANGE()}`, { auth: token });
   assert.is(all.status, 200, all.text);
-  assert.equal(all.body.pix.map((p: { valor: string }) => p.valor), ['1.00', '2.00', '3.00']);
-  assert.equal(all.body.parametros.paginacao, { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 3 });
+  assert.equal(
+    all.body.pix.map((p: { valor: string }) => p.valor),
+    ['1.00', '2.00', '3.00'],
+  );
+  assert.equal(all.body.parametros.paginacao, {
+    paginaAtual: 0,
+    itensPorPagina: 100,
+    quantidadeDePaginas: 1,
+    quantidadeTotalDeItens: 3,
+  });
 
-  const page = await server.client.get(`/pix/v2/pix?${RANGE()}&paginacao.paginaAtual=1&paginacao.itensPorPagina=2`, { auth: token });
-  assert.equal(page.body.pix.map((p: { endToEndId: string }) => p.endToEndId), [c.endToEndId]);
-  assert.equal(page.body.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 });
+  const page = await server.client.get(`/pix/v2/pix?${RANGE()}&paginacao.paginaAtual=1&paginacao.itensPorPagina=2`, {
+    auth: token,
+  });
+  assert.equal(
+    page.body.pix.map((p: { endToEndId: string }) => p.endToEndId),
+    [c.endToEndId],
+  );
+  assert.equal(page.body.parametros.paginacao, {
+    paginaAtual: 1,
+    itensPorPagina: 2,
+    quantidadeDePaginas: 2,
+    quantidadeTotalDeItens: 3,
+  });
 
   const byCnpj = await server.client.get(`/pix/v2/pix?${RANGE()}&cnpj=11222333000181`, { auth: token });
-  assert.equal(byCnpj.body.pix.map((p: { endToEndId: string }) => p.endToEndId), [b.body.endToEndId]);
+  assert.equal(
+    byCnpj.body.pix.map((p: { endToEndId: string }) => p.endToEndId),
+    [b.body.endToEndId],
+  );
   assert.is(byCnpj.body.parametros.cnpj, '11222333000181');
   const byCpf = await server.client.get(`/pix/v2/pix?${RANGE()}&cpf=26801573110`, { auth: token });
-  assert.equal(byCpf.body.pix.map((p: { endToEndId: string }) => p.endToEndId), [a.endToEndId, c.endToEndId]);
+  assert.equal(
+    byCpf.body.pix.map((p: { endToEndId: string }) => p.endToEndId),
+    [a.endToEndId, c.endToEndId],
+  );
 
   const withTxid = await server.client.get(`/pix/v2/pix?${RANGE()}&txIdPresente=true`, { auth: token });
   assert.equal(withTxid.body.pix, []);
-  const withoutTxid = await server.client.get(`/pix/v2/pix?${RANGE()}&txIdPresente=false&devolucaoPresente=false`, { auth: token });
+  const withoutTxid = await server.client.get(`/pix/v2/pix?${RANGE()}&txIdPresente=false&devolucaoPresente=false`, {
+    auth: token,
+  });
   assert.is(withoutTxid.body.pix.length, 3);
   assert.is(withoutTxid.body.parametros.txIdPresente, false);
 
-  const past = await server.client.get(`/pix/v2/pix?inicio=2020-01-01T00:00:00Z&fim=2020-12-31T00:00:00Z`, { auth: token });
+  const past = await server.client.get(`/pix/v2/pix?inicio=2020-01-01T00:00:00Z&fim=2020-12-31T00:00:00Z`, {
+    auth: token,
+  });
   assert.equal(past.body.pix, []);
-  assert.equal(past.body.parametros, { inicio: '2020-01-01T00:00:00Z', fim: '2020-12-31T00:00:00Z', paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 } });
+  assert.equal(past.body.parametros, {
+    inicio: '2020-01-01T00:00:00Z',
+    fim: '2020-12-31T00:00:00Z',
+    paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 },
+  });
 });
 
 test('GET /pix refuses bad list parameters with PixConsultaInvalida', async () => {

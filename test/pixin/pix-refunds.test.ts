@@ -26,11 +26,17 @@ async function pixIn(company: TestCompany, value: number): Promise<string> {
 }
 
 const createRefund = (body: unknown, auth = acme.appID) => server.client.post('/api/v1/refund', body, { auth });
-const getRefund = (id: string, auth = acme.appID) => server.client.get(`/api/v1/refund/${encodeURIComponent(id)}`, { auth });
+const getRefund = (id: string, auth = acme.appID) =>
+  server.client.get(`/api/v1/refund/${encodeURIComponent(id)}`, { auth });
 
 test('a Pix received without a charge is refunded in part, seen in both APIs, and settles', async () => {
   const endToEndId = await pixIn(acme, 30000);
-  const res = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'devolve311', value: 1500, comment: 'Produto em falta' });
+  const res = await createRefund({
+    transactionEndToEndId: endToEndId,
+    correlationID: 'devolve311',
+    value: 1500,
+    comment: 'Produto em falta',
+  });
   assert.is(res.status, 200, res.text);
   const refund = res.body.refund;
   assert.match(refund.returnIdentification, /^D99999999\d{12}[a-zA-Z0-9]{11}$/);
@@ -52,7 +58,12 @@ test('a Pix received without a charge is refunded in part, seen in both APIs, an
   assert.is(devolucao.body.valor, '15.00');
 
   // The same request again answers the same refund; another one under that correlationID is refused.
-  const again = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'devolve311', value: 1500, comment: 'Produto em falta' });
+  const again = await createRefund({
+    transactionEndToEndId: endToEndId,
+    correlationID: 'devolve311',
+    value: 1500,
+    comment: 'Produto em falta',
+  });
   assert.equal(again.body, res.body);
   const clash = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'devolve311', value: 1600 });
   assert.is(clash.status, 400);
@@ -83,7 +94,11 @@ test('without a value the whole refundable rest goes back; then nothing is left'
 
 test('a correlationID that does not fit a devolution id is kept; the refund is found by either id', async () => {
   const endToEndId = await pixIn(acme, 900);
-  const res = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'estorno/pedido 7#ç', value: 100 });
+  const res = await createRefund({
+    transactionEndToEndId: endToEndId,
+    correlationID: 'estorno/pedido 7#ç',
+    value: 100,
+  });
   assert.is(res.status, 200, res.text);
   const { refundId, correlationID } = res.body.refund;
   assert.is(correlationID, 'estorno/pedido 7#ç');
@@ -100,35 +115,60 @@ test('refunds of charges and devolutions of the Pix API are listed too, newest f
   const made = await makeCob(server, company, { value: 5000, correlationId: 'pedido-lista-1' });
   const paid = await server.client.post('/api/v1/sandbox/pay', { brCode: made.brCode, payer });
   assert.is(paid.status, 200, paid.text);
-  const viaCharge = await server.client.post('/api/v1/charge/pedido-lista-1/refund', { correlationID: 'via-charge', value: 100 }, { auth: company.appID });
+  const viaCharge = await server.client.post(
+    '/api/v1/charge/pedido-lista-1/refund',
+    { correlationID: 'via-charge', value: 100 },
+    { auth: company.appID },
+  );
   assert.is(viaCharge.status, 200, viaCharge.text);
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 60 });
-  const viaPix = await server.client.put(`/pix/v2/pix/${paid.body.endToEndId}/devolucao/VIAPIX1`, { valor: '2.00' }, { auth: token });
+  const viaPix = await server.client.put(
+    `/pix/v2/pix/${paid.body.endToEndId}/devolucao/VIAPIX1`,
+    { valor: '2.00' },
+    { auth: token },
+  );
   assert.is(viaPix.status, 201, viaPix.text);
 
   const list = await server.client.get('/api/v1/refund', { auth: company.appID });
   assert.is(list.status, 200, list.text);
   assert.equal(
     list.body.refunds.map((r: { correlationID: string; value: number }) => [r.correlationID, r.value]),
-    [['VIAPIX1', 200], ['via-charge', 100]],
+    [
+      ['VIAPIX1', 200],
+      ['via-charge', 100],
+    ],
   );
   assert.equal(list.body.pageInfo, { skip: 0, limit: 20, totalCount: 2, hasPreviousPage: false, hasNextPage: false });
 
   const since = encodeURIComponent(viaPix.body.horario.solicitacao);
   const recent = await server.client.get(`/api/v1/refund?start=${since}`, { auth: company.appID });
-  assert.equal(recent.body.refunds.map((r: { correlationID: string }) => r.correlationID), ['VIAPIX1']);
+  assert.equal(
+    recent.body.refunds.map((r: { correlationID: string }) => r.correlationID),
+    ['VIAPIX1'],
+  );
   const before = await server.client.get(`/api/v1/refund?end=${since}`, { auth: company.appID });
-  assert.equal(before.body.refunds.map((r: { correlationID: string }) => r.correlationID), ['via-charge']);
-  const backwards = await server.client.get(`/api/v1/refund?start=${since}&end=2020-01-01T00:00:00Z`, { auth: company.appID });
+  assert.equal(
+    before.body.refunds.map((r: { correlationID: string }) => r.correlationID),
+    ['via-charge'],
+  );
+  const backwards = await server.client.get(`/api/v1/refund?start=${since}&end=2020-01-01T00:00:00Z`, {
+    auth: company.appID,
+  });
   assert.is(backwards.status, 400);
   const paged = await server.client.get('/api/v1/refund?skip=1&limit=1', { auth: company.appID });
-  assert.equal(paged.body.refunds.map((r: { correlationID: string }) => r.correlationID), ['via-charge']);
+  assert.equal(
+    paged.body.refunds.map((r: { correlationID: string }) => r.correlationID),
+    ['via-charge'],
+  );
 });
 
-test('another company\'s Pix and refunds are answered like missing ones', async () => {
+test("another company's Pix and refunds are answered like missing ones", async () => {
   const other = await createCompany(server.client, { name: 'Outra Loja' });
   const endToEndId = await pixIn(other, 700);
-  const theirs = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'deles-1', value: 100 }, other.appID);
+  const theirs = await createRefund(
+    { transactionEndToEndId: endToEndId, correlationID: 'deles-1', value: 100 },
+    other.appID,
+  );
   assert.is(theirs.status, 200, theirs.text);
 
   const res = await createRefund({ transactionEndToEndId: endToEndId, correlationID: 'nao-meu', value: 100 });
@@ -144,7 +184,10 @@ test('another company\'s Pix and refunds are answered like missing ones', async 
 test('bad bodies answer 400 with the field that is wrong', async () => {
   const noE2e = await createRefund({ correlationID: 'sem-e2e', value: 100 });
   assert.is(noE2e.status, 400);
-  assert.ok(noE2e.body.details.some((d: { field: string }) => d.field === 'body.transactionEndToEndId'), noE2e.text);
+  assert.ok(
+    noE2e.body.details.some((d: { field: string }) => d.field === 'body.transactionEndToEndId'),
+    noE2e.text,
+  );
   const long = await createRefund({ transactionEndToEndId: 'E1', correlationID: 'longo', comment: 'x'.repeat(141) });
   assert.is(long.status, 400);
   const zero = await createRefund({ transactionEndToEndId: 'E1', correlationID: 'zero', value: 0 });

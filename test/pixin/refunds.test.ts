@@ -25,24 +25,49 @@ async function paidCharge(correlationId: string, value: number) {
   return { ...made, endToEndId: res.body.endToEndId as string };
 }
 
-const refund = (id: string, body: unknown, auth = acme.appID) => server.client.post(`/api/v1/charge/${encodeURIComponent(id)}/refund`, body, { auth });
-const refunds = (id: string, auth = acme.appID) => server.client.get(`/api/v1/charge/${encodeURIComponent(id)}/refund`, { auth });
+const refund = (id: string, body: unknown, auth = acme.appID) =>
+  server.client.post(`/api/v1/charge/${encodeURIComponent(id)}/refund`, body, { auth });
+const refunds = (id: string, auth = acme.appID) =>
+  server.client.get(`/api/v1/charge/${encodeURIComponent(id)}/refund`, { auth });
 
 test('a refund of a charge is a devolution of its Pix, in both APIs, and settles', async () => {
   const { charge, endToEndId } = await paidCharge('pedido-2026-000184', 15990);
-  const res = await refund('pedido-2026-000184', { correlationID: 'estorno184a', value: 5990, comment: 'Troca de tamanho' });
+  const res = await refund('pedido-2026-000184', {
+    correlationID: 'estorno184a',
+    value: 5990,
+    comment: 'Troca de tamanho',
+  });
   assert.is(res.status, 200, res.text);
   const created = res.body.refund;
   assert.match(created.endToEndId, /^D99999999/);
-  assert.equal(created, { status: 'IN_PROCESSING', value: 5990, correlationID: 'estorno184a', endToEndId: created.endToEndId, time: created.time, comment: 'Troca de tamanho' });
+  assert.equal(created, {
+    status: 'IN_PROCESSING',
+    value: 5990,
+    correlationID: 'estorno184a',
+    endToEndId: created.endToEndId,
+    time: created.time,
+    comment: 'Troca de tamanho',
+  });
 
   // The Pix API sees the same devolution, under the correlationID as its id.
   const devolucao = await server.client.get(`/pix/v2/pix/${endToEndId}/devolucao/estorno184a`, { auth: bearer });
   assert.is(devolucao.status, 200, devolucao.text);
-  assert.equal(devolucao.body, { id: 'estorno184a', rtrId: created.endToEndId, valor: '59.90', natureza: 'ORIGINAL', descricao: 'Troca de tamanho', horario: { solicitacao: created.time }, status: 'EM_PROCESSAMENTO' });
+  assert.equal(devolucao.body, {
+    id: 'estorno184a',
+    rtrId: created.endToEndId,
+    valor: '59.90',
+    natureza: 'ORIGINAL',
+    descricao: 'Troca de tamanho',
+    horario: { solicitacao: created.time },
+    status: 'EM_PROCESSAMENTO',
+  });
 
   // A devolution made through the Pix API shows as a refund of the charge.
-  const viaPix = await server.client.put(`/pix/v2/pix/${endToEndId}/devolucao/DEVPIX1`, { valor: '20.00' }, { auth: bearer });
+  const viaPix = await server.client.put(
+    `/pix/v2/pix/${endToEndId}/devolucao/DEVPIX1`,
+    { valor: '20.00' },
+    { auth: bearer },
+  );
   assert.is(viaPix.status, 201);
 
   await server.services.jobs.runNow(SETTLEMENT_JOB);
@@ -51,18 +76,33 @@ test('a refund of a charge is a devolution of its Pix, in both APIs, and settles
   assert.equal(list.body, {
     refunds: [
       { ...created, status: 'CONFIRMED' },
-      { status: 'CONFIRMED', value: 2000, correlationID: 'DEVPIX1', endToEndId: viaPix.body.rtrId, time: viaPix.body.horario.solicitacao },
+      {
+        status: 'CONFIRMED',
+        value: 2000,
+        correlationID: 'DEVPIX1',
+        endToEndId: viaPix.body.rtrId,
+        time: viaPix.body.horario.solicitacao,
+      },
     ],
     pageInfo: { skip: 0, limit: 20, totalCount: 2, hasPreviousPage: false, hasNextPage: false },
   });
   const byCorrelation = await refunds('pedido-2026-000184');
   assert.equal(byCorrelation.body, list.body);
   const paged = await server.client.get(`/api/v1/charge/${charge.id}/refund?skip=1&limit=1`, { auth: acme.appID });
-  assert.equal(paged.body.refunds.map((r: { correlationID: string }) => r.correlationID), ['DEVPIX1']);
+  assert.equal(
+    paged.body.refunds.map((r: { correlationID: string }) => r.correlationID),
+    ['DEVPIX1'],
+  );
   assert.equal(paged.body.pageInfo, { skip: 1, limit: 1, totalCount: 2, hasPreviousPage: true, hasNextPage: false });
 
   const balance = await server.client.get(`/api/v1/account/${acme.accountId}`, { auth: acme.appID });
-  assert.equal(balance.body.account.balance, { total: 15990 - 5990 - 2000, blocked: 0, available: 8000, blockedBySecurity: 0, blockedByWithdrawSafety: 0 });
+  assert.equal(balance.body.account.balance, {
+    total: 15990 - 5990 - 2000,
+    blocked: 0,
+    available: 8000,
+    blockedBySecurity: 0,
+    blockedByWithdrawSafety: 0,
+  });
 });
 
 test('a correlationID that does not fit a devolution id is kept; the id is generated', async () => {
@@ -102,7 +142,7 @@ test('the same correlationID answers the same refund; reused for another refund 
   assert.is(list.body.refunds.length, 1);
 });
 
-test('refused: unpaid charge, unknown charge, another company\'s charge, long comment', async () => {
+test("refused: unpaid charge, unknown charge, another company's charge, long comment", async () => {
   const unpaid = await makeCob(server, acme, { value: 1000, correlationId: 'nao-pago' });
   const res = await refund(unpaid.charge.id, { correlationID: 'x1', value: 100 });
   assert.is(res.status, 400);

@@ -13,7 +13,9 @@ import { startTestServer, type TestServer } from '../support/server';
 
 // What most pix-in files start from: a server without background jobs (the tests run them),
 // one company and its Pix API bearer.
-export async function startPixinServer(companyName = 'Aurora Moda'): Promise<{ server: TestServer; acme: TestCompany; bearer: string }> {
+export async function startPixinServer(
+  companyName = 'Aurora Moda',
+): Promise<{ server: TestServer; acme: TestCompany; bearer: string }> {
   const server = await startTestServer({}, { backgroundJobs: false });
   const acme = await createCompany(server.client, { name: companyName });
   return { server, acme, bearer: await pixToken(server.client, acme) };
@@ -98,7 +100,11 @@ export async function makeCobv(server: TestServer, company: TestCompany, o: Cobv
         txid: newTxid(),
         correlationId: o.correlationId ?? null,
         body: {
-          calendario: { criacao: now.toISOString(), dataDeVencimento: o.dueDate, validadeAposVencimento: o.validity ?? 30 },
+          calendario: {
+            criacao: now.toISOString(),
+            dataDeVencimento: o.dueDate,
+            validadeAposVencimento: o.validity ?? 30,
+          },
           devedor: { cpf: '52998224725', nome: 'Mariana Alves Costa' },
           valor: { original: formatDecimalAmount(cents(o.value)), ...(o.valor ?? {}) },
           chave: company.pixKey,
@@ -122,9 +128,16 @@ export async function makeCobv(server: TestServer, company: TestCompany, o: Cobv
 async function withCode(server: TestServer, charge: Charge): Promise<MadeCharge> {
   const { db, config } = server.services;
   const location = (await findLocationById(db, Number(charge.location_id)))!;
-  const company = await db.selectFrom('companies').selectAll().where('id', '=', charge.company_id).executeTakeFirstOrThrow();
+  const company = await db
+    .selectFrom('companies')
+    .selectAll()
+    .where('id', '=', charge.company_id)
+    .executeTakeFirstOrThrow();
   const brCode = brCodeOf(config.publicUrl, charge, location, company);
-  const locationUrl = config.publicUrl.replace(/^https?:\/\//, '') + (location.kind === 'cobv' ? '/qr/v2/cobv/' : '/qr/v2/') + location.token;
+  const locationUrl =
+    config.publicUrl.replace(/^https?:\/\//, '') +
+    (location.kind === 'cobv' ? '/qr/v2/cobv/' : '/qr/v2/') +
+    location.token;
   return { charge, brCode, locationUrl };
 }
 

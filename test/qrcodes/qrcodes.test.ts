@@ -24,9 +24,12 @@ test.before(async () => {
 });
 test.after(async () => server.close());
 
-const post = (body: unknown, company = acme) => server.client.post('/api/v1/qrcode-static', body, { auth: company.appID });
-const get = (id: string, company = acme) => server.client.get(`/api/v1/qrcode-static/${encodeURIComponent(id)}`, { auth: company.appID });
-const del = (id: string, company = acme) => server.client.delete(`/api/v1/qrcode-static/${encodeURIComponent(id)}`, { auth: company.appID });
+const post = (body: unknown, company = acme) =>
+  server.client.post('/api/v1/qrcode-static', body, { auth: company.appID });
+const get = (id: string, company = acme) =>
+  server.client.get(`/api/v1/qrcode-static/${encodeURIComponent(id)}`, { auth: company.appID });
+const del = (id: string, company = acme) =>
+  server.client.delete(`/api/v1/qrcode-static/${encodeURIComponent(id)}`, { auth: company.appID });
 
 function decode(brCode: string) {
   const parsed = parseBrCode(brCode);
@@ -35,7 +38,13 @@ function decode(brCode: string) {
 }
 
 test('create: a static BR Code with key, amount, txid, merchant, description and a valid CRC', async () => {
-  const res = await post({ name: 'Balcao loja Paulista', correlationID: 'qr-balcao-paulista', value: 2500, comment: 'Café expresso', pixKey: acmeKey });
+  const res = await post({
+    name: 'Balcao loja Paulista',
+    correlationID: 'qr-balcao-paulista',
+    value: 2500,
+    comment: 'Café expresso',
+    pixKey: acmeKey,
+  });
   assert.is(res.status, 200, res.text);
   const qr = res.body.pixQrCode;
   const publicUrl = server.services.config.publicUrl;
@@ -94,10 +103,23 @@ test('without value, key or correlationID: open amount, the default key, a gener
   assert.not.ok(qr.brCode.includes('530398654'));
 });
 
-test('pixKey: any key of the company; another company\'s or an unknown key is refused', async () => {
+test("pixKey: any key of the company; another company's or an unknown key is refused", async () => {
   const email = `caixa+${Date.now()}@cafesaojorge.com.br`;
-  const account = (await server.database.db.selectFrom('pix_keys').select('account_id').where('key', '=', acmeKey).executeTakeFirstOrThrow()).account_id;
-  await insertPixKey(server.database.db, { key: email, company_id: acme.companyId, account_id: account, type: 'EMAIL', is_default: false, created_at: new Date() });
+  const account = (
+    await server.database.db
+      .selectFrom('pix_keys')
+      .select('account_id')
+      .where('key', '=', acmeKey)
+      .executeTakeFirstOrThrow()
+  ).account_id;
+  await insertPixKey(server.database.db, {
+    key: email,
+    company_id: acme.companyId,
+    account_id: account,
+    type: 'EMAIL',
+    is_default: false,
+    created_at: new Date(),
+  });
   const res = await post({ name: 'Caixa 2', pixKey: email, value: 1 });
   assert.is(res.status, 200, res.text);
   assert.is(res.body.pixQrCode.pixKey, email);
@@ -106,7 +128,10 @@ test('pixKey: any key of the company; another company\'s or an unknown key is re
   for (const pixKey of [otherKey, 'nobody@example.com']) {
     const refused = await post({ name: 'x', pixKey });
     assert.is(refused.status, 400, refused.text);
-    assert.equal(refused.body, { error: 'Pix key not found for this company', details: [{ field: 'body.pixKey', message: 'is not a key of this company' }] });
+    assert.equal(refused.body, {
+      error: 'Pix key not found for this company',
+      details: [{ field: 'body.pixKey', message: 'is not a key of this company' }],
+    });
   }
 });
 
@@ -123,7 +148,11 @@ test('input rules: 400 naming the field', async () => {
   ] as const) {
     const res = await post(body);
     assert.is(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
-    assert.equal(res.body.details.map((d: { field: string }) => d.field), [field], res.text);
+    assert.equal(
+      res.body.details.map((d: { field: string }) => d.field),
+      [field],
+      res.text,
+    );
   }
   // The largest amount a BR Code carries is accepted.
   const max = await post({ name: 'Maximo', value: 999_999_999_999 });
@@ -165,7 +194,10 @@ test('get by id, correlationID (URI-encoded, any characters) or identifier', asy
 test('a duplicate correlationID is a 400; after delete it can be used again', async () => {
   const dup = await post({ name: 'Outro', correlationID: 'qr-balcao-paulista' });
   assert.is(dup.status, 400);
-  assert.equal(dup.body, { error: 'QR code with this correlationID already exists', details: [{ field: 'body.correlationID', message: 'is already used by another QR code' }] });
+  assert.equal(dup.body, {
+    error: 'QR code with this correlationID already exists',
+    details: [{ field: 'body.correlationID', message: 'is already used by another QR code' }],
+  });
 });
 
 test('list: newest first with pageInfo', async () => {
@@ -173,7 +205,10 @@ test('list: newest first with pageInfo', async () => {
   assert.is(all.status, 200, all.text);
   const total = all.body.pageInfo.totalCount;
   assert.is(total, 5);
-  assert.equal(all.body.pixQrCodes.map((q: { name: string }) => q.name), ['Especial', 'Maximo', 'Caixa 2', 'Doacoes', 'Balcao loja Paulista']);
+  assert.equal(
+    all.body.pixQrCodes.map((q: { name: string }) => q.name),
+    ['Especial', 'Maximo', 'Caixa 2', 'Doacoes', 'Balcao loja Paulista'],
+  );
   const page = await server.client.get('/api/v1/qrcode-static?skip=2&limit=2', { auth: acme.appID });
   assert.equal(page.body.pixQrCodes, all.body.pixQrCodes.slice(2, 4));
   assert.equal(page.body.pageInfo, { skip: 2, limit: 2, totalCount: total, hasPreviousPage: true, hasNextPage: true });
@@ -212,7 +247,9 @@ test('delete by each id form: the code is no longer found, listed or deletable',
 
 test('concurrent creates under one correlationID and concurrent deletes: one wins, no 500 (Postgres)', async () => {
   if (server.database.kind !== 'postgres') return;
-  const created = await Promise.all(Array.from({ length: 6 }, () => post({ name: 'Corrida', correlationID: 'corrida', value: 100 })));
+  const created = await Promise.all(
+    Array.from({ length: 6 }, () => post({ name: 'Corrida', correlationID: 'corrida', value: 100 })),
+  );
   assert.equal(created.map((r) => r.status).sort(), [200, 400, 400, 400, 400, 400]);
   const deleted = await Promise.all(Array.from({ length: 4 }, () => del('corrida')));
   assert.equal(deleted.map((r) => r.status).sort(), [200, 404, 404, 404]);

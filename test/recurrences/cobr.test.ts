@@ -18,7 +18,11 @@ test.before(async () => {
   acme = await recCompany(server, { name: 'Fibra Norte Telecom', taxID: '61420339000131' });
   other = await recCompany(server);
   day = await today(server);
-  account = await server.database.db.selectFrom('bank_accounts').select(['branch', 'account_number']).where('id', '=', acme.accountId).executeTakeFirstOrThrow();
+  account = await server.database.db
+    .selectFrom('bank_accounts')
+    .select(['branch', 'account_number'])
+    .where('id', '=', acme.accountId)
+    .executeTakeFirstOrThrow();
 });
 test.after(async () => {
   await auditLedger(server.database.db);
@@ -51,7 +55,11 @@ function cobrBody(idRec: string, due: string, extra: Record<string, unknown> = {
 }
 
 async function balance(c: RecCompany): Promise<number> {
-  const row = await server.database.db.selectFrom('account_balances').select('total').where('account_id', '=', c.accountId).executeTakeFirst();
+  const row = await server.database.db
+    .selectFrom('account_balances')
+    .select('total')
+    .where('account_id', '=', c.accountId)
+    .executeTakeFirst();
   return Number(row?.total ?? 0);
 }
 
@@ -69,8 +77,17 @@ test('PUT /cobr/{txid}: scheduled at once on the business day; GET; settled on t
   assert.equal(c.valor, { original: '119.90' });
   assert.is(c.ajusteDiaUtil, true);
   assert.is(c.politicaRetentativa, 'PERMITE_3R_7D');
-  assert.equal(c.recebedor, { agencia: account.branch, conta: account.account_number, tipoConta: 'CORRENTE', cnpj: '61420339000131', nome: rec.recebedor.nome });
-  assert.equal(c.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ATIVA']);
+  assert.equal(c.recebedor, {
+    agencia: account.branch,
+    conta: account.account_number,
+    tipoConta: 'CORRENTE',
+    cnpj: '61420339000131',
+    nome: rec.recebedor.nome,
+  });
+  assert.equal(
+    c.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'ATIVA'],
+  );
   const read = (await server.client.get(`/pix/v2/cobr/${TXID(1)}`, auth(acme))).body;
   assert.is(read.tentativas.length, 1);
   const attempt = read.tentativas[0];
@@ -95,14 +112,25 @@ test('PUT /cobr/{txid}: scheduled at once on the business day; GET; settled on t
   assert.is(paid.pix[0].valor, '119.90');
   assert.is(paid.pix[0].txid, TXID(1));
   assert.is(await balance(acme), before + 11990);
-  const tx = await server.database.db.selectFrom('transactions').selectAll().where('end_to_end_id', '=', attempt.endToEndId).execute();
+  const tx = await server.database.db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('end_to_end_id', '=', attempt.endToEndId)
+    .execute();
   assert.is(tx.length, 1);
   assert.is(tx[0]!.type, 'PIX_IN');
   assert.is(Number(tx[0]!.value), 11990);
   assert.is(tx[0]!.account_id, acme.accountId);
-  const events = await server.database.db.selectFrom('events').select('payload').where('type', '=', 'PIX_API:COBR').execute();
+  const events = await server.database.db
+    .selectFrom('events')
+    .select('payload')
+    .where('type', '=', 'PIX_API:COBR')
+    .execute();
   const mine = events.map((e) => (e.payload as any).cobr).filter((x) => x.txid === TXID(1));
-  assert.equal(mine.map((x) => x.status), ['ATIVA', 'CONCLUIDA']);
+  assert.equal(
+    mine.map((x) => x.status),
+    ['ATIVA', 'CONCLUIDA'],
+  );
   day = await today(server);
 });
 
@@ -117,7 +145,13 @@ test('POST /cobr: txid assigned; the rules of creation', async () => {
   const cases: Array<[string, unknown, string]> = [
     ['same cycle', cobrBody(rec.idRec, addDays(due, 1)), 'cobr.idRec'],
     ['due in the past', cobrBody(rec.idRec, addDays(day, -1)), 'cobr.calendario.dataDeVencimento'],
-    ['other account', cobrBody(rec.idRec, addDays(due, 40), { recebedor: { agencia: account.branch, conta: '99999999', tipoConta: 'CORRENTE' } }), 'cobr.recebedor.conta'],
+    [
+      'other account',
+      cobrBody(rec.idRec, addDays(due, 40), {
+        recebedor: { agencia: account.branch, conta: '99999999', tipoConta: 'CORRENTE' },
+      }),
+      'cobr.recebedor.conta',
+    ],
     ['other amount', cobrBody(rec.idRec, addDays(due, 40), { valor: { original: '100.00' } }), 'cobr.valor.original'],
     ['not approved', cobrBody(pending.idRec, addDays(due, 40)), 'cobr.idRec'],
     ['unknown rec', cobrBody('RR1337083520260305Kzjd6PoQurO', addDays(due, 40)), 'cobr.idRec'],
@@ -128,10 +162,18 @@ test('POST /cobr: txid assigned; the rules of creation', async () => {
     assert.is(r.body.type, OP, name);
     assert.is(r.body.violacoes[0].propriedade, field, name);
   }
-  const used = await server.client.put(`/pix/v2/cobr/${res.body.txid}`, cobrBody(rec.idRec, addDays(due, 40)), auth(acme));
+  const used = await server.client.put(
+    `/pix/v2/cobr/${res.body.txid}`,
+    cobrBody(rec.idRec, addDays(due, 40)),
+    auth(acme),
+  );
   assert.is(used.status, 400);
   assert.is(used.body.violacoes[0].propriedade, 'cobr.txid');
-  const unknown = await server.client.put(`/pix/v2/cobr/${TXID(9)}`, cobrBody('RR1337083520260305Kzjd6PoQurO', due), auth(acme));
+  const unknown = await server.client.put(
+    `/pix/v2/cobr/${TXID(9)}`,
+    cobrBody('RR1337083520260305Kzjd6PoQurO', due),
+    auth(acme),
+  );
   assert.is(unknown.status, 404);
   assert.is(unknown.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada');
   const foreign = await server.client.put(`/pix/v2/cobr/${TXID(9)}`, cobrBody(rec.idRec, due), auth(other));
@@ -139,15 +181,27 @@ test('POST /cobr: txid assigned; the rules of creation', async () => {
   // Next cycle is fine; a cancelled charge frees its cycle.
   const next = await server.client.post('/pix/v2/cobr', cobrBody(rec.idRec, addDays(due, 35)), auth(acme));
   assert.is(next.status, 201, next.text);
-  const noAdjust = await server.client.post('/pix/v2/cobr', cobrBody(rec.idRec, addDays(due, 70), { ajusteDiaUtil: false }), auth(acme));
+  const noAdjust = await server.client.post(
+    '/pix/v2/cobr',
+    cobrBody(rec.idRec, addDays(due, 70), { ajusteDiaUtil: false }),
+    auth(acme),
+  );
   assert.is(noAdjust.status, 201, noAdjust.text);
-  assert.is((await server.client.get(`/pix/v2/cobr/${noAdjust.body.txid}`, auth(acme))).body.tentativas[0].dataLiquidacao, addDays(due, 70));
+  assert.is(
+    (await server.client.get(`/pix/v2/cobr/${noAdjust.body.txid}`, auth(acme))).body.tentativas[0].dataLiquidacao,
+    addDays(due, 70),
+  );
 
   const cancelled = await server.client.patch(`/pix/v2/cobr/${res.body.txid}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(cancelled.status, 200, cancelled.text);
   assert.is(cancelled.body.status, 'CANCELADA');
-  assert.equal(cancelled.body.encerramento, { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' } });
-  assert.is((await server.client.get(`/pix/v2/cobr/${res.body.txid}`, auth(acme))).body.tentativas[0].status, 'CANCELADA');
+  assert.equal(cancelled.body.encerramento, {
+    cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+  });
+  assert.is(
+    (await server.client.get(`/pix/v2/cobr/${res.body.txid}`, auth(acme))).body.tentativas[0].status,
+    'CANCELADA',
+  );
   assert.is((await server.client.post('/pix/v2/cobr', cobrBody(rec.idRec, addDays(due, 2)), auth(acme))).status, 201);
   const again = await server.client.patch(`/pix/v2/cobr/${res.body.txid}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(again.status, 400);
@@ -155,13 +209,23 @@ test('POST /cobr: txid assigned; the rules of creation', async () => {
   assert.is(missing.status, 404);
   assert.is(missing.body.type, 'https://pix.bcb.gov.br/api/v2/error/CobRNaoEncontrado');
 
-  const list = await server.client.get(`/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&idRec=${rec.idRec}`, auth(acme));
+  const list = await server.client.get(
+    `/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&idRec=${rec.idRec}`,
+    auth(acme),
+  );
   assert.is(list.status, 200, list.text);
   assert.is(list.body.cobsr.length, 4);
   assert.is(list.body.parametros.idRec, rec.idRec);
-  const byStatus = await server.client.get(`/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&status=CANCELADA`, auth(acme));
+  const byStatus = await server.client.get(
+    `/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&status=CANCELADA`,
+    auth(acme),
+  );
   assert.is(byStatus.body.cobsr.length, 1);
-  assert.is((await server.client.get('/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z', auth(other))).body.cobsr.length, 0);
+  assert.is(
+    (await server.client.get('/pix/v2/cobr?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z', auth(other))).body
+      .cobsr.length,
+    0,
+  );
   const bad = await server.client.get('/pix/v2/cobr?inicio=2026-02-01T00:00:00Z&fim=2026-01-01T00:00:00Z', auth(acme));
   assert.is(bad.status, 400);
   assert.is(bad.body.type, 'https://pix.bcb.gov.br/api/v2/error/CobRConsultaInvalida');
@@ -171,7 +235,11 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   const rec = await approvedRec({ valor: { valorMinimoRecebedor: '50.00' } });
   const txid = TXID(2);
   const due = nextBusinessDay(addDays(day, 3));
-  const res = await server.client.put(`/pix/v2/cobr/${txid}`, cobrBody(rec.idRec, due, { valor: { original: '15000.00' } }), auth(acme));
+  const res = await server.client.put(
+    `/pix/v2/cobr/${txid}`,
+    cobrBody(rec.idRec, due, { valor: { original: '15000.00' } }),
+    auth(acme),
+  );
   assert.is(res.status, 201, res.text);
   const notYet = await server.client.post(`/pix/v2/cobr/${txid}/retentativa/${addDays(due, 1)}`, undefined, auth(acme));
   assert.is(notYet.status, 400);
@@ -184,7 +252,10 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   const rejected = (await server.client.get(`/pix/v2/cobr/${txid}`, auth(acme))).body;
   assert.is(rejected.status, 'ATIVA');
   assert.is(rejected.tentativas[0].status, 'REJEITADA');
-  assert.equal(rejected.tentativas[0].rejeicao, { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' });
+  assert.equal(rejected.tentativas[0].rejeicao, {
+    codigo: 'AM02',
+    descricao: 'Valor acima do limite definido pelo pagador',
+  });
   assert.is(await balance(acme), before);
 
   for (const data of [due, addDays(due, -1), addDays(due, 8)]) {
@@ -195,25 +266,55 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   const retry = await server.client.post(`/pix/v2/cobr/${txid}/retentativa/${addDays(due, 2)}`, undefined, auth(acme));
   assert.is(retry.status, 201, retry.text);
   assert.is(retry.body.tentativas.length, 2);
-  assert.equal({ ...retry.body.tentativas[1], endToEndId: undefined, atualizacao: undefined }, { dataLiquidacao: addDays(due, 2), tipo: 'RIFL', status: 'SOLICITADA', endToEndId: undefined, atualizacao: undefined });
-  const pending = await server.client.post(`/pix/v2/cobr/${txid}/retentativa/${addDays(due, 3)}`, undefined, auth(acme));
+  assert.equal(
+    { ...retry.body.tentativas[1], endToEndId: undefined, atualizacao: undefined },
+    {
+      dataLiquidacao: addDays(due, 2),
+      tipo: 'RIFL',
+      status: 'SOLICITADA',
+      endToEndId: undefined,
+      atualizacao: undefined,
+    },
+  );
+  const pending = await server.client.post(
+    `/pix/v2/cobr/${txid}/retentativa/${addDays(due, 3)}`,
+    undefined,
+    auth(acme),
+  );
   assert.is(pending.status, 400);
-  assert.is((await server.client.post(`/pix/v2/cobr/${TXID(7)}/retentativa/${addDays(due, 3)}`, undefined, auth(acme))).status, 404);
+  assert.is(
+    (await server.client.post(`/pix/v2/cobr/${TXID(7)}/retentativa/${addDays(due, 3)}`, undefined, auth(acme))).status,
+    404,
+  );
 
   // NAO_PERMITE: the rejection ends the charge and retries are refused.
   day = await today(server);
   const strict = await approvedRec({ politicaRetentativa: 'NAO_PERMITE', valor: { valorRec: '12000.00' } });
   const sDue = addDays(day, 1);
-  const s = await server.client.put(`/pix/v2/cobr/${TXID(3)}`, cobrBody(strict.idRec, sDue, { valor: { original: '12000.00' }, ajusteDiaUtil: false }), auth(acme));
+  const s = await server.client.put(
+    `/pix/v2/cobr/${TXID(3)}`,
+    cobrBody(strict.idRec, sDue, { valor: { original: '12000.00' }, ajusteDiaUtil: false }),
+    auth(acme),
+  );
   assert.is(s.status, 201, s.text);
-  const refused = await server.client.post(`/pix/v2/cobr/${TXID(3)}/retentativa/${addDays(sDue, 2)}`, undefined, auth(acme));
+  const refused = await server.client.post(
+    `/pix/v2/cobr/${TXID(3)}/retentativa/${addDays(sDue, 2)}`,
+    undefined,
+    auth(acme),
+  );
   assert.is(refused.status, 400);
-  assert.equal(refused.body.violacoes[0], { razao: 'The recurrence policy is NAO_PERMITE', propriedade: 'politicaRetentativa', valor: 'NAO_PERMITE' });
+  assert.equal(refused.body.violacoes[0], {
+    razao: 'The recurrence policy is NAO_PERMITE',
+    propriedade: 'politicaRetentativa',
+    valor: 'NAO_PERMITE',
+  });
   await advanceDays(server, 1);
   await server.services.jobs.runNow('recurrences');
   const ended = (await server.client.get(`/pix/v2/cobr/${TXID(3)}`, auth(acme))).body;
   assert.is(ended.status, 'REJEITADA');
-  assert.equal(ended.encerramento, { rejeicao: { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' } });
+  assert.equal(ended.encerramento, {
+    rejeicao: { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' },
+  });
 
   // The PERMITE_3R_7D charge fails its retry too, then expires after the window.
   await advanceDays(server, 2);

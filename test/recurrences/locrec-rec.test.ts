@@ -32,7 +32,11 @@ test('POST /locrec, GET /locrec/{id}, list, tenancy', async () => {
   const read = await server.client.get(`/pix/v2/locrec/${loc.id}`, auth(acme));
   assert.is(read.status, 200);
   assert.equal(read.body, loc);
-  for (const [id, who] of [['999999', acme], ['abc', acme], [String(loc.id), other]] as const) {
+  for (const [id, who] of [
+    ['999999', acme],
+    ['abc', acme],
+    [String(loc.id), other],
+  ] as const) {
     const res = await server.client.get(`/pix/v2/locrec/${id}`, auth(who));
     assert.is(res.status, 404, id);
     assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/PayloadLocationRecNaoEncontrado');
@@ -40,20 +44,38 @@ test('POST /locrec, GET /locrec/{id}, list, tenancy', async () => {
     assert.is(del.status, 404, id);
     assert.is(del.body.type, 'https://pix.bcb.gov.br/api/v2/error/PayloadLocationRecNaoEncontrado');
   }
-  const list = await server.client.get('/pix/v2/locrec?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z', auth(acme));
+  const list = await server.client.get(
+    '/pix/v2/locrec?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z',
+    auth(acme),
+  );
   assert.is(list.status, 200, list.text);
   assert.equal(list.body.loc, [loc]);
-  assert.equal(list.body.parametros.paginacao, { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 });
-  const none = await server.client.get('/pix/v2/locrec?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z', auth(other));
+  assert.equal(list.body.parametros.paginacao, {
+    paginaAtual: 0,
+    itensPorPagina: 100,
+    quantidadeDePaginas: 1,
+    quantidadeTotalDeItens: 1,
+  });
+  const none = await server.client.get(
+    '/pix/v2/locrec?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z',
+    auth(other),
+  );
   assert.equal(none.body.loc, []);
-  const bad = await server.client.get('/pix/v2/locrec?inicio=2026-02-01T00:00:00Z&fim=2026-01-01T00:00:00Z', auth(acme));
+  const bad = await server.client.get(
+    '/pix/v2/locrec?inicio=2026-02-01T00:00:00Z&fim=2026-01-01T00:00:00Z',
+    auth(acme),
+  );
   assert.is(bad.status, 400);
   assert.is(bad.body.type, 'https://pix.bcb.gov.br/api/v2/error/PayloadLocationRecConsultaInvalida');
 });
 
 test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, journey', async () => {
   const loc = (await server.client.post('/pix/v2/locrec', undefined, auth(acme))).body;
-  const res = await server.client.post('/pix/v2/rec', recBody(day, { loc: loc.id, ativacao: { dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' } } }), auth(acme));
+  const res = await server.client.post(
+    '/pix/v2/rec',
+    recBody(day, { loc: loc.id, ativacao: { dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' } } }),
+    auth(acme),
+  );
   assert.is(res.status, 201, res.text);
   const rec = res.body;
   assert.match(rec.idRec, new RegExp(`^RR99999999${day.replace(/-/g, '')}[a-zA-Z0-9]{11}$`));
@@ -81,7 +103,15 @@ test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, jo
   assert.is(foreign.status, 404);
   assert.is(foreign.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada');
 
-  const noRetry = await server.client.post('/pix/v2/rec', recBody(day, { politicaRetentativa: 'NAO_PERMITE', valor: { valorMinimoRecebedor: '89.90' }, recebedor: { convenio: 'PLANO-FIBRA-300' } }), auth(acme));
+  const noRetry = await server.client.post(
+    '/pix/v2/rec',
+    recBody(day, {
+      politicaRetentativa: 'NAO_PERMITE',
+      valor: { valorMinimoRecebedor: '89.90' },
+      recebedor: { convenio: 'PLANO-FIBRA-300' },
+    }),
+    auth(acme),
+  );
   assert.is(noRetry.status, 201, noRetry.text);
   assert.is(noRetry.body.idRec.slice(0, 2), 'RN');
   assert.equal(noRetry.body.ativacao, { tipoJornada: 'AGUARDANDO_DEFINICAO' });
@@ -95,13 +125,21 @@ test('POST /rec: RecOperacaoInvalida', async () => {
   const foreignLoc = (await server.client.post('/pix/v2/locrec', undefined, auth(other))).body;
   const cases: Array<[Record<string, unknown>, string]> = [
     [recBody(addDays(day, -1)), 'rec.calendario.dataInicial'],
-    [recBody(day, { calendario: { dataInicial: addDays(day, 10), dataFinal: addDays(day, 5), periodicidade: 'MENSAL' } }), 'rec.calendario.dataFinal'],
+    [
+      recBody(day, {
+        calendario: { dataInicial: addDays(day, 10), dataFinal: addDays(day, 5), periodicidade: 'MENSAL' },
+      }),
+      'rec.calendario.dataFinal',
+    ],
     [recBody(day, { valor: { valorRec: '119.90', valorMinimoRecebedor: '10.00' } }), 'rec.valor'],
     [recBody(day, { loc: 987654 }), 'rec.loc'],
     [recBody(day, { loc: usedLoc.id }), 'rec.loc'],
     [recBody(day, { loc: foreignLoc.id }), 'rec.loc'],
     [recBody(day, { recebedor: { convenio: 'convênio;drop' } }), 'rec.recebedor.convenio'],
-    [recBody(day, { vinculo: { contrato: 'X', devedor: { cpf: '12345678900', nome: 'Fulano' } } }), 'rec.vinculo.devedor.cpf'],
+    [
+      recBody(day, { vinculo: { contrato: 'X', devedor: { cpf: '12345678900', nome: 'Fulano' } } }),
+      'rec.vinculo.devedor.cpf',
+    ],
     [recBody(day, { valor: { valorRec: '0.00' } }), 'rec.valor.valorRec'],
   ];
   for (const [body, field] of cases) {
@@ -110,7 +148,11 @@ test('POST /rec: RecOperacaoInvalida', async () => {
     assert.is(res.body.type, OP);
     assert.is(res.body.violacoes[0].propriedade, field);
   }
-  const schema = await server.client.post('/pix/v2/rec', { ...recBody(day), politicaRetentativa: 'SEMPRE' }, auth(acme));
+  const schema = await server.client.post(
+    '/pix/v2/rec',
+    { ...recBody(day), politicaRetentativa: 'SEMPRE' },
+    auth(acme),
+  );
   assert.is(schema.status, 400);
   assert.is(schema.body.type, OP);
 });
@@ -121,7 +163,11 @@ test('PATCH /rec: revise while CRIADA, cancel, then refused; location moves', as
   const rec = (await server.client.post('/pix/v2/rec', recBody(day, { loc: loc1.id }), auth(acme))).body;
   assert.is(rec.ativacao.tipoJornada, 'JORNADA_2');
   const start = addDays(day, 5);
-  const revised = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { loc: loc2.id, calendario: { dataInicial: start }, vinculo: { devedor: { nome: 'Carlos Eduardo de Lima' } } }, auth(acme));
+  const revised = await server.client.patch(
+    `/pix/v2/rec/${rec.idRec}`,
+    { loc: loc2.id, calendario: { dataInicial: start }, vinculo: { devedor: { nome: 'Carlos Eduardo de Lima' } } },
+    auth(acme),
+  );
   assert.is(revised.status, 200, revised.text);
   assert.is(revised.body.calendario.dataInicial, start);
   assert.equal(revised.body.vinculo.devedor, { cpf: '41927360552', nome: 'Carlos Eduardo de Lima' });
@@ -129,12 +175,20 @@ test('PATCH /rec: revise while CRIADA, cancel, then refused; location moves', as
   assert.is(revised.body.status, 'CRIADA');
   assert.is((await server.client.get(`/pix/v2/locrec/${loc1.id}`, auth(acme))).body.idRec, undefined);
 
-  const past = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { calendario: { dataInicial: addDays(day, -2) } }, auth(acme));
+  const past = await server.client.patch(
+    `/pix/v2/rec/${rec.idRec}`,
+    { calendario: { dataInicial: addDays(day, -2) } },
+    auth(acme),
+  );
   assert.is(past.status, 400);
   assert.is(past.body.type, OP);
   const missing = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { loc: 987654 }, auth(acme));
   assert.is(missing.status, 400);
-  const unknown = await server.client.patch('/pix/v2/rec/RR1337083520260305Kzjd6PoQurO', { status: 'CANCELADA' }, auth(acme));
+  const unknown = await server.client.patch(
+    '/pix/v2/rec/RR1337083520260305Kzjd6PoQurO',
+    { status: 'CANCELADA' },
+    auth(acme),
+  );
   assert.is(unknown.status, 404);
   assert.is(unknown.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada');
   const badStatus = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { status: 'APROVADA' }, auth(acme));
@@ -144,14 +198,23 @@ test('PATCH /rec: revise while CRIADA, cancel, then refused; location moves', as
   const cancelled = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(cancelled.status, 200, cancelled.text);
   assert.is(cancelled.body.status, 'CANCELADA');
-  assert.equal(cancelled.body.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'CANCELADA']);
-  assert.equal(cancelled.body.encerramento, { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' } });
+  assert.equal(
+    cancelled.body.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'CANCELADA'],
+  );
+  assert.equal(cancelled.body.encerramento, {
+    cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+  });
   for (const body of [{ status: 'CANCELADA' }, { vinculo: { devedor: { nome: 'Outro' } } }]) {
     const again = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, body, auth(acme));
     assert.is(again.status, 400);
     assert.is(again.body.type, OP);
   }
-  const events = await server.database.db.selectFrom('events').select(['type', 'payload']).where('type', '=', 'PIX_API:REC').execute();
+  const events = await server.database.db
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('type', '=', 'PIX_API:REC')
+    .execute();
   const mine = events.filter((e) => (e.payload as any).rec.idRec === rec.idRec);
   assert.is(mine.length, 1);
   assert.is((mine[0]!.payload as any).rec.status, 'CANCELADA');
@@ -170,11 +233,24 @@ test('GET /rec: filters and RecConsultaInvalida', async () => {
   assert.equal(convenio.body.parametros.recebedor, { convenio: 'PLANO-FIBRA-300' });
   const withLoc = await server.client.get(`/pix/v2/rec?${range}&locationPresente=true`, auth(acme));
   assert.is(withLoc.body.recs.length, 3);
-  const byCpf = await server.client.get(`/pix/v2/rec?${range}&cpf=41927360552&paginacao.itensPorPagina=2&paginacao.paginaAtual=1`, auth(acme));
+  const byCpf = await server.client.get(
+    `/pix/v2/rec?${range}&cpf=41927360552&paginacao.itensPorPagina=2&paginacao.paginaAtual=1`,
+    auth(acme),
+  );
   assert.is(byCpf.body.recs.length, 2);
-  assert.equal(byCpf.body.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 4 });
+  assert.equal(byCpf.body.parametros.paginacao, {
+    paginaAtual: 1,
+    itensPorPagina: 2,
+    quantidadeDePaginas: 2,
+    quantidadeTotalDeItens: 4,
+  });
   assert.is((await server.client.get(`/pix/v2/rec?${range}`, auth(other))).body.recs.length, 0);
-  for (const q of ['inicio=2026-02-01T00:00:00Z&fim=2026-01-01T00:00:00Z', `${range}&cpf=41927360552&cnpj=61420339000131`, `${range}&paginacao.paginaAtual=-1`, 'fim=2026-01-01T00:00:00Z']) {
+  for (const q of [
+    'inicio=2026-02-01T00:00:00Z&fim=2026-01-01T00:00:00Z',
+    `${range}&cpf=41927360552&cnpj=61420339000131`,
+    `${range}&paginacao.paginaAtual=-1`,
+    'fim=2026-01-01T00:00:00Z',
+  ]) {
     const res = await server.client.get(`/pix/v2/rec?${q}`, auth(acme));
     assert.is(res.status, 400, q);
     assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida');

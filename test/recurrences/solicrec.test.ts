@@ -20,7 +20,11 @@ test.after(async () => server.close());
 const auth = (c: RecCompany) => ({ auth: c.bearer });
 const OP = 'https://pix.bcb.gov.br/api/v2/error/SolicRecOperacaoInvalida';
 const destinatario = { agencia: '0341', conta: '458721', ispbParticipante: '60701190', cpf: '41927360552' };
-const solic = (idRec: string, expiry = `${addDays(day, 7)}T23:59:59Z`) => ({ idRec, calendario: { dataExpiracaoSolicitacao: expiry }, destinatario });
+const solic = (idRec: string, expiry = `${addDays(day, 7)}T23:59:59Z`) => ({
+  idRec,
+  calendario: { dataExpiracaoSolicitacao: expiry },
+  destinatario,
+});
 
 async function newRec(extra: Record<string, unknown> = {}) {
   const res = await server.client.post('/pix/v2/rec', recBody(day, extra), auth(acme));
@@ -36,13 +40,20 @@ test('POST /solicrec: sent at once, carries the payload; one active request per 
   assert.match(s.idSolicRec, new RegExp(`^SC99999999${day.replace(/-/g, '')}[a-zA-Z0-9]{11}$`));
   assert.is(s.idRec, rec.idRec);
   assert.is(s.status, 'ENVIADA');
-  assert.equal(s.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ENVIADA']);
+  assert.equal(
+    s.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'ENVIADA'],
+  );
   assert.equal(s.destinatario, destinatario);
   assert.equal(s.calendario, { dataExpiracaoSolicitacao: `${addDays(day, 7)}T23:59:59Z` });
   assert.equal(s.recPayload, {
-    idRec: rec.idRec, vinculo: rec.vinculo, calendario: rec.calendario, valor: rec.valor,
+    idRec: rec.idRec,
+    vinculo: rec.vinculo,
+    calendario: rec.calendario,
+    valor: rec.valor,
     recebedor: { cnpj: '61420339000131', nome: rec.recebedor.nome, ispbParticipante: '99999999' },
-    politicaRetentativa: 'PERMITE_3R_7D', atualizacao: rec.atualizacao,
+    politicaRetentativa: 'PERMITE_3R_7D',
+    atualizacao: rec.atualizacao,
   });
   const read = await server.client.get(`/pix/v2/solicrec/${s.idSolicRec}`, auth(acme));
   assert.equal(read.body, s);
@@ -57,7 +68,11 @@ test('POST /solicrec: sent at once, carries the payload; one active request per 
   assert.is(twice.status, 400);
   assert.is(twice.body.type, OP);
   assert.is(twice.body.violacoes[0].propriedade, 'solicrec.idRec');
-  const past = await server.client.post('/pix/v2/solicrec', solic((await newRec()).idRec, `${addDays(day, -1)}T00:00:00Z`), auth(acme));
+  const past = await server.client.post(
+    '/pix/v2/solicrec',
+    solic((await newRec()).idRec, `${addDays(day, -1)}T00:00:00Z`),
+    auth(acme),
+  );
   assert.is(past.status, 400);
   assert.is(past.body.violacoes[0].propriedade, 'solicrec.calendario.dataExpiracaoSolicitacao');
   const unknown = await server.client.post('/pix/v2/solicrec', solic('RR1337083520260305Kzjd6PoQurO'), auth(acme));
@@ -65,18 +80,29 @@ test('POST /solicrec: sent at once, carries the payload; one active request per 
   assert.is(unknown.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada');
   const foreignRec = await server.client.post('/pix/v2/solicrec', solic(rec.idRec), auth(other));
   assert.is(foreignRec.status, 404);
-  const schema = await server.client.post('/pix/v2/solicrec', { idRec: rec.idRec, calendario: {}, destinatario }, auth(acme));
+  const schema = await server.client.post(
+    '/pix/v2/solicrec',
+    { idRec: rec.idRec, calendario: {}, destinatario },
+    auth(acme),
+  );
   assert.is(schema.status, 400);
   assert.is(schema.body.type, OP);
 
   const cancelled = await server.client.patch(`/pix/v2/solicrec/${s.idSolicRec}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(cancelled.status, 201, cancelled.text);
   assert.is(cancelled.body.status, 'CANCELADA');
-  assert.equal(cancelled.body.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ENVIADA', 'CANCELADA']);
+  assert.equal(
+    cancelled.body.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'ENVIADA', 'CANCELADA'],
+  );
   const again = await server.client.patch(`/pix/v2/solicrec/${s.idSolicRec}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(again.status, 400);
   assert.is(again.body.violacoes[0].valor, 'CANCELADA');
-  const missing = await server.client.patch('/pix/v2/solicrec/SC1337083520260312rtQKMlGiVn7', { status: 'CANCELADA' }, auth(acme));
+  const missing = await server.client.patch(
+    '/pix/v2/solicrec/SC1337083520260312rtQKMlGiVn7',
+    { status: 'CANCELADA' },
+    auth(acme),
+  );
   assert.is(missing.status, 404);
   assert.is(missing.body.type, 'https://pix.bcb.gov.br/api/v2/error/SolicRecNaoEncontrada');
   // A new request once the previous one ended.
@@ -92,13 +118,23 @@ test('sandbox accept: request RECEBIDA then ACEITA, recurrence APROVADA with its
   const read = (await server.client.get(`/pix/v2/rec/${rec.idRec}`, auth(acme))).body;
   assert.is(read.status, 'APROVADA');
   assert.equal(read.pagador, { cpf: '41927360552', ispbParticipante: '60701190' });
-  assert.equal(read.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'APROVADA']);
+  assert.equal(
+    read.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'APROVADA'],
+  );
   const accepted = (await server.client.get(`/pix/v2/solicrec/${s.idSolicRec}`, auth(acme))).body;
   assert.is(accepted.status, 'ACEITA');
-  assert.equal(accepted.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ENVIADA', 'RECEBIDA', 'ACEITA']);
+  assert.equal(
+    accepted.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'ENVIADA', 'RECEBIDA', 'ACEITA'],
+  );
   const cancel = await server.client.patch(`/pix/v2/solicrec/${s.idSolicRec}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(cancel.status, 400);
-  assert.equal(cancel.body.violacoes[0], { razao: 'The request status is ACEITA', propriedade: 'solicrec.status', valor: 'ACEITA' });
+  assert.equal(cancel.body.violacoes[0], {
+    razao: 'The request status is ACEITA',
+    propriedade: 'solicrec.status',
+    valor: 'ACEITA',
+  });
   const twice = await server.client.post(`/api/v1/sandbox/rec/${rec.idRec}/accept`);
   assert.is(twice.status, 400);
   assert.is((await server.client.post('/api/v1/sandbox/rec/RR1337083520260305Kzjd6PoQurO/accept')).status, 404);
@@ -107,13 +143,28 @@ test('sandbox accept: request RECEBIDA then ACEITA, recurrence APROVADA with its
   const change = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { loc: loc.id }, auth(acme));
   assert.is(change.status, 400);
   assert.is(change.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecOperacaoInvalida');
-  const newStart = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { calendario: { dataInicial: addDays(day, 3) } }, auth(acme));
+  const newStart = await server.client.patch(
+    `/pix/v2/rec/${rec.idRec}`,
+    { calendario: { dataInicial: addDays(day, 3) } },
+    auth(acme),
+  );
   assert.is(newStart.status, 400);
-  const rename = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { vinculo: { devedor: { nome: 'Carlos E. Lima' } } }, auth(acme));
+  const rename = await server.client.patch(
+    `/pix/v2/rec/${rec.idRec}`,
+    { vinculo: { devedor: { nome: 'Carlos E. Lima' } } },
+    auth(acme),
+  );
   assert.is(rename.status, 200, rename.text);
-  const events = await server.database.db.selectFrom('events').select('payload').where('type', '=', 'PIX_API:REC').execute();
+  const events = await server.database.db
+    .selectFrom('events')
+    .select('payload')
+    .where('type', '=', 'PIX_API:REC')
+    .execute();
   const mine = events.map((e) => (e.payload as any).rec).filter((r) => r.idRec === rec.idRec);
-  assert.equal(mine.map((r) => r.status), ['APROVADA']);
+  assert.equal(
+    mine.map((r) => r.status),
+    ['APROVADA'],
+  );
 });
 
 test('sandbox reject: REJEITADA with the reason; solicrec expires after its date', async () => {
@@ -129,16 +180,32 @@ test('sandbox reject: REJEITADA with the reason; solicrec expires after its date
   assert.is(patch.status, 400);
 
   const rec2 = await newRec();
-  const s2 = (await server.client.post('/pix/v2/solicrec', solic(rec2.idRec, new Date(Date.parse((await server.client.get('/api/v1/sandbox/clock')).body.now) + 3600_000).toISOString()), auth(acme))).body;
+  const s2 = (
+    await server.client.post(
+      '/pix/v2/solicrec',
+      solic(
+        rec2.idRec,
+        new Date(Date.parse((await server.client.get('/api/v1/sandbox/clock')).body.now) + 3600_000).toISOString(),
+      ),
+      auth(acme),
+    )
+  ).body;
   await server.services.jobs.runNow('recurrences');
   assert.is((await server.client.get(`/pix/v2/solicrec/${s2.idSolicRec}`, auth(acme))).body.status, 'ENVIADA');
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 7200 });
   await server.services.jobs.runNow('recurrences');
   const expired = (await server.client.get(`/pix/v2/solicrec/${s2.idSolicRec}`, auth(acme))).body;
   assert.is(expired.status, 'EXPIRADA');
-  assert.equal(expired.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ENVIADA', 'EXPIRADA']);
+  assert.equal(
+    expired.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'ENVIADA', 'EXPIRADA'],
+  );
   // The recurrence is still CRIADA: a new request can be sent.
-  assert.is((await server.client.post('/pix/v2/solicrec', solic(rec2.idRec, `${addDays(day, 9)}T00:00:00Z`), auth(acme))).status, 201);
+  assert.is(
+    (await server.client.post('/pix/v2/solicrec', solic(rec2.idRec, `${addDays(day, 9)}T00:00:00Z`), auth(acme)))
+      .status,
+    201,
+  );
 });
 
 test.run();

@@ -25,7 +25,11 @@ export function addDays(date: string, n: number): string {
 
 export function recBody(start: string, extra: Record<string, unknown> = {}) {
   return {
-    vinculo: { objeto: 'Plano Fibra 500 Mega', devedor: { cpf: '41927360552', nome: 'Carlos Eduardo Lima' }, contrato: 'FN-2026-004817' },
+    vinculo: {
+      objeto: 'Plano Fibra 500 Mega',
+      devedor: { cpf: '41927360552', nome: 'Carlos Eduardo Lima' },
+      contrato: 'FN-2026-004817',
+    },
     calendario: { dataInicial: start, dataFinal: addDays(start, 365), periodicidade: 'MENSAL' },
     valor: { valorRec: '119.90' },
     politicaRetentativa: 'PERMITE_3R_7D',

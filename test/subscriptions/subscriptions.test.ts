@@ -22,9 +22,12 @@ test.after(async () => {
   await server.close();
 });
 
-const create = (company: TestCompany, body: Record<string, unknown>) => server.client.post('/api/v1/subscriptions', body, { auth: company.appID });
+const create = (company: TestCompany, body: Record<string, unknown>) =>
+  server.client.post('/api/v1/subscriptions', body, { auth: company.appID });
 const charges = async (company: TestCompany, subscription: string) => {
-  const res = await server.client.get(`/api/v1/charge?subscription=${encodeURIComponent(subscription)}&limit=100`, { auth: company.appID });
+  const res = await server.client.get(`/api/v1/charge?subscription=${encodeURIComponent(subscription)}&limit=100`, {
+    auth: company.appID,
+  });
   assert.is(res.status, 200, res.text);
   return res.body.charges as Array<Record<string, any>>;
 };
@@ -44,7 +47,10 @@ test('schedule: next day of the month (today included), clamped months, weekly, 
   assert.equal(nextChargeAt(new Date('2026-12-15T00:00:00Z'), 'ANNUALLY', 15), new Date('2027-12-15T00:00:00Z'));
   assert.equal(nextChargeAt(new Date('2026-12-31T00:00:00Z'), 'BIMONTHLY', 31), new Date('2027-02-28T00:00:00Z'));
   assert.equal(nextChargeAt(new Date('2026-11-30T00:00:00Z'), 'TRIMONTHLY', 30), new Date('2027-02-28T00:00:00Z'));
-  assert.equal([normalizeFrequency('SEMIANNUALY'), normalizeFrequency('ANNUALY'), normalizeFrequency('BIMONTHLY')], ['SEMIANNUALLY', 'ANNUALLY', 'BIMONTHLY']);
+  assert.equal(
+    [normalizeFrequency('SEMIANNUALY'), normalizeFrequency('ANNUALY'), normalizeFrequency('BIMONTHLY')],
+    ['SEMIANNUALLY', 'ANNUALLY', 'BIMONTHLY'],
+  );
 });
 
 test('frequency: the spellings existing clients send are stored as the canonical ones; unknown ones are refused', async () => {
@@ -55,49 +61,116 @@ test('frequency: the spellings existing clients send are stored as the canonical
   assert.is(quarterly.body.subscription.frequency, 'TRIMONTHLY');
   const bad = await create(a, { value: 5_000, customer, frequency: 'DAILY', dayGenerateCharge: 1 });
   assert.is(bad.status, 400, bad.text);
-  assert.ok(bad.body.details.some((d: { field: string }) => d.field.includes('frequency')), bad.text);
+  assert.ok(
+    bad.body.details.some((d: { field: string }) => d.field.includes('frequency')),
+    bad.text,
+  );
 });
 
 test('creates with fines and interests and reads it back by global id; duplicates and tenancy', async () => {
-  const res = await create(a, { name: 'Plano Academia Mensal', value: 12_990, correlationID: 'academia-1', customer, frequency: 'MONTHLY', dayGenerateCharge: 5, dayDue: 7, interests: { value: 33 }, fines: { value: 200 } });
+  const res = await create(a, {
+    name: 'Plano Academia Mensal',
+    value: 12_990,
+    correlationID: 'academia-1',
+    customer,
+    frequency: 'MONTHLY',
+    dayGenerateCharge: 5,
+    dayDue: 7,
+    interests: { value: 33 },
+    fines: { value: 200 },
+  });
   assert.is(res.status, 200, res.text);
   const s = res.body.subscription;
   assert.match(Buffer.from(s.globalID, 'base64').toString(), /^PaymentSubscription:[0-9a-f]{24}$/);
   assert.match(s.paymentLinkUrl, new RegExp(`^http://localhost:${new URL(server.url).port}/pay/[0-9a-f-]{36}$`));
-  assert.equal({ ...s, globalID: 'g', createdAt: 't', customer: { name: s.customer.name, taxID: s.customer.taxID } }, {
-    globalID: 'g', name: 'Plano Academia Mensal', value: 12_990, customer: { name: 'Mariana Alves Costa', taxID: { taxID: '52998224725', type: 'BR:CPF' } },
-    dayGenerateCharge: 5, dayDue: 7, type: 'RECURRENT', chargeType: 'OVERDUE', frequency: 'MONTHLY', isActive: true, status: 'ACTIVE', correlationID: 'academia-1',
-    paymentLinkUrl: s.paymentLinkUrl, interests: { value: 33 }, fines: { value: 200 }, createdAt: 't',
-  });
+  assert.equal(
+    { ...s, globalID: 'g', createdAt: 't', customer: { name: s.customer.name, taxID: s.customer.taxID } },
+    {
+      globalID: 'g',
+      name: 'Plano Academia Mensal',
+      value: 12_990,
+      customer: { name: 'Mariana Alves Costa', taxID: { taxID: '52998224725', type: 'BR:CPF' } },
+      dayGenerateCharge: 5,
+      dayDue: 7,
+      type: 'RECURRENT',
+      chargeType: 'OVERDUE',
+      frequency: 'MONTHLY',
+      isActive: true,
+      status: 'ACTIVE',
+      correlationID: 'academia-1',
+      paymentLinkUrl: s.paymentLinkUrl,
+      interests: { value: 33 },
+      fines: { value: 200 },
+      createdAt: 't',
+    },
+  );
   const got = await server.client.get(`/api/v1/subscriptions/${encodeURIComponent(s.globalID)}`, { auth: a.appID });
   assert.equal([got.status, got.body], [200, { subscription: s }]);
-  assert.equal(await server.client.get(`/api/v1/subscriptions/${encodeURIComponent(s.globalID)}`, { auth: b.appID }).then((r) => [r.status, r.body]), [404, { error: 'Subscription not found' }]);
-  assert.equal(await create(a, { value: 100, correlationID: 'academia-1', customer }).then((r) => [r.status, r.body]), [400, { error: 'Subscription with this correlationID already exists' }]);
+  assert.equal(
+    await server.client
+      .get(`/api/v1/subscriptions/${encodeURIComponent(s.globalID)}`, { auth: b.appID })
+      .then((r) => [r.status, r.body]),
+    [404, { error: 'Subscription not found' }],
+  );
+  assert.equal(await create(a, { value: 100, correlationID: 'academia-1', customer }).then((r) => [r.status, r.body]), [
+    400,
+    { error: 'Subscription with this correlationID already exists' },
+  ]);
   // Without fines and interests: no such fields; defaults.
-  const plain = (await create(a, { value: 3_990, correlationID: 'streaming-1', customer: { name: 'Rafael Souza Lima', taxID: '39053344705' } })).body.subscription;
-  assert.equal([plain.interests, plain.fines, plain.frequency, plain.type, plain.dayDue], [undefined, undefined, 'MONTHLY', 'RECURRENT', 7]);
+  const plain = (
+    await create(a, {
+      value: 3_990,
+      correlationID: 'streaming-1',
+      customer: { name: 'Rafael Souza Lima', taxID: '39053344705' },
+    })
+  ).body.subscription;
+  assert.equal(
+    [plain.interests, plain.fines, plain.frequency, plain.type, plain.dayDue],
+    [undefined, undefined, 'MONTHLY', 'RECURRENT', 7],
+  );
   // Without a correlationID (existing clients send none), one is made up, and each call is a new subscription.
-  const [first, second] = await Promise.all([create(a, { value: 990, customer, dayGenerateCharge: 5 }), create(a, { value: 990, customer, dayGenerateCharge: 5 })]);
+  const [first, second] = await Promise.all([
+    create(a, { value: 990, customer, dayGenerateCharge: 5 }),
+    create(a, { value: 990, customer, dayGenerateCharge: 5 }),
+  ]);
   assert.is(first.status, 200, first.text);
   assert.is(second.status, 200, second.text);
   assert.match(first.body.subscription.correlationID, /^subscription-[0-9a-f-]{36}$/);
   assert.is.not(first.body.subscription.correlationID, second.body.subscription.correlationID);
   // Bad input.
   assert.is((await create(a, { value: 100, correlationID: 'x', customer, dayDue: 2 })).status, 400);
-  assert.is((await create(a, { value: 100, correlationID: 'x', customer: { name: 'Sem documento', taxID: '11111111111' } })).status, 400);
+  assert.is(
+    (await create(a, { value: 100, correlationID: 'x', customer: { name: 'Sem documento', taxID: '11111111111' } }))
+      .status,
+    400,
+  );
   assert.is((await create(a, { value: 0, correlationID: 'x', customer })).status, 400);
 });
 
 test('the job generates one OVERDUE charge per period, linked to the subscription, until installmentCount', async () => {
   const now = await server.services.clock.now();
   const day = now.getUTCDate();
-  const res = await create(b, { name: 'Semanal', value: 2_500, correlationID: 'semanal-1', customer, frequency: 'WEEKLY', dayGenerateCharge: day, dayDue: 3, installmentCount: 3, fines: { value: 200 }, interests: { value: 33 } });
+  const res = await create(b, {
+    name: 'Semanal',
+    value: 2_500,
+    correlationID: 'semanal-1',
+    customer,
+    frequency: 'WEEKLY',
+    dayGenerateCharge: day,
+    dayDue: 3,
+    installmentCount: 3,
+    fines: { value: 200 },
+    interests: { value: 33 },
+  });
   assert.is(res.status, 200, res.text);
   await runJob();
   let list = await charges(b, 'semanal-1');
   assert.is(list.length, 1);
   const c = list[0]!;
-  assert.equal([c.value, c.type, c.status, c.fines, c.interests, c.customer?.taxID?.taxID], [2_500, 'OVERDUE', 'ACTIVE', { value: 200 }, { value: 33 }, '52998224725']);
+  assert.equal(
+    [c.value, c.type, c.status, c.fines, c.interests, c.customer?.taxID?.taxID],
+    [2_500, 'OVERDUE', 'ACTIVE', { value: 200 }, { value: 33 }, '52998224725'],
+  );
   // Running again in the same period makes nothing.
   await runJob();
   assert.is((await charges(b, 'semanal-1')).length, 1);
@@ -106,7 +179,11 @@ test('the job generates one OVERDUE charge per period, linked to the subscriptio
   await runJob();
   list = await charges(b, 'semanal-1');
   assert.is(list.length, 3);
-  const sub = (await server.client.get(`/api/v1/subscriptions/${encodeURIComponent(res.body.subscription.globalID)}`, { auth: b.appID })).body.subscription;
+  const sub = (
+    await server.client.get(`/api/v1/subscriptions/${encodeURIComponent(res.body.subscription.globalID)}`, {
+      auth: b.appID,
+    })
+  ).body.subscription;
   assert.equal([sub.status, sub.isActive], ['COMPLETED', false]);
   await advanceDays(14);
   await runJob();
@@ -117,9 +194,20 @@ test('the job generates one OVERDUE charge per period, linked to the subscriptio
 
 test('chargeType DYNAMIC: charges expire dayDue days after generation; fines are refused; the payment link shows the latest charge', async () => {
   const refused = await create(a, { value: 990, customer, chargeType: 'DYNAMIC', fines: { value: 200 } });
-  assert.equal([refused.status, refused.body], [400, { error: 'fines and interests apply only to OVERDUE charges (chargeType)' }]);
+  assert.equal(
+    [refused.status, refused.body],
+    [400, { error: 'fines and interests apply only to OVERDUE charges (chargeType)' }],
+  );
   const day = (await server.services.clock.now()).getUTCDate();
-  const res = await create(a, { name: 'Clube do Livro', value: 3_990, correlationID: 'livro-1', customer, chargeType: 'DYNAMIC', dayGenerateCharge: day + 1 > 28 ? 1 : day + 1, dayDue: 4 });
+  const res = await create(a, {
+    name: 'Clube do Livro',
+    value: 3_990,
+    correlationID: 'livro-1',
+    customer,
+    chargeType: 'DYNAMIC',
+    dayGenerateCharge: day + 1 > 28 ? 1 : day + 1,
+    dayDue: 4,
+  });
   assert.is(res.status, 200, res.text);
   assert.is(res.body.subscription.chargeType, 'DYNAMIC');
   const link = new URL(res.body.subscription.paymentLinkUrl).pathname;

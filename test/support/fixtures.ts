@@ -16,7 +16,14 @@ export async function createCompany(client: TestClient, body: Record<string, unk
   const res = await client.post('/api/v1/sandbox/companies', { name: 'Padaria Boa Vista', ...body });
   assert.is(res.status, 201, `sandbox company: ${res.text}`);
   const { company, account, application, pixKey } = res.body;
-  return { companyId: company.id, accountId: account.accountId, appID: application.appID, clientId: application.clientId, clientSecret: application.clientSecret, pixKey: pixKey.key };
+  return {
+    companyId: company.id,
+    accountId: account.accountId,
+    appID: application.appID,
+    clientId: application.clientId,
+    clientSecret: application.clientSecret,
+    pixKey: pixKey.key,
+  };
 }
 
 export function basic(clientId: string, clientSecret: string): string {
@@ -24,7 +31,11 @@ export function basic(clientId: string, clientSecret: string): string {
 }
 
 // A Pix API bearer token for the company (all scopes the application has, or those asked).
-export async function pixToken(client: TestClient, company: { clientId: string; clientSecret: string }, scope?: string): Promise<string> {
+export async function pixToken(
+  client: TestClient,
+  company: { clientId: string; clientSecret: string },
+  scope?: string,
+): Promise<string> {
   const res = await client.request('POST', '/oauth/token', {
     form: { grant_type: 'client_credentials', ...(scope ? { scope } : {}) },
     auth: basic(company.clientId, company.clientSecret),

@@ -5,7 +5,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema';
 
 export async function auditLedger(db: Kysely<Database>): Promise<void> {
-  const entries = await db.selectFrom('ledger_entries').select(['account_id', 'kind', 'bucket', 'amount']).orderBy('id').execute();
+  const entries = await db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'kind', 'bucket', 'amount'])
+    .orderBy('id')
+    .execute();
   const replayed = new Map<string, { total: number; blocked: number; security: number; withdraw_safety: number }>();
   for (const e of entries) {
     const b = replayed.get(e.account_id) ?? { total: 0, blocked: 0, security: 0, withdraw_safety: 0 };
@@ -22,7 +26,12 @@ export async function auditLedger(db: Kysely<Database>): Promise<void> {
   for (const row of balances) {
     const r = replayed.get(row.account_id) ?? { total: 0, blocked: 0, security: 0, withdraw_safety: 0 };
     assert.equal(
-      { total: Number(row.total), blocked: Number(row.blocked), security: Number(row.blocked_security), withdraw_safety: Number(row.blocked_withdraw_safety) },
+      {
+        total: Number(row.total),
+        blocked: Number(row.blocked),
+        security: Number(row.blocked_security),
+        withdraw_safety: Number(row.blocked_withdraw_safety),
+      },
       r,
       `balance of ${row.account_id} does not match its entries`,
     );
@@ -34,18 +43,29 @@ export async function auditLedger(db: Kysely<Database>): Promise<void> {
 // Every payment hold was settled or released once, of its own amount (approvals are
 // synchronous, so none is left pending).
 async function auditPaymentHolds(db: Kysely<Database>): Promise<void> {
-  const moves = await db.selectFrom('ledger_entries').select(['account_id', 'move_id', 'kind', 'amount']).where('move_id', 'like', 'payment:%').execute();
+  const moves = await db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'move_id', 'kind', 'amount'])
+    .where('move_id', 'like', 'payment:%')
+    .execute();
   const byPayment = new Map<string, Array<{ step: string; account: string; kind: string; amount: number }>>();
   for (const m of moves) {
     const [, id, step] = m.move_id.split(':');
-    byPayment.set(id!, [...(byPayment.get(id!) ?? []), { step: step!, account: m.account_id, kind: m.kind, amount: Number(m.amount) }]);
+    byPayment.set(id!, [
+      ...(byPayment.get(id!) ?? []),
+      { step: step!, account: m.account_id, kind: m.kind, amount: Number(m.amount) },
+    ]);
   }
   for (const [id, legs] of byPayment) {
     const hold = legs.filter((l) => l.step === 'hold');
     const ends = legs.filter((l) => l.step === 'settle' || l.step === 'release');
     assert.is(hold.length, 1, `payment ${id} has ${hold.length} holds`);
     assert.is(ends.length, 1, `payment ${id} hold was settled or released ${ends.length} times`);
-    assert.equal([ends[0]!.account, ends[0]!.amount], [hold[0]!.account, hold[0]!.amount], `payment ${id} ended a hold of another amount`);
+    assert.equal(
+      [ends[0]!.account, ends[0]!.amount],
+      [hold[0]!.account, hold[0]!.amount],
+      `payment ${id} ended a hold of another amount`,
+    );
   }
 }
 
@@ -55,7 +75,11 @@ async function auditPaymentHolds(db: Kysely<Database>): Promise<void> {
 // value it left with (no money created or lost between the two sides).
 export async function auditMoneyOut(db: Kysely<Database>): Promise<void> {
   await auditLedger(db);
-  const txs = await db.selectFrom('transactions').select(['id', 'type', 'value', 'end_to_end_id']).where('type', 'in', ['PIX_OUT', 'BILL_PAYMENT', 'WITHDRAW', 'FEE']).execute();
+  const txs = await db
+    .selectFrom('transactions')
+    .select(['id', 'type', 'value', 'end_to_end_id'])
+    .where('type', 'in', ['PIX_OUT', 'BILL_PAYMENT', 'WITHDRAW', 'FEE'])
+    .execute();
   const debits = await db
     .selectFrom('ledger_entries')
     .select(['transaction_id', (eb) => eb.fn.sum<number>('amount').as('total')])
@@ -64,10 +88,25 @@ export async function auditMoneyOut(db: Kysely<Database>): Promise<void> {
     .groupBy('transaction_id')
     .execute();
   const debited = new Map(debits.map((d) => [d.transaction_id, Number(d.total)]));
-  for (const t of txs) assert.is(debited.get(t.id), Number(t.value), `${t.type} transaction ${t.id} is not backed by debits of its value`);
+  for (const t of txs)
+    assert.is(debited.get(t.id), Number(t.value), `${t.type} transaction ${t.id} is not backed by debits of its value`);
   const outs = txs.filter((t) => t.type === 'PIX_OUT' && t.end_to_end_id);
   if (outs.length === 0) return;
-  const ins = await db.selectFrom('transactions').select(['end_to_end_id', 'value']).where('type', '=', 'PIX_IN').where('end_to_end_id', 'in', outs.map((t) => t.end_to_end_id!)).execute();
+  const ins = await db
+    .selectFrom('transactions')
+    .select(['end_to_end_id', 'value'])
+    .where('type', '=', 'PIX_IN')
+    .where(
+      'end_to_end_id',
+      'in',
+      outs.map((t) => t.end_to_end_id!),
+    )
+    .execute();
   const sent = new Map(outs.map((t) => [t.end_to_end_id, Number(t.value)]));
-  for (const i of ins) assert.is(Number(i.value), sent.get(i.end_to_end_id), `the Pix ${i.end_to_end_id} arrived with another value than it left`);
+  for (const i of ins)
+    assert.is(
+      Number(i.value),
+      sent.get(i.end_to_end_id),
+      `the Pix ${i.end_to_end_id} arrived with another value than it left`,
+    );
 }

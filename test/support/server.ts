@@ -34,7 +34,10 @@ export interface TestServerOptions {
 }
 
 // uvu hides errors of before hooks: print them so a failed start says why.
-export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   try {
     return await startTestServerOnce(env, options);
   } catch (error) {
@@ -51,8 +54,19 @@ async function startTestServerOnce(env: Record<string, string>, options: TestSer
   const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', PIXGATE_VALIDATE_RESPONSES: 'true', ...env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const template = process.env.PIXGATE_TEST_TEMPLATE;
-  const database = url ? { url, schema: schema!, poolSize: 8 } : options.dataDir ? { dataDir: options.dataDir } : template ? { templateFile: template } : {};
-  const server = await startServer({ config, logger, database, ...(options.backgroundJobs === undefined ? {} : { backgroundJobs: options.backgroundJobs }) });
+  const database = url
+    ? { url, schema: schema!, poolSize: 8 }
+    : options.dataDir
+      ? { dataDir: options.dataDir }
+      : template
+        ? { templateFile: template }
+        : {};
+  const server = await startServer({
+    config,
+    logger,
+    database,
+    ...(options.backgroundJobs === undefined ? {} : { backgroundJobs: options.backgroundJobs }),
+  });
   const close = server.close.bind(server);
   return {
     ...server,

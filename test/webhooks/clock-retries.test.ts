@@ -22,16 +22,25 @@ test.after(async () => {
 });
 
 const deliveries = async (webhookId: string) => {
-  const res = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, { auth: acme.appID });
+  const res = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, {
+    auth: acme.appID,
+  });
   assert.is(res.status, 200, res.text);
   return res.body.deliveries as Array<Record<string, any>>;
 };
 
 test('a failed delivery is retried once the sandbox clock passes its delay, not before', async () => {
-  const created = await server.client.post('/api/v1/webhook', { webhook: { name: 'clock', event: 'OPENPIX:TRANSACTION_RECEIVED', url: `${receiver.url}/hook` } }, { auth: acme.appID });
+  const created = await server.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'clock', event: 'OPENPIX:TRANSACTION_RECEIVED', url: `${receiver.url}/hook` } },
+    { auth: acme.appID },
+  );
   assert.is(created.status, 200, created.text);
   const webhookId = created.body.webhook.id as string;
-  const eventId = await record(server, acme.companyId, 'OPENPIX:TRANSACTION_RECEIVED', { pix: { value: 100 }, charge: null });
+  const eventId = await record(server, acme.companyId, 'OPENPIX:TRANSACTION_RECEIVED', {
+    pix: { value: 100 },
+    charge: null,
+  });
   await drain(server, 2);
   assert.is(receiver.requests.length, 1);
   let [d] = await deliveries(webhookId);
@@ -47,13 +56,20 @@ test('a failed delivery is retried once the sandbox clock passes its delay, not 
   assert.is(receiver.requests.length, 2);
   assert.is(receiver.requests[1]!.headers['x-pixgate-event-id'], eventId);
   [d] = await deliveries(webhookId);
-  assert.equal([d!.status, d!.nextAttemptAt, d!.attempts.map((a: any) => a.statusCode)], ['SUCCEEDED', null, [500, 200]]);
+  assert.equal(
+    [d!.status, d!.nextAttemptAt, d!.attempts.map((a: any) => a.statusCode)],
+    ['SUCCEEDED', null, [500, 200]],
+  );
 });
 
 test('moving the clock far ahead makes a failing delivery due once, not its whole schedule', async () => {
   receiver.respond = () => 500;
   receiver.requests.length = 0;
-  const created = await server.client.post('/api/v1/webhook', { webhook: { name: 'down', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/down` } }, { auth: acme.appID });
+  const created = await server.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'down', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/down` } },
+    { auth: acme.appID },
+  );
   await record(server, acme.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { correlationID: 'x' } });
   await drain(server, 2);
   assert.is(receiver.requests.length, 1);

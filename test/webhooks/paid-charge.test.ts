@@ -19,7 +19,11 @@ test.before(async () => {
   receiver = await startReceiver();
   const res = await server.client.post('/api/v1/sandbox/companies', { name: 'Aurora Moda' });
   assert.is(res.status, 201, res.text);
-  company = { appID: res.body.application.appID, key: res.body.pixKey.key, bearer: await pixToken(server.client, res.body.application) };
+  company = {
+    appID: res.body.application.appID,
+    key: res.body.pixKey.key,
+    bearer: await pixToken(server.client, res.body.application),
+  };
   publicKeyPem = (await server.client.get('/api/v1/webhook/public-keys', { auth: company.appID })).body.keys[0].pem;
 });
 test.after(async () => {
@@ -30,18 +34,43 @@ test.after(async () => {
 const at = (path: string) => receiver.requests.filter((r) => r.path === path);
 
 test('a paid charge: exactly one CHARGE_COMPLETED and one /pix callback, both signed', async () => {
-  const platform = await server.client.post('/api/v1/webhook', { webhook: { name: 'erp', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/platform`, authorization: 'Bearer erp' } }, { auth: company.appID });
+  const platform = await server.client.post(
+    '/api/v1/webhook',
+    {
+      webhook: {
+        name: 'erp',
+        event: 'OPENPIX:CHARGE_COMPLETED',
+        url: `${receiver.url}/platform`,
+        authorization: 'Bearer erp',
+      },
+    },
+    { auth: company.appID },
+  );
   assert.is(platform.status, 200, platform.text);
-  const pixPut = await server.client.put(`/pix/v2/webhook/${company.key}`, { webhookUrl: `${receiver.url}/erp` }, { auth: company.bearer });
+  const pixPut = await server.client.put(
+    `/pix/v2/webhook/${company.key}`,
+    { webhookUrl: `${receiver.url}/erp` },
+    { auth: company.bearer },
+  );
   assert.is(pixPut.status, 200, pixPut.text);
   const pixSecret = pixPut.headers.get('x-pixgate-webhook-secret')!;
 
-  const charge = await server.client.post('/api/v1/charge', { correlationID: 'pedido-10482', value: 4590 }, { auth: company.appID });
+  const charge = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'pedido-10482', value: 4590 },
+    { auth: company.appID },
+  );
   assert.is(charge.status, 200, charge.text);
-  const pay = await server.client.post('/api/v1/sandbox/pay', { brCode: charge.body.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const pay = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: charge.body.brCode,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   assert.is(pay.status, 200, pay.text);
   // Paying it again is refused: nothing more happens, nothing more is notified.
-  const again = await server.client.post('/api/v1/sandbox/pay', { brCode: charge.body.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const again = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: charge.body.brCode,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   assert.ok(again.status >= 400, again.text);
   await drain(server, 3);
 
@@ -50,10 +79,20 @@ test('a paid charge: exactly one CHARGE_COMPLETED and one /pix callback, both si
   const c = completed[0]!;
   assert.is(c.json.event, 'OPENPIX:CHARGE_COMPLETED');
   assert.is(c.json.eventId, c.headers['x-pixgate-event-id']);
-  assert.equal(Object.keys(c.json).filter((k) => ['charge', 'pix', 'company', 'account'].includes(k)).sort(), ['account', 'charge', 'company', 'pix']);
-  assert.equal([c.json.charge.correlationID, c.json.charge.status, c.json.charge.value], ['pedido-10482', 'COMPLETED', 4590]);
+  assert.equal(
+    Object.keys(c.json)
+      .filter((k) => ['charge', 'pix', 'company', 'account'].includes(k))
+      .sort(),
+    ['account', 'charge', 'company', 'pix'],
+  );
+  assert.equal(
+    [c.json.charge.correlationID, c.json.charge.status, c.json.charge.value],
+    ['pedido-10482', 'COMPLETED', 4590],
+  );
   assert.is(c.headers['authorization'], 'Bearer erp');
-  assert.equal(verifyHmacSignature(platform.body.webhook.secret, c.body, c.headers['x-pixgate-signature'] as string), { ok: true });
+  assert.equal(verifyHmacSignature(platform.body.webhook.secret, c.body, c.headers['x-pixgate-signature'] as string), {
+    ok: true,
+  });
   assert.ok(verifyRsaSignature(publicKeyPem, c.body, c.headers['x-webhook-signature'] as string));
 
   const callbacks = at('/erp/pix');
@@ -72,9 +111,17 @@ test('a paid charge: exactly one CHARGE_COMPLETED and one /pix callback, both si
 
 test('advancing the sandbox clock past an expiry delivers CHARGE_EXPIRED', async () => {
   receiver.requests.length = 0;
-  const hook = await server.client.post('/api/v1/webhook', { webhook: { name: 'expired', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/expired` } }, { auth: company.appID });
+  const hook = await server.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'expired', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/expired` } },
+    { auth: company.appID },
+  );
   assert.is(hook.status, 200, hook.text);
-  const charge = await server.client.post('/api/v1/charge', { correlationID: 'pedido-expira', value: 1000, expiresIn: 600 }, { auth: company.appID });
+  const charge = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'pedido-expira', value: 1000, expiresIn: 600 },
+    { auth: company.appID },
+  );
   assert.is(charge.status, 200, charge.text);
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
   await drain(server);
@@ -85,8 +132,18 @@ test('advancing the sandbox clock past an expiry delivers CHARGE_EXPIRED', async
   await drain(server, 2);
   const expired = at('/expired');
   assert.is(expired.length, 1);
-  assert.equal([expired[0]!.json.event, expired[0]!.json.charge.correlationID], ['OPENPIX:CHARGE_EXPIRED', 'pedido-expira']);
-  assert.equal(verifyHmacSignature(hook.body.webhook.secret, expired[0]!.body, expired[0]!.headers['x-pixgate-signature'] as string), { ok: true });
+  assert.equal(
+    [expired[0]!.json.event, expired[0]!.json.charge.correlationID],
+    ['OPENPIX:CHARGE_EXPIRED', 'pedido-expira'],
+  );
+  assert.equal(
+    verifyHmacSignature(
+      hook.body.webhook.secret,
+      expired[0]!.body,
+      expired[0]!.headers['x-pixgate-signature'] as string,
+    ),
+    { ok: true },
+  );
   // Exactly one: the clock moving further and the job running again notify nothing more.
   assert.is((await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 86_400 })).status, 200);
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);

@@ -25,7 +25,12 @@ async function pixCompany(name: string): Promise<PixCompany> {
   const res = await server.client.post('/api/v1/sandbox/companies', { name });
   assert.is(res.status, 201, res.text);
   const { company, application, pixKey } = res.body;
-  return { companyId: company.id, appID: application.appID, key: pixKey.key, bearer: await pixToken(server.client, application) };
+  return {
+    companyId: company.id,
+    appID: application.appID,
+    key: pixKey.key,
+    bearer: await pixToken(server.client, application),
+  };
 }
 
 test.before(async () => {
@@ -43,7 +48,8 @@ test.before.each(() => {
   receiver.respond = () => 200;
 });
 
-const put = (c: PixCompany, path: string, webhookUrl: unknown) => server.client.put(`/pix/v2/${path}`, { webhookUrl }, { auth: c.bearer });
+const put = (c: PixCompany, path: string, webhookUrl: unknown) =>
+  server.client.put(`/pix/v2/${path}`, { webhookUrl }, { auth: c.bearer });
 const get = (c: PixCompany, path: string) => server.client.get(`/pix/v2/${path}`, { auth: c.bearer });
 const del = (c: PixCompany, path: string) => server.client.delete(`/pix/v2/${path}`, { auth: c.bearer });
 
@@ -68,12 +74,21 @@ test('PUT, GET, list and DELETE the webhook of one of the company keys', async (
   const list = await get(acme, 'webhook');
   assert.is(list.status, 200, list.text);
   assert.equal(list.body, {
-    parametros: { paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 } },
+    parametros: {
+      paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 1 },
+    },
     webhooks: [again.body],
   });
-  const inWindow = await get(acme, `webhook?inicio=2000-01-01T00:00:00Z&fim=2000-12-31T00:00:00Z&paginacao.itensPorPagina=5`);
+  const inWindow = await get(
+    acme,
+    `webhook?inicio=2000-01-01T00:00:00Z&fim=2000-12-31T00:00:00Z&paginacao.itensPorPagina=5`,
+  );
   assert.equal(inWindow.body, {
-    parametros: { inicio: '2000-01-01T00:00:00Z', fim: '2000-12-31T00:00:00Z', paginacao: { paginaAtual: 0, itensPorPagina: 5, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 } },
+    parametros: {
+      inicio: '2000-01-01T00:00:00Z',
+      fim: '2000-12-31T00:00:00Z',
+      paginacao: { paginaAtual: 0, itensPorPagina: 5, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 },
+    },
     webhooks: [],
   });
   assert.equal((await get(other, 'webhook')).body.webhooks, []);
@@ -82,7 +97,12 @@ test('PUT, GET, list and DELETE the webhook of one of the company keys', async (
   assert.equal([removed.status, removed.text], [204, '']);
   const missing = await get(acme, `webhook/${acme.key}`);
   assert.is(missing.status, 404);
-  assert.equal(missing.body, { type: `${ERR}WebhookNaoEncontrado`, title: 'Webhook not found', status: 404, detail: `No webhook is configured for key ${acme.key}.` });
+  assert.equal(missing.body, {
+    type: `${ERR}WebhookNaoEncontrado`,
+    title: 'Webhook not found',
+    status: 404,
+    detail: `No webhook is configured for key ${acme.key}.`,
+  });
   assert.is((await del(acme, `webhook/${acme.key}`)).status, 404);
 });
 
@@ -94,12 +114,16 @@ test("the standard's errors: another user's key, a bad URL, a bad period, no web
     title: 'Invalid webhook',
     status: 400,
     detail: 'The request to configure a webhook breaks the schema or is semantically wrong.',
-    violacoes: [{ razao: 'The Pix key does not belong to this receiving user', propriedade: 'chave', valor: other.key }],
+    violacoes: [
+      { razao: 'The Pix key does not belong to this receiving user', propriedade: 'chave', valor: other.key },
+    ],
   });
   const ftp = await put(acme, `webhook/${acme.key}`, 'ftp://sistemas.example.com/pix');
   assert.is(ftp.status, 400);
   assert.is(ftp.body.type, `${ERR}WebhookOperacaoInvalida`);
-  assert.equal(ftp.body.violacoes, [{ razao: 'webhookUrl must use http or https', propriedade: 'webhookUrl', valor: 'ftp://sistemas.example.com/pix' }]);
+  assert.equal(ftp.body.violacoes, [
+    { razao: 'webhookUrl must use http or https', propriedade: 'webhookUrl', valor: 'ftp://sistemas.example.com/pix' },
+  ]);
   const long = await put(acme, `webhook/${acme.key}`, `https://sistemas.example.com/${'p'.repeat(2100)}`);
   assert.is(long.status, 400);
   assert.is(long.body.type, `${ERR}WebhookOperacaoInvalida`);
@@ -117,17 +141,38 @@ test("the standard's errors: another user's key, a bad URL, a bad period, no web
   assert.is((await del(other, `webhook/${other.key}`)).status, 204);
   // Input the database cannot hold or count: clear 4xx in the standard's format, never a 500.
   const nul = await put(acme, 'webhook/a%00b', `${receiver.url}/x`);
-  assert.equal([nul.status, nul.headers.get('content-type'), nul.body.type, nul.body.violacoes?.[0]?.propriedade], [400, 'application/problem+json', `${ERR}WebhookOperacaoInvalida`, 'chave']);
-  assert.equal([(await get(acme, 'webhook/a%00b')).body.type, (await del(acme, 'webhook/a%00b')).status], [`${ERR}WebhookNaoEncontrado`, 404]);
+  assert.equal(
+    [nul.status, nul.headers.get('content-type'), nul.body.type, nul.body.violacoes?.[0]?.propriedade],
+    [400, 'application/problem+json', `${ERR}WebhookOperacaoInvalida`, 'chave'],
+  );
+  assert.equal(
+    [(await get(acme, 'webhook/a%00b')).body.type, (await del(acme, 'webhook/a%00b')).status],
+    [`${ERR}WebhookNaoEncontrado`, 404],
+  );
   const far = await get(acme, 'webhook?paginacao.paginaAtual=99999999999999999999');
-  assert.equal([far.status, far.body.type, far.body.violacoes?.[0]?.propriedade], [400, `${ERR}WebhookConsultaInvalida`, 'query.paginacao.paginaAtual'], far.text);
+  assert.equal(
+    [far.status, far.body.type, far.body.violacoes?.[0]?.propriedade],
+    [400, `${ERR}WebhookConsultaInvalida`, 'query.paginacao.paginaAtual'],
+    far.text,
+  );
   const noScope = await pixToken(server.client, await appOf(acme), 'webhook.read');
-  const denied = await server.client.put(`/pix/v2/webhook/${acme.key}`, { webhookUrl: `${receiver.url}/x` }, { auth: noScope });
+  const denied = await server.client.put(
+    `/pix/v2/webhook/${acme.key}`,
+    { webhookUrl: `${receiver.url}/x` },
+    { auth: noScope },
+  );
   assert.is(denied.status, 403);
 });
 
 async function appOf(c: PixCompany) {
-  const res = await server.client.post('/api/v1/application', { accountId: (await server.client.get('/api/v1/account', { auth: c.appID })).body.accounts[0].accountId, application: { name: 'ro', type: 'API', scopes: ['webhook.read'] } }, { auth: c.appID });
+  const res = await server.client.post(
+    '/api/v1/application',
+    {
+      accountId: (await server.client.get('/api/v1/account', { auth: c.appID })).body.accounts[0].accountId,
+      application: { name: 'ro', type: 'API', scopes: ['webhook.read'] },
+    },
+    { auth: c.appID },
+  );
   assert.is(res.status, 201, res.text);
   return res.body.application as { clientId: string; clientSecret: string };
 }
@@ -158,17 +203,51 @@ test('webhookrec and webhookcobr: PUT, GET, DELETE, NaoEncontrado, no query para
 });
 
 test('callbacks: Pix with txid to {webhookUrl}/pix, recurrences to /rec, recurring charges to /cobr, signed', async () => {
-  const pixSecret = (await put(acme, `webhook/${acme.key}`, `${receiver.url}/erp/`)).headers.get('x-pixgate-webhook-secret')!;
-  const recSecret = (await put(acme, 'webhookrec', `${receiver.url}/notificacoes`)).headers.get('x-pixgate-webhook-secret')!;
-  const cobrSecret = (await put(acme, 'webhookcobr', `${receiver.url}/cobrancas?x=1`)).headers.get('x-pixgate-webhook-secret')!;
+  const pixSecret = (await put(acme, `webhook/${acme.key}`, `${receiver.url}/erp/`)).headers.get(
+    'x-pixgate-webhook-secret',
+  )!;
+  const recSecret = (await put(acme, 'webhookrec', `${receiver.url}/notificacoes`)).headers.get(
+    'x-pixgate-webhook-secret',
+  )!;
+  const cobrSecret = (await put(acme, 'webhookcobr', `${receiver.url}/cobrancas?x=1`)).headers.get(
+    'x-pixgate-webhook-secret',
+  )!;
   // A second key of the company, without a webhook: its Pix are not posted anywhere.
   const second = 'pix@paodourado.com.br';
   await server.database.db.transaction().execute(async (trx) => {
-    const acc = await trx.selectFrom('bank_accounts').select('id').where('company_id', '=', acme.companyId).executeTakeFirstOrThrow();
-    await insertPixKey(trx, { key: second, company_id: acme.companyId, account_id: acc.id, type: 'EMAIL', is_default: false, created_at: new Date() });
+    const acc = await trx
+      .selectFrom('bank_accounts')
+      .select('id')
+      .where('company_id', '=', acme.companyId)
+      .executeTakeFirstOrThrow();
+    await insertPixKey(trx, {
+      key: second,
+      company_id: acme.companyId,
+      account_id: acc.id,
+      type: 'EMAIL',
+      is_default: false,
+      created_at: new Date(),
+    });
   });
-  const pix = { endToEndId: 'E18236120202603101352Rf35mq892v1', txid: '750DWxoRsqKp5GWlI42iMyxTO2', valor: '45.90', chave: acme.key, horario: '2026-03-10T13:52:47.611Z' };
-  const devolvido = { ...pix, devolucoes: [{ id: 'DEV1', rtrId: 'D13370835202603111020iIkIRyWj81q', valor: '1.00', horario: { solicitacao: '2026-03-11T10:20:31.447Z' }, status: 'DEVOLVIDO' }] };
+  const pix = {
+    endToEndId: 'E18236120202603101352Rf35mq892v1',
+    txid: '750DWxoRsqKp5GWlI42iMyxTO2',
+    valor: '45.90',
+    chave: acme.key,
+    horario: '2026-03-10T13:52:47.611Z',
+  };
+  const devolvido = {
+    ...pix,
+    devolucoes: [
+      {
+        id: 'DEV1',
+        rtrId: 'D13370835202603111020iIkIRyWj81q',
+        valor: '1.00',
+        horario: { solicitacao: '2026-03-11T10:20:31.447Z' },
+        status: 'DEVOLVIDO',
+      },
+    ],
+  };
   const rec = { idRec: 'RR1337083520260305Kzjd6PoQurO', status: 'APROVADA' };
   const cobr = { idRec: 'RR1337083520260305Kzjd6PoQurO', txid: 'ucWV9lUdQn577OFd27f3IP4W3z', status: 'CRIADA' };
   const ids = [
@@ -199,7 +278,8 @@ test('callbacks: Pix with txid to {webhookUrl}/pix, recurrences to /rec, recurri
     assert.equal(verifyHmacSignature(secret, req.body, req.headers['x-pixgate-signature'] as string), { ok: true });
     assert.ok(verifyRsaSignature(keys[0].pem, req.body, req.headers['x-webhook-signature'] as string));
   });
-  for (const path of [`webhook/${acme.key}`, 'webhookrec', 'webhookcobr']) assert.is((await del(acme, path)).status, 204);
+  for (const path of [`webhook/${acme.key}`, 'webhookrec', 'webhookcobr'])
+    assert.is((await del(acme, path)).status, 204);
 });
 
 test('a deleted Pix webhook gets nothing more: its pending deliveries go with it', async () => {
@@ -209,8 +289,14 @@ test('a deleted Pix webhook gets nothing more: its pending deliveries go with it
   await record(server, acme.companyId, 'PIX_API:PIX', { chave: acme.key, pix });
   await drain(server);
   assert.is(receiver.requests.length, 1);
-  const webhook = await server.database.db.selectFrom('webhooks').select('id').where('company_id', '=', acme.companyId).where('chave', '=', acme.key).executeTakeFirstOrThrow();
-  const pending = () => server.database.db.selectFrom('webhook_deliveries').select('status').where('webhook_id', '=', webhook.id).execute();
+  const webhook = await server.database.db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('company_id', '=', acme.companyId)
+    .where('chave', '=', acme.key)
+    .executeTakeFirstOrThrow();
+  const pending = () =>
+    server.database.db.selectFrom('webhook_deliveries').select('status').where('webhook_id', '=', webhook.id).execute();
   assert.equal(await pending(), [{ status: 'PENDING' }]);
   assert.is((await del(acme, `webhook/${acme.key}`)).status, 204);
   assert.equal(await pending(), []);

@@ -17,7 +17,10 @@ let other: TestCompany;
 let receiver: Receiver;
 
 test.before(async () => {
-  server = await startTestServer({ PIXGATE_WEBHOOK_RETRY_SCHEDULE: '20ms,40ms,80ms', PIXGATE_WEBHOOK_TIMEOUT_MS: '400' }, { backgroundJobs: false });
+  server = await startTestServer(
+    { PIXGATE_WEBHOOK_RETRY_SCHEDULE: '20ms,40ms,80ms', PIXGATE_WEBHOOK_TIMEOUT_MS: '400' },
+    { backgroundJobs: false },
+  );
   acme = await createCompany(server.client);
   other = await createCompany(server.client, { name: 'Outra Empresa' });
   receiver = await startReceiver();
@@ -31,7 +34,8 @@ test.before.each(() => {
   receiver.respond = () => 200;
 });
 
-const create = (company: TestCompany, webhook: Record<string, unknown>) => server.client.post('/api/v1/webhook', { webhook }, { auth: company.appID });
+const create = (company: TestCompany, webhook: Record<string, unknown>) =>
+  server.client.post('/api/v1/webhook', { webhook }, { auth: company.appID });
 
 const chargePayload = {
   charge: { correlationID: 'pedido-10482', value: 4590, status: 'COMPLETED', transactionID: 'a1b2c3' },
@@ -52,24 +56,45 @@ async function drainUntil(done: () => boolean | Promise<boolean>, timeoutMs = 20
 
 async function removeAll(company: TestCompany): Promise<void> {
   const list = await server.client.get('/api/v1/webhook?limit=100', { auth: company.appID });
-  for (const w of list.body.webhooks) assert.is((await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: company.appID })).status, 200);
+  for (const w of list.body.webhooks)
+    assert.is(
+      (await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: company.appID })).status,
+      200,
+    );
 }
 
 async function deliveriesOf(company: TestCompany, webhookId: string) {
-  const res = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, { auth: company.appID });
+  const res = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, {
+    auth: company.appID,
+  });
   assert.is(res.status, 200, res.text);
   return res.body as { deliveries: any[]; pageInfo: any };
 }
 
 test('create answers the webhook with its signing secret once; the list shows it without, with pageInfo', async () => {
-  const res = await create(acme, { name: 'ERP pagamentos', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/erp`, authorization: 'Bearer tok-1' });
+  const res = await create(acme, {
+    name: 'ERP pagamentos',
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    url: `${receiver.url}/erp`,
+    authorization: 'Bearer tok-1',
+  });
   assert.is(res.status, 200, res.text);
   const w = res.body.webhook;
   assert.match(Buffer.from(w.id, 'base64').toString(), /^Webhook:[0-9a-f]{24}$/);
   assert.match(w.secret, /^whsec_[A-Za-z0-9]{32}$/);
   assert.equal(
     { ...w, id: 'x', secret: 'x', createdAt: 'x', updatedAt: 'x' },
-    { id: 'x', name: 'ERP pagamentos', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/erp`, authorization: 'Bearer tok-1', isActive: true, createdAt: 'x', updatedAt: 'x', secret: 'x' },
+    {
+      id: 'x',
+      name: 'ERP pagamentos',
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      url: `${receiver.url}/erp`,
+      authorization: 'Bearer tok-1',
+      isActive: true,
+      createdAt: 'x',
+      updatedAt: 'x',
+      secret: 'x',
+    },
   );
   const second = await create(acme, { name: 'default event', url: `${receiver.url}/other` });
   assert.is(second.status, 200, second.text);
@@ -77,15 +102,37 @@ test('create answers the webhook with its signing secret once; the list shows it
 
   const list = await server.client.get('/api/v1/webhook', { auth: acme.appID });
   assert.is(list.status, 200, list.text);
-  assert.equal(list.body.webhooks.map((x: any) => [x.id, x.secret]), [[w.id, undefined], [second.body.webhook.id, undefined]]);
+  assert.equal(
+    list.body.webhooks.map((x: any) => [x.id, x.secret]),
+    [
+      [w.id, undefined],
+      [second.body.webhook.id, undefined],
+    ],
+  );
   assert.equal(list.body.pageInfo, { skip: 0, limit: 20, totalCount: 2, hasPreviousPage: false, hasNextPage: false });
-  const filtered = await server.client.get(`/api/v1/webhook?url=${encodeURIComponent(`${receiver.url}/other`)}&limit=1`, { auth: acme.appID });
-  assert.equal(filtered.body.webhooks.map((x: any) => x.id), [second.body.webhook.id]);
-  assert.equal(filtered.body.pageInfo, { skip: 0, limit: 1, totalCount: 1, hasPreviousPage: false, hasNextPage: false });
+  const filtered = await server.client.get(
+    `/api/v1/webhook?url=${encodeURIComponent(`${receiver.url}/other`)}&limit=1`,
+    { auth: acme.appID },
+  );
+  assert.equal(
+    filtered.body.webhooks.map((x: any) => x.id),
+    [second.body.webhook.id],
+  );
+  assert.equal(filtered.body.pageInfo, {
+    skip: 0,
+    limit: 1,
+    totalCount: 1,
+    hasPreviousPage: false,
+    hasNextPage: false,
+  });
   const theirs = await server.client.get('/api/v1/webhook', { auth: other.appID });
   assert.equal(theirs.body.webhooks, []);
 
-  for (const id of [w.id, second.body.webhook.id]) assert.is((await server.client.delete(`/api/v1/webhook/${encodeURIComponent(id)}`, { auth: acme.appID })).status, 200);
+  for (const id of [w.id, second.body.webhook.id])
+    assert.is(
+      (await server.client.delete(`/api/v1/webhook/${encodeURIComponent(id)}`, { auth: acme.appID })).status,
+      200,
+    );
 });
 
 test('refused registrations: duplicate url and event, a scheme other than http(s), bad input', async () => {
@@ -145,7 +192,8 @@ test('bad input is a clear 400 or 404, never a 500: NUL characters, header-break
 });
 
 test("another company's webhook answers exactly like a missing one", async () => {
-  const mine = (await create(acme, { name: 'mine', event: 'OPENPIX:MOVEMENT_CONFIRMED', url: `${receiver.url}/m` })).body.webhook;
+  const mine = (await create(acme, { name: 'mine', event: 'OPENPIX:MOVEMENT_CONFIRMED', url: `${receiver.url}/m` }))
+    .body.webhook;
   const id = encodeURIComponent(mine.id);
   for (const [method, path] of [
     ['DELETE', `/api/v1/webhook/${id}`],
@@ -153,7 +201,11 @@ test("another company's webhook answers exactly like a missing one", async () =>
     ['POST', `/api/v1/webhook/${id}/deliveries/66b0c1d2e3f4a5b6c7d8e9f0/redeliver`],
   ] as const) {
     const theirs = await server.client.request(method, path, { auth: other.appID });
-    const missing = await server.client.request(method, path.replace(id, encodeURIComponent('V2ViaG9vazowMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDA=')), { auth: acme.appID });
+    const missing = await server.client.request(
+      method,
+      path.replace(id, encodeURIComponent('V2ViaG9vazowMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDA=')),
+      { auth: acme.appID },
+    );
     assert.is(theirs.status, 404, theirs.text);
     assert.equal(theirs.body, { error: 'Webhook not found' });
     assert.equal(missing.body, theirs.body);
@@ -196,7 +248,14 @@ test('public keys: open, one RS256 key in the public reference format and as PEM
 });
 
 test('an event is delivered once to its webhook: body, headers, both signatures valid', async () => {
-  const created = (await create(acme, { name: 'paid', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/hooks/pix?src=pixgate`, authorization: 'Bearer tok-9' })).body.webhook;
+  const created = (
+    await create(acme, {
+      name: 'paid',
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      url: `${receiver.url}/hooks/pix?src=pixgate`,
+      authorization: 'Bearer tok-9',
+    })
+  ).body.webhook;
   const eventId = await record(server, acme.companyId, 'OPENPIX:CHARGE_COMPLETED', chargePayload);
   await drain(server);
   await drain(server);
@@ -217,28 +276,45 @@ test('an event is delivered once to its webhook: body, headers, both signatures 
   assert.is(h['x-pixgate-key-id'], keys[0].kid);
   assert.ok(verifyRsaSignature(keys[0].pem, req!.body, h['x-webhook-signature'] as string));
   const jwkKey = createPublicKey({ key: keys[0].jwk, format: 'jwk' });
-  assert.ok(verifyRsaSignature(jwkKey.export({ type: 'spki', format: 'pem' }).toString(), req!.body, h['x-webhook-signature'] as string));
+  assert.ok(
+    verifyRsaSignature(
+      jwkKey.export({ type: 'spki', format: 'pem' }).toString(),
+      req!.body,
+      h['x-webhook-signature'] as string,
+    ),
+  );
 
   const log = await deliveriesOf(acme, created.id);
   assert.is(log.deliveries.length, 1);
   const d = log.deliveries[0];
   assert.is(d.id, h['x-pixgate-delivery-id']);
-  assert.equal([d.webhookId, d.event, d.status, d.nextAttemptAt, d.attempts.length], [created.id, 'OPENPIX:CHARGE_COMPLETED', 'SUCCEEDED', null, 1]);
+  assert.equal(
+    [d.webhookId, d.event, d.status, d.nextAttemptAt, d.attempts.length],
+    [created.id, 'OPENPIX:CHARGE_COMPLETED', 'SUCCEEDED', null, 1],
+  );
   assert.equal([d.attempts[0].statusCode, d.attempts[0].error], [200, null]);
   assert.ok(d.attempts[0].latencyMs >= 0);
   await server.client.delete(`/api/v1/webhook/${encodeURIComponent(created.id)}`, { auth: acme.appID });
 });
 
 test('other event types, other companies, inactive webhooks and rolled-back changes are not notified', async () => {
-  const w = (await create(acme, { name: 'created', event: 'OPENPIX:CHARGE_CREATED', url: `${receiver.url}/c` })).body.webhook;
-  const off = (await create(acme, { name: 'off', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/off`, isActive: false })).body.webhook;
+  const w = (await create(acme, { name: 'created', event: 'OPENPIX:CHARGE_CREATED', url: `${receiver.url}/c` })).body
+    .webhook;
+  const off = (
+    await create(acme, { name: 'off', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/off`, isActive: false })
+  ).body.webhook;
   await record(server, acme.companyId, 'OPENPIX:CHARGE_COMPLETED', chargePayload);
   await record(server, other.companyId, 'OPENPIX:CHARGE_CREATED', chargePayload);
   await record(server, acme.companyId, 'OPENPIX:CHARGE_EXPIRED', chargePayload);
   await server.database.db
     .transaction()
     .execute(async (trx) => {
-      await recordEvent(trx, { companyId: acme.companyId, type: 'OPENPIX:CHARGE_CREATED', payload: chargePayload, at: new Date() });
+      await recordEvent(trx, {
+        companyId: acme.companyId,
+        type: 'OPENPIX:CHARGE_CREATED',
+        payload: chargePayload,
+        at: new Date(),
+      });
       throw new Error('the change failed');
     })
     .catch(() => undefined);
@@ -246,38 +322,63 @@ test('other event types, other companies, inactive webhooks and rolled-back chan
   assert.is(receiver.requests.length, 0, JSON.stringify(receiver.requests.map((r) => [r.path, r.json])));
   const mine = await record(server, acme.companyId, 'OPENPIX:CHARGE_CREATED', chargePayload);
   await drain(server);
-  assert.equal(receiver.requests.map((r) => r.headers['x-pixgate-event-id']), [mine]);
-  for (const x of [w, off]) await server.client.delete(`/api/v1/webhook/${encodeURIComponent(x.id)}`, { auth: acme.appID });
+  assert.equal(
+    receiver.requests.map((r) => r.headers['x-pixgate-event-id']),
+    [mine],
+  );
+  for (const x of [w, off])
+    await server.client.delete(`/api/v1/webhook/${encodeURIComponent(x.id)}`, { auth: acme.appID });
 });
 
 test('a receiver failing three times gets the event on the fourth attempt, same event id and body, after backoff', async () => {
   receiver.respond = (_req, i) => (i < 3 ? 503 : 200);
-  const w = (await create(acme, { name: 'flaky', event: 'OPENPIX:TRANSACTION_RECEIVED', url: `${receiver.url}/flaky` })).body.webhook;
-  const eventId = await record(server, acme.companyId, 'OPENPIX:TRANSACTION_RECEIVED', { pix: { value: 100 }, charge: null });
+  const w = (await create(acme, { name: 'flaky', event: 'OPENPIX:TRANSACTION_RECEIVED', url: `${receiver.url}/flaky` }))
+    .body.webhook;
+  const eventId = await record(server, acme.companyId, 'OPENPIX:TRANSACTION_RECEIVED', {
+    pix: { value: 100 },
+    charge: null,
+  });
   await drainUntil(async () => (await deliveriesOf(acme, w.id)).deliveries[0]?.status === 'SUCCEEDED');
   assert.is(receiver.requests.length, 4);
   assert.equal(new Set(receiver.requests.map((r) => r.headers['x-pixgate-event-id'])), new Set([eventId]));
   assert.equal(new Set(receiver.requests.map((r) => r.body)).size, 1);
-  for (const r of receiver.requests) assert.ok(verifyHmacSignature(w.secret, r.body, r.headers['x-pixgate-signature'] as string).ok);
+  for (const r of receiver.requests)
+    assert.ok(verifyHmacSignature(w.secret, r.body, r.headers['x-pixgate-signature'] as string).ok);
   const d = (await deliveriesOf(acme, w.id)).deliveries[0];
-  assert.equal(d.attempts.map((a: any) => a.statusCode), [503, 503, 503, 200]);
+  assert.equal(
+    d.attempts.map((a: any) => a.statusCode),
+    [503, 503, 503, 200],
+  );
   // Each retry waited at least its delay of the schedule (20, 40, 80 ms).
   const times = d.attempts.map((a: any) => Date.parse(a.time));
-  [20, 40, 80].forEach((delay, i) => assert.ok(times[i + 1] - times[i] >= delay, `retry ${i + 1} came ${times[i + 1] - times[i]} ms after the attempt before`));
+  [20, 40, 80].forEach((delay, i) =>
+    assert.ok(
+      times[i + 1] - times[i] >= delay,
+      `retry ${i + 1} came ${times[i + 1] - times[i]} ms after the attempt before`,
+    ),
+  );
   await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: acme.appID });
 });
 
 test('after the last retry the delivery fails; redeliver makes one attempt now and it succeeds', async () => {
   receiver.respond = () => 500;
-  const w = (await create(acme, { name: 'down', event: 'OPENPIX:MOVEMENT_FAILED', url: `${receiver.url}/down` })).body.webhook;
-  const eventId = await record(server, acme.companyId, 'OPENPIX:MOVEMENT_FAILED', { payment: { value: 1 }, transaction: null, error: 'no funds' });
+  const w = (await create(acme, { name: 'down', event: 'OPENPIX:MOVEMENT_FAILED', url: `${receiver.url}/down` })).body
+    .webhook;
+  const eventId = await record(server, acme.companyId, 'OPENPIX:MOVEMENT_FAILED', {
+    payment: { value: 1 },
+    transaction: null,
+    error: 'no funds',
+  });
   await drain(server);
   const pending = (await deliveriesOf(acme, w.id)).deliveries[0];
   assert.is(pending.status, 'PENDING');
   assert.ok(Date.parse(pending.nextAttemptAt) > Date.parse(pending.attempts[0].time));
   await drainUntil(async () => (await deliveriesOf(acme, w.id)).deliveries[0].status !== 'PENDING');
   const failed = (await deliveriesOf(acme, w.id)).deliveries[0];
-  assert.equal([failed.status, failed.nextAttemptAt, failed.attempts.map((a: any) => a.statusCode)], ['FAILED', null, [500, 500, 500, 500]]);
+  assert.equal(
+    [failed.status, failed.nextAttemptAt, failed.attempts.map((a: any) => a.statusCode)],
+    ['FAILED', null, [500, 500, 500, 500]],
+  );
   await drain(server, 2);
   assert.is(receiver.requests.length, 4);
 
@@ -285,25 +386,37 @@ test('after the last retry the delivery fails; redeliver makes one attempt now a
   const path = `/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries/${failed.id}/redeliver`;
   const res = await server.client.post(path, undefined, { auth: acme.appID });
   assert.is(res.status, 200, res.text);
-  assert.equal([res.body.delivery.status, res.body.delivery.attempts.map((a: any) => a.statusCode)], ['SUCCEEDED', [500, 500, 500, 500, 204]]);
+  assert.equal(
+    [res.body.delivery.status, res.body.delivery.attempts.map((a: any) => a.statusCode)],
+    ['SUCCEEDED', [500, 500, 500, 500, 204]],
+  );
   assert.is(receiver.requests.length, 5);
   assert.is(receiver.requests[4]!.headers['x-pixgate-event-id'], eventId);
   assert.is(receiver.requests[4]!.body, receiver.requests[0]!.body);
   // A succeeded delivery can be replayed; a failed replay does not change its status.
   receiver.respond = () => 500;
   const replay = await server.client.post(path, undefined, { auth: acme.appID });
-  assert.equal([replay.status, replay.body.delivery.status, replay.body.delivery.attempts.length], [200, 'SUCCEEDED', 6]);
-  const unknown = await server.client.post(`/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries/000000000000000000000000/redeliver`, undefined, { auth: acme.appID });
+  assert.equal(
+    [replay.status, replay.body.delivery.status, replay.body.delivery.attempts.length],
+    [200, 'SUCCEEDED', 6],
+  );
+  const unknown = await server.client.post(
+    `/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries/000000000000000000000000/redeliver`,
+    undefined,
+    { auth: acme.appID },
+  );
   assert.equal([unknown.status, unknown.body], [404, { error: 'Delivery not found' }]);
   await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: acme.appID });
 });
 
 test('a receiver slower than the timeout is a failed attempt; unreachable ones too', async () => {
   receiver.respond = () => ({ status: 200, delayMs: 3000 });
-  const slow = (await create(acme, { name: 'slow', event: 'OPENPIX:MOVEMENT_REMOVED', url: `${receiver.url}/slow` })).body.webhook;
+  const slow = (await create(acme, { name: 'slow', event: 'OPENPIX:MOVEMENT_REMOVED', url: `${receiver.url}/slow` }))
+    .body.webhook;
   const closed = await startReceiver();
   await closed.close();
-  const dead = (await create(acme, { name: 'dead', event: 'OPENPIX:MOVEMENT_REMOVED', url: `${closed.url}/dead` })).body.webhook;
+  const dead = (await create(acme, { name: 'dead', event: 'OPENPIX:MOVEMENT_REMOVED', url: `${closed.url}/dead` })).body
+    .webhook;
   await record(server, acme.companyId, 'OPENPIX:MOVEMENT_REMOVED', { payment: { value: 1 }, transaction: null });
   await drain(server);
   const a = (await deliveriesOf(acme, slow.id)).deliveries[0].attempts[0];
@@ -312,16 +425,21 @@ test('a receiver slower than the timeout is a failed attempt; unreachable ones t
   const b = (await deliveriesOf(acme, dead.id)).deliveries[0].attempts[0];
   assert.is(b.statusCode, null);
   assert.match(b.error, /ECONNREFUSED/);
-  for (const x of [slow, dead]) await server.client.delete(`/api/v1/webhook/${encodeURIComponent(x.id)}`, { auth: acme.appID });
+  for (const x of [slow, dead])
+    await server.client.delete(`/api/v1/webhook/${encodeURIComponent(x.id)}`, { auth: acme.appID });
 });
 
 test('the delivery log pages newest first; deleting the webhook stops its pending deliveries', async () => {
   receiver.respond = () => 500;
-  const w = (await create(acme, { name: 'log', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/log` })).body.webhook;
+  const w = (await create(acme, { name: 'log', event: 'OPENPIX:CHARGE_EXPIRED', url: `${receiver.url}/log` })).body
+    .webhook;
   const ids = [];
-  for (let i = 0; i < 3; i++) ids.push(await record(server, acme.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { n: i } }));
+  for (let i = 0; i < 3; i++)
+    ids.push(await record(server, acme.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { n: i } }));
   await drain(server);
-  const page = await server.client.get(`/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries?skip=1&limit=1`, { auth: acme.appID });
+  const page = await server.client.get(`/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries?skip=1&limit=1`, {
+    auth: acme.appID,
+  });
   assert.equal(page.body.pageInfo, { skip: 1, limit: 1, totalCount: 3, hasPreviousPage: true, hasNextPage: true });
   assert.is(page.body.deliveries.length, 1);
   assert.is(page.body.deliveries[0].status, 'PENDING');
@@ -336,15 +454,30 @@ test('the delivery log pages newest first; deleting the webhook stops its pendin
 
 test('a webhook deleted while an attempt is in flight: the attempt ends quietly, nothing is kept', async () => {
   receiver.respond = () => ({ status: 200, delayMs: 200 });
-  const w = (await create(acme, { name: 'racing', event: 'OPENPIX:CHARGE_CREATED', url: `${receiver.url}/racing` })).body.webhook;
-  await record(server, acme.companyId, 'OPENPIX:CHARGE_CREATED', { charge: { value: 1 }, event: 'forged', eventId: 'forged' });
+  const w = (await create(acme, { name: 'racing', event: 'OPENPIX:CHARGE_CREATED', url: `${receiver.url}/racing` }))
+    .body.webhook;
+  await record(server, acme.companyId, 'OPENPIX:CHARGE_CREATED', {
+    charge: { value: 1 },
+    event: 'forged',
+    eventId: 'forged',
+  });
   const run = server.services.webhookDelivery.runOnce();
   await receiver.waitFor(1);
-  assert.is((await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: acme.appID })).status, 200);
+  assert.is(
+    (await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: acme.appID })).status,
+    200,
+  );
   assert.equal((await run).attempted, 1);
   // The payload cannot overwrite the event name or id.
-  assert.equal([receiver.requests[0]!.json.event, receiver.requests[0]!.json.eventId], ['OPENPIX:CHARGE_CREATED', receiver.requests[0]!.headers['x-pixgate-event-id']]);
-  const left = await server.database.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', w.id).execute();
+  assert.equal(
+    [receiver.requests[0]!.json.event, receiver.requests[0]!.json.eventId],
+    ['OPENPIX:CHARGE_CREATED', receiver.requests[0]!.headers['x-pixgate-event-id']],
+  );
+  const left = await server.database.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', w.id)
+    .execute();
   assert.equal(left, []);
 });
 

@@ -13,7 +13,10 @@ let receiver: Receiver;
 let company: { companyId: string; appID: string; key: string; bearer: string };
 
 test.before(async () => {
-  server = await startTestServer({ PIXGATE_SANDBOX: 'false', PIXGATE_WEBHOOK_RETRY_SCHEDULE: 'none' }, { backgroundJobs: false });
+  server = await startTestServer(
+    { PIXGATE_SANDBOX: 'false', PIXGATE_WEBHOOK_RETRY_SCHEDULE: 'none' },
+    { backgroundJobs: false },
+  );
   receiver = await startReceiver();
   const made = await server.services.sandbox.createCompany({ name: 'Producao Ltda' });
   company = {
@@ -42,18 +45,30 @@ const PRIVATE = [
 
 test('registration refuses private addresses on the platform API', async () => {
   for (const url of PRIVATE) {
-    const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } }, { auth: company.appID });
+    const res = await server.client.post(
+      '/api/v1/webhook',
+      { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } },
+      { auth: company.appID },
+    );
     assert.is(res.status, 400, `${url}: ${res.text}`);
     assert.match(res.body.error, /^Webhook url must not point to a private, loopback or link-local address/);
   }
   // A public address literal is accepted (nothing is sent to it: no event happens).
-  const ok = await server.client.post('/api/v1/webhook', { webhook: { name: 'public', event: 'OPENPIX:CHARGE_EXPIRED', url: 'https://93.184.215.14/hook' } }, { auth: company.appID });
+  const ok = await server.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'public', event: 'OPENPIX:CHARGE_EXPIRED', url: 'https://93.184.215.14/hook' } },
+    { auth: company.appID },
+  );
   assert.is(ok.status, 200, ok.text);
 });
 
 test('registration refuses private addresses on the Pix API, with the standard errors', async () => {
   for (const url of PRIVATE.slice(0, 4)) {
-    const res = await server.client.put(`/pix/v2/webhook/${company.key}`, { webhookUrl: url }, { auth: company.bearer });
+    const res = await server.client.put(
+      `/pix/v2/webhook/${company.key}`,
+      { webhookUrl: url },
+      { auth: company.bearer },
+    );
     assert.is(res.status, 400, res.text);
     assert.is(res.body.type, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida');
     assert.is(res.body.violacoes[0].propriedade, 'webhookUrl');
@@ -66,20 +81,22 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
   // Webhooks that were public when registered and now point (directly, or through a name
   // resolving) to this machine: written as a registration made earlier would be.
   const now = new Date();
-  const rows = [`${receiver.url}/literal`, receiver.url.replace('127.0.0.1', 'localhost') + '/by-name'].map((url, i) => ({
-    id: `wh-private-${i}`,
-    company_id: company.companyId,
-    kind: 'platform' as const,
-    event: 'OPENPIX:CHARGE_COMPLETED',
-    chave: null,
-    name: 'turned private',
-    url,
-    authorization: null,
-    is_active: true,
-    secret: 'whsec_x',
-    created_at: now,
-    updated_at: now,
-  }));
+  const rows = [`${receiver.url}/literal`, receiver.url.replace('127.0.0.1', 'localhost') + '/by-name'].map(
+    (url, i) => ({
+      id: `wh-private-${i}`,
+      company_id: company.companyId,
+      kind: 'platform' as const,
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      chave: null,
+      name: 'turned private',
+      url,
+      authorization: null,
+      is_active: true,
+      secret: 'whsec_x',
+      created_at: now,
+      updated_at: now,
+    }),
+  );
   await server.database.db.insertInto('webhooks').values(rows).execute();
   await record(server, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { value: 1 } });
   await drain(server);
@@ -87,7 +104,12 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
   const attempts = await server.database.db
     .selectFrom('webhook_attempts')
     .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-    .select(['webhook_deliveries.webhook_id', 'webhook_deliveries.status', 'webhook_attempts.status_code', 'webhook_attempts.error'])
+    .select([
+      'webhook_deliveries.webhook_id',
+      'webhook_deliveries.status',
+      'webhook_attempts.status_code',
+      'webhook_attempts.error',
+    ])
     .where('webhook_deliveries.company_id', '=', company.companyId)
     .orderBy('webhook_deliveries.webhook_id')
     .execute();
@@ -118,25 +140,49 @@ test('a name that resolves (by DNS, not by its spelling) to a loopback address i
   try {
     const port = new URL(receiver.url).port;
     const url = `http://${name}:${port}/rebound`;
-    const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } }, { auth: company.appID });
+    const res = await server.client.post(
+      '/api/v1/webhook',
+      { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } },
+      { auth: company.appID },
+    );
     assert.is(res.status, 400, res.text);
-    assert.is(res.body.error, `Webhook url must not point to a private, loopback or link-local address (${name} resolves to 127.0.0.1)`);
+    assert.is(
+      res.body.error,
+      `Webhook url must not point to a private, loopback or link-local address (${name} resolves to 127.0.0.1)`,
+    );
     answer = '::1';
-    const pix = await server.client.put(`/pix/v2/webhook/${company.key}`, { webhookUrl: url }, { auth: company.bearer });
-    assert.equal([pix.status, pix.body.type], [400, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida'], pix.text);
+    const pix = await server.client.put(
+      `/pix/v2/webhook/${company.key}`,
+      { webhookUrl: url },
+      { auth: company.bearer },
+    );
+    assert.equal(
+      [pix.status, pix.body.type],
+      [400, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida'],
+      pix.text,
+    );
     // Public when registered, loopback when delivered: nothing is sent.
     answer = '93.184.215.14';
-    const ok = await server.client.post('/api/v1/webhook', { webhook: { name: 'x', event: 'OPENPIX:CHARGE_EXPIRED', url } }, { auth: company.appID });
+    const ok = await server.client.post(
+      '/api/v1/webhook',
+      { webhook: { name: 'x', event: 'OPENPIX:CHARGE_EXPIRED', url } },
+      { auth: company.appID },
+    );
     assert.is(ok.status, 200, ok.text);
     answer = '127.0.0.1';
     receiver.requests.length = 0;
     await record(server, company.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { value: 1 } });
     await drain(server);
     assert.is(receiver.requests.length, 0);
-    const log = await server.client.get(`/api/v1/webhook/${encodeURIComponent(ok.body.webhook.id)}/deliveries`, { auth: company.appID });
+    const log = await server.client.get(`/api/v1/webhook/${encodeURIComponent(ok.body.webhook.id)}/deliveries`, {
+      auth: company.appID,
+    });
     const [delivery] = log.body.deliveries;
     assert.equal([delivery.status, delivery.attempts.length, delivery.attempts[0].statusCode], ['FAILED', 1, null]);
-    assert.is(delivery.attempts[0].error, `EPRIVATEADDRESS: refused: ${name} resolves to the private address 127.0.0.1`);
+    assert.is(
+      delivery.attempts[0].error,
+      `EPRIVATEADDRESS: refused: ${name} resolves to the private address 127.0.0.1`,
+    );
   } finally {
     (dns as { lookup: unknown }).lookup = original;
     syncBuiltinESMExports();

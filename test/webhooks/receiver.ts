@@ -41,7 +41,14 @@ export async function startReceiver(respond: Responder = () => 200, max = 500): 
       } catch {
         json = undefined;
       }
-      const received: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
+      const received: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json,
+        at: Date.now(),
+      };
       if (requests.length >= max) {
         res.statusCode = 429;
         return res.end();
@@ -83,8 +90,15 @@ export async function startReceiver(respond: Responder = () => 200, max = 500): 
 }
 
 // Records an event the way the producing areas do: inside a transaction of the server.
-export async function record(server: TestServer, companyId: string, type: string, payload: Record<string, unknown>): Promise<string> {
-  return server.database.db.transaction().execute(async (trx) => recordEvent(trx, { companyId, type, payload, at: await server.services.clock.now(trx) }));
+export async function record(
+  server: TestServer,
+  companyId: string,
+  type: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  return server.database.db
+    .transaction()
+    .execute(async (trx) => recordEvent(trx, { companyId, type, payload, at: await server.services.clock.now(trx) }));
 }
 
 // Runs the webhooks job until nothing is left to do right now.

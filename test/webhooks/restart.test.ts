@@ -32,7 +32,12 @@ test.after(async () => {
 async function commitThenDie(): Promise<{ companyId: string; webhookId: string; secret: string; eventId: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'restart-child.ts')], {
     cwd: resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, WEBHOOK_URL: `${receiver.url}/after-restart`, TEST_SCHEMA: schema, TEST_DATA_DIR: dataDir ?? '' },
+    env: {
+      ...process.env,
+      WEBHOOK_URL: `${receiver.url}/after-restart`,
+      TEST_SCHEMA: schema,
+      TEST_DATA_DIR: dataDir ?? '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -64,9 +69,19 @@ test('the event committed before the process died is delivered after restart, on
   const [req] = receiver.requests;
   assert.is(req!.path, '/after-restart');
   assert.is(req!.headers['x-pixgate-event-id'], committed.eventId);
-  assert.equal(req!.json, { event: 'OPENPIX:CHARGE_COMPLETED', eventId: committed.eventId, charge: { value: 4590, status: 'COMPLETED' } });
-  assert.equal(verifyHmacSignature(committed.secret, req!.body, req!.headers['x-pixgate-signature'] as string), { ok: true });
-  const row = await server.database.db.selectFrom('webhook_deliveries').select(['status', 'attempt_count']).where('event_id', '=', committed.eventId).execute();
+  assert.equal(req!.json, {
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    eventId: committed.eventId,
+    charge: { value: 4590, status: 'COMPLETED' },
+  });
+  assert.equal(verifyHmacSignature(committed.secret, req!.body, req!.headers['x-pixgate-signature'] as string), {
+    ok: true,
+  });
+  const row = await server.database.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempt_count'])
+    .where('event_id', '=', committed.eventId)
+    .execute();
   assert.equal(row, [{ status: 'SUCCEEDED', attempt_count: 1 }]);
 });
 

@@ -8,14 +8,26 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/config';
-import { DEFAULT_RETRY_SCHEDULE, JITTER, nextDelayMs, parseRetrySchedule, totalScheduleMs } from '../../src/webhooks/retry';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  JITTER,
+  nextDelayMs,
+  parseRetrySchedule,
+  totalScheduleMs,
+} from '../../src/webhooks/retry';
 import { hmacSignature } from '../../src/webhooks/signature';
 import { isPrivateAddress } from '../../src/webhooks/url-guard';
 import { createCompany, pixToken } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { drain, startReceiver, type Receiver } from './receiver';
 
-type Verify = (secret: string, rawBody: string, header: string | undefined, toleranceSeconds?: number, nowSeconds?: number) => boolean;
+type Verify = (
+  secret: string,
+  rawBody: string,
+  header: string | undefined,
+  toleranceSeconds?: number,
+  nowSeconds?: number,
+) => boolean;
 type Documented = {
   verifyPixgateSignature: Verify;
   fetchWebhookPublicKeys: (baseUrl: string) => Promise<string[]>;
@@ -52,14 +64,29 @@ test.after(async () => {
 
 test('real deliveries of a paid charge pass the documented verifications; forged, tampered and stale ones fail them', async () => {
   const company = await createCompany(server.client);
-  const res = await server.client.post('/api/v1/webhook', { webhook: { name: 'v', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/v` } }, { auth: company.appID });
+  const res = await server.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'v', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/v` } },
+    { auth: company.appID },
+  );
   const secret: string = res.body.webhook.secret;
-  const put = await server.client.put(`/pix/v2/webhook/${company.pixKey}`, { webhookUrl: `${receiver.url}/erp` }, { auth: await pixToken(server.client, company) });
+  const put = await server.client.put(
+    `/pix/v2/webhook/${company.pixKey}`,
+    { webhookUrl: `${receiver.url}/erp` },
+    { auth: await pixToken(server.client, company) },
+  );
   assert.is(put.status, 200, put.text);
   const pixSecret = put.headers.get('x-pixgate-webhook-secret')!;
-  const charge = await server.client.post('/api/v1/charge', { correlationID: 'pedido-assinado', value: 10000 }, { auth: company.appID });
+  const charge = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'pedido-assinado', value: 10000 },
+    { auth: company.appID },
+  );
   assert.is(charge.status, 200, charge.text);
-  const pay = await server.client.post('/api/v1/sandbox/pay', { brCode: charge.body.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const pay = await server.client.post('/api/v1/sandbox/pay', {
+    brCode: charge.body.brCode,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   assert.is(pay.status, 200, pay.text);
   await drain(server, 2);
   const requests = await receiver.waitFor(2);
@@ -71,9 +98,19 @@ test('real deliveries of a paid charge pass the documented verifications; forged
   // The public keys as a receiver of the public reference fetches them: no credentials.
   const pems = await fetchWebhookPublicKeys(server.url);
   assert.is(pems.length, 1);
-  for (const r of [platform, callback]) assert.ok(verifyWebhookSignature(pems, r.body, r.headers['x-webhook-signature'] as string), `${r.path}: x-webhook-signature`);
-  assert.ok(verify(pixSecret, callback.body, callback.headers['x-pixgate-signature'] as string), 'the /pix callback verifies with its own secret');
-  assert.not.ok(verify(secret, callback.body, callback.headers['x-pixgate-signature'] as string), "another webhook's secret does not verify it");
+  for (const r of [platform, callback])
+    assert.ok(
+      verifyWebhookSignature(pems, r.body, r.headers['x-webhook-signature'] as string),
+      `${r.path}: x-webhook-signature`,
+    );
+  assert.ok(
+    verify(pixSecret, callback.body, callback.headers['x-pixgate-signature'] as string),
+    'the /pix callback verifies with its own secret',
+  );
+  assert.not.ok(
+    verify(secret, callback.body, callback.headers['x-pixgate-signature'] as string),
+    "another webhook's secret does not verify it",
+  );
 
   const header = platform.headers['x-pixgate-signature'] as string;
   const body = platform.body;
@@ -84,7 +121,13 @@ test('real deliveries of a paid charge pass the documented verifications; forged
   // Forged: signed by someone without the secret, or with the right format but wrong digest.
   const forger = hmacSignature('whsec_guessed', body, Math.floor(Date.now() / 1000));
   assert.not.ok(verify(secret, body, forger));
-  assert.not.ok(verify(secret, body, header.replace(/v1=(.)/, (_m, c) => `v1=${c === 'a' ? 'b' : 'a'}`)));
+  assert.not.ok(
+    verify(
+      secret,
+      body,
+      header.replace(/v1=(.)/, (_m, c) => `v1=${c === 'a' ? 'b' : 'a'}`),
+    ),
+  );
   const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const forgedRsa = createSign('RSA-SHA256').update(body).sign(otherKey.privateKey, 'base64');
   assert.not.ok(verifyWebhookSignature(pems, body, forgedRsa), 'an RSA signature by another key');
@@ -104,7 +147,8 @@ test('real deliveries of a paid charge pass the documented verifications; forged
   // A freshly timestamped signature made with the secret verifies (what the server does).
   const fresh = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
   assert.is(fresh, header);
-  for (const bad of [undefined, '', 'v1=abc', `t=${t}`, `t=x,v1=${header.split('v1=')[1]}`]) assert.not.ok(verify(secret, body, bad), String(bad));
+  for (const bad of [undefined, '', 'v1=abc', `t=${t}`, `t=x,v1=${header.split('v1=')[1]}`])
+    assert.not.ok(verify(secret, body, bad), String(bad));
   // Several v1 (e.g. during a secret rotation): one match is enough.
   assert.ok(verify(secret, body, `${forger},v1=${header.split('v1=')[1]}`.replace(/^t=\d+/, `t=${t}`)));
 });
@@ -117,8 +161,14 @@ test('the default retry schedule backs off exponentially over at least 24 hours'
   for (let i = 1; i < schedule.length; i++) assert.ok(schedule[i]! >= schedule[i - 1]!);
   assert.equal(schedule.slice(0, 6), [60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000]);
   // Jitter only lengthens, by at most 20 %.
-  assert.is(nextDelayMs(schedule, 1, () => 0), 60_000);
-  assert.is(nextDelayMs(schedule, 1, () => 0.999999), Math.round(60_000 * (1 + JITTER * 0.999999)));
+  assert.is(
+    nextDelayMs(schedule, 1, () => 0),
+    60_000,
+  );
+  assert.is(
+    nextDelayMs(schedule, 1, () => 0.999999),
+    Math.round(60_000 * (1 + JITTER * 0.999999)),
+  );
   assert.is(nextDelayMs(schedule, schedule.length + 1), undefined);
   assert.equal(parseRetrySchedule('1500,2s, 3m,1h,1d,0'), [1500, 2000, 180_000, 3_600_000, 86_400_000, 0]);
   assert.equal(parseRetrySchedule('none'), []);
@@ -128,8 +178,40 @@ test('the default retry schedule backs off exponentially over at least 24 hours'
 });
 
 test('private, loopback, link-local and reserved addresses are recognised, in every spelling', () => {
-  const refused = ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.10', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fd00::1', 'fc12::3', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1', 'not-an-ip'];
-  const allowed = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'];
+  const refused = [
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.10',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fd00::1',
+    'fc12::3',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    'not-an-ip',
+  ];
+  const allowed = [
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '192.169.0.1',
+    '100.128.0.1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+  ];
   for (const a of refused) assert.ok(isPrivateAddress(a), `${a} should be refused`);
   for (const a of allowed) assert.not.ok(isPrivateAddress(a), `${a} should be allowed`);
 });

@@ -23,7 +23,11 @@ test.before(async () => {
   // A receiver slow enough that both processes are sending at the same time.
   receiver = await startReceiver(() => ({ status: 200, delayMs: 25 }));
   company = await createCompany(a.client);
-  const res = await b.client.post('/api/v1/webhook', { webhook: { name: 'shared', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/shared` } }, { auth: company.appID });
+  const res = await b.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'shared', event: 'OPENPIX:CHARGE_COMPLETED', url: `${receiver.url}/shared` } },
+    { auth: company.appID },
+  );
   assert.is(res.status, 200, res.text);
   secret = res.body.webhook.secret;
 });
@@ -49,9 +53,14 @@ test('both processes drain the same outbox concurrently: each event delivered ex
     return;
   }
   const ids: string[] = [];
-  for (let i = 0; i < 60; i++) ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { n: i } }));
+  for (let i = 0; i < 60; i++)
+    ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { n: i } }));
   const totals = { a: { fannedOut: 0, attempted: 0, succeeded: 0 }, b: { fannedOut: 0, attempted: 0, succeeded: 0 } };
-  const add = (t: RunStats, s: RunStats) => ((t.fannedOut += s.fannedOut), (t.attempted += s.attempted), (t.succeeded += s.succeeded));
+  const add = (t: RunStats, s: RunStats) => (
+    (t.fannedOut += s.fannedOut),
+    (t.attempted += s.attempted),
+    (t.succeeded += s.succeeded)
+  );
   // Each process runs its job in its own loop, as its timer would, until everything arrived.
   const deadline = Date.now() + 20_000;
   const loop = async (server: TestServer, total: RunStats) => {
@@ -66,12 +75,26 @@ test('both processes drain the same outbox concurrently: each event delivered ex
   assert.is(totals.a.attempted + totals.b.attempted, 60);
   assert.is(totals.a.succeeded + totals.b.succeeded, 60);
   assert.ok(totals.a.attempted > 0 && totals.b.attempted > 0, `work was shared: ${JSON.stringify(totals)}`);
-  const rows = await a.database.db.selectFrom('webhook_deliveries').select(['status', 'attempt_count']).where('company_id', '=', company.companyId).execute();
+  const rows = await a.database.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempt_count'])
+    .where('company_id', '=', company.companyId)
+    .execute();
   assert.is(rows.length, 60);
   assert.ok(rows.every((r) => r.status === 'SUCCEEDED' && r.attempt_count === 1));
-  const attempts = await a.database.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const attempts = await a.database.db
+    .selectFrom('webhook_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   assert.is(Number(attempts.n), 60);
-  for (const r of receiver.requests) assert.ok((await import('../../src/webhooks/signature')).verifyHmacSignature(secret, r.body, r.headers['x-pixgate-signature'] as string).ok);
+  for (const r of receiver.requests)
+    assert.ok(
+      (await import('../../src/webhooks/signature')).verifyHmacSignature(
+        secret,
+        r.body,
+        r.headers['x-pixgate-signature'] as string,
+      ).ok,
+    );
 });
 
 test('with their timers running, the two processes still deliver each event once', async () => {
@@ -79,7 +102,8 @@ test('with their timers running, the two processes still deliver each event once
   const ids: string[] = [];
   a.services.jobs.start();
   b.services.jobs.start();
-  for (let i = 0; i < 30; i++) ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { timer: i } }));
+  for (let i = 0; i < 30; i++)
+    ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { timer: i } }));
   await receiver.waitFor(ids.length, 20_000);
   await sleep(1500); // a duplicate would arrive now
   assertEachOnce(ids);

@@ -32,7 +32,10 @@ export class LocService {
 
   async create(principal: Principal, tipoCob: string) {
     if (tipoCob !== 'cob' && tipoCob !== 'cobv') {
-      throw errors.validation([{ field: 'tipoCob', message: 'tipoCob must be cob or cobv', value: tipoCob }], 'tipoCob must be cob or cobv');
+      throw errors.validation(
+        [{ field: 'tipoCob', message: 'tipoCob must be cob or cobv', value: tipoCob }],
+        'tipoCob must be cob or cobv',
+      );
     }
     return this.db.transaction().execute(async (trx) => {
       const location = await newLocation(trx, principal.companyId, tipoCob, await this.clock.now(trx));
@@ -42,7 +45,8 @@ export class LocService {
 
   async get(principal: Principal, id: string) {
     const locationId = locationIdOf(id);
-    const location = locationId === undefined ? undefined : await repo.findLocation(this.db, principal.companyId, locationId);
+    const location =
+      locationId === undefined ? undefined : await repo.findLocation(this.db, principal.companyId, locationId);
     if (!location) throw errors.notFound(NOT_FOUND);
     const txids = await repo.txidsOfCharges(this.db, location.charge_id ? [location.charge_id] : []);
     return locCompletaView(location, this.publicUrl, location.charge_id ? txids.get(location.charge_id) : undefined);
@@ -62,7 +66,10 @@ export class LocService {
       page.offset,
       page.itensPorPagina,
     );
-    const txids = await repo.txidsOfCharges(this.db, rows.flatMap((r) => (r.charge_id ? [r.charge_id] : [])));
+    const txids = await repo.txidsOfCharges(
+      this.db,
+      rows.flatMap((r) => (r.charge_id ? [r.charge_id] : [])),
+    );
     const extra = {
       ...(query.txIdPresente !== undefined ? { txIdPresente: query.txIdPresente } : {}),
       ...(query.tipoCob ? { tipoCob: query.tipoCob } : {}),
@@ -77,7 +84,8 @@ export class LocService {
   async unlink(principal: Principal, id: string) {
     const locationId = locationIdOf(id);
     return this.db.transaction().execute(async (trx) => {
-      const location = locationId === undefined ? undefined : await repo.findLocation(trx, principal.companyId, locationId, true);
+      const location =
+        locationId === undefined ? undefined : await repo.findLocation(trx, principal.companyId, locationId, true);
       if (!location) throw errors.notFound(NOT_FOUND);
       if (location.charge_id) {
         const charge = await repo.findChargeById(trx, location.charge_id, true);

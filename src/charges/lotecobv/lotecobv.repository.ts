@@ -5,10 +5,20 @@ import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Database } from '..
 type Db = Kysely<Database>;
 
 export async function findBatchItemByTxid(db: Db, companyId: string, txid: string): Promise<CobvBatchItem | undefined> {
-  return db.selectFrom('cobv_batch_items').selectAll().where('company_id', '=', companyId).where('txid', '=', txid).executeTakeFirst();
+  return db
+    .selectFrom('cobv_batch_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('txid', '=', txid)
+    .executeTakeFirst();
 }
 
-export async function findBatch(db: Db, companyId: string, id: number, forUpdate = false): Promise<CobvBatch | undefined> {
+export async function findBatch(
+  db: Db,
+  companyId: string,
+  id: number,
+  forUpdate = false,
+): Promise<CobvBatch | undefined> {
   let q = db.selectFrom('cobv_batches').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -18,7 +28,12 @@ export async function insertBatch(db: Db, batch: CobvBatch): Promise<void> {
   await db.insertInto('cobv_batches').values(batch).execute();
 }
 
-export async function updateBatch(db: Db, companyId: string, id: number, changes: { description?: string; updated_at: Date }): Promise<void> {
+export async function updateBatch(
+  db: Db,
+  companyId: string,
+  id: number,
+  changes: { description?: string; updated_at: Date },
+): Promise<void> {
   await db.updateTable('cobv_batches').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
 
@@ -32,7 +47,11 @@ export async function itemsOfBatch(db: Db, companyId: string, batchId: number): 
     .execute();
 }
 
-export async function itemsOfBatches(db: Db, companyId: string, batchIds: number[]): Promise<Map<number, CobvBatchItem[]>> {
+export async function itemsOfBatches(
+  db: Db,
+  companyId: string,
+  batchIds: number[],
+): Promise<Map<number, CobvBatchItem[]>> {
   const out = new Map<number, CobvBatchItem[]>();
   if (batchIds.length === 0) return out;
   const rows = await db
@@ -53,11 +72,19 @@ export async function itemsOfBatches(db: Db, companyId: string, batchIds: number
 // Txids among `txids` that already have an item in any batch of the company.
 export async function txidsInBatches(db: Db, companyId: string, txids: string[]): Promise<string[]> {
   if (txids.length === 0) return [];
-  const rows = await db.selectFrom('cobv_batch_items').select('txid').where('company_id', '=', companyId).where('txid', 'in', txids).execute();
+  const rows = await db
+    .selectFrom('cobv_batch_items')
+    .select('txid')
+    .where('company_id', '=', companyId)
+    .where('txid', 'in', txids)
+    .execute();
   return rows.map((r) => r.txid);
 }
 
-export async function insertItems(db: Db, items: Array<Omit<CobvBatchItem, 'problem'> & { request: Record<string, unknown> }>): Promise<void> {
+export async function insertItems(
+  db: Db,
+  items: Array<Omit<CobvBatchItem, 'problem'> & { request: Record<string, unknown> }>,
+): Promise<void> {
   if (items.length === 0) return;
   await db
     .insertInto('cobv_batch_items')
@@ -83,7 +110,14 @@ export async function setItemState(
     .execute();
 }
 
-export async function listBatches(db: Db, companyId: string, from: Date | undefined, to: Date | undefined, offset: number, limit: number) {
+export async function listBatches(
+  db: Db,
+  companyId: string,
+  from: Date | undefined,
+  to: Date | undefined,
+  offset: number,
+  limit: number,
+) {
   let q = db.selectFrom('cobv_batches').where('company_id', '=', companyId);
   if (from) q = q.where('created_at', '>=', from);
   if (to) q = q.where('created_at', '<=', to);

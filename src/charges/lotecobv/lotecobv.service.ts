@@ -37,14 +37,22 @@ const invalid = (issues: FieldIssue[], message = 'The batch request is not valid
 // The standard's problem object of a refused item.
 function problemOf(error: unknown): Record<string, unknown> {
   const e = error instanceof ApiError ? error : errors.internal();
-  const type = e.options.pixType ?? (e.status === 404 ? 'CobVNaoEncontrada' : e.status >= 500 ? 'ErroInternoDoServidor' : 'CobVOperacaoInvalida');
+  const type =
+    e.options.pixType ??
+    (e.status === 404 ? 'CobVNaoEncontrada' : e.status >= 500 ? 'ErroInternoDoServidor' : 'CobVOperacaoInvalida');
   return {
     type: PIX_ERROR_BASE + type,
     title: PROBLEM_TITLES[type] ?? type,
     status: e.status,
     detail: e.message,
     ...(e.options.details?.length
-      ? { violacoes: e.options.details.map((d) => ({ razao: d.message, propriedade: d.field, ...(d.value !== undefined ? { valor: d.value } : {}) })) }
+      ? {
+          violacoes: e.options.details.map((d) => ({
+            razao: d.message,
+            propriedade: d.field,
+            ...(d.value !== undefined ? { valor: d.value } : {}),
+          })),
+        }
       : {}),
   };
 }
@@ -66,7 +74,8 @@ export class LoteCobvService {
     if (!input.descricao?.trim()) issues.push({ field: 'descricao', message: 'descricao must not be empty' });
     if (items.length === 0) issues.push({ field: 'cobsv', message: 'cobsv must have at least one charge' });
     const txids = items.map((i) => i.txid);
-    if (new Set(txids).size !== txids.length) issues.push({ field: 'cobsv', message: 'each txid may appear once in a batch' });
+    if (new Set(txids).size !== txids.length)
+      issues.push({ field: 'cobsv', message: 'each txid may appear once in a batch' });
     if (issues.length) throw invalid(issues);
 
     await this.db.transaction().execute(async (trx) => {
@@ -75,21 +84,45 @@ export class LoteCobvService {
       if (existing) {
         const original = (await repo.itemsOfBatch(trx, companyId, batchId)).map((i) => i.txid);
         const same = original.length === txids.length && original.every((t) => txids.includes(t));
-        if (!same) throw invalid([{ field: 'cobsv', message: 'a batch must be resent with exactly its original set of charges' }]);
+        if (!same)
+          throw invalid([
+            { field: 'cobsv', message: 'a batch must be resent with exactly its original set of charges' },
+          ]);
         await repo.updateBatch(trx, companyId, batchId, { description: input.descricao!, updated_at: now });
-        for (const item of items) await repo.setItemState(trx, companyId, item.txid, { status: 'EM_PROCESSAMENTO', problem: null, request: item as unknown as Record<string, unknown> });
+        for (const item of items)
+          await repo.setItemState(trx, companyId, item.txid, {
+            status: 'EM_PROCESSAMENTO',
+            problem: null,
+            request: item as unknown as Record<string, unknown>,
+          });
         return;
       }
       const taken: string[] = [];
       for (const txid of txids) if (await charges.findChargeByTxid(trx, companyId, txid)) taken.push(txid);
       taken.push(...(await repo.txidsInBatches(trx, companyId, txids)));
       if (taken.length) {
-        throw invalid(taken.map((t) => ({ field: 'cobsv.txid', message: 'a charge with this txid already exists', value: t })));
+        throw invalid(
+          taken.map((t) => ({ field: 'cobsv.txid', message: 'a charge with this txid already exists', value: t })),
+        );
       }
-      await repo.insertBatch(trx, { company_id: companyId, id: batchId, description: input.descricao!, created_at: now, updated_at: now });
+      await repo.insertBatch(trx, {
+        company_id: companyId,
+        id: batchId,
+        description: input.descricao!,
+        created_at: now,
+        updated_at: now,
+      });
       await repo.insertItems(
         trx,
-        items.map((item, position) => ({ company_id: companyId, batch_id: batchId, position, txid: item.txid, status: 'EM_PROCESSAMENTO' as const, request: item as unknown as Record<string, unknown>, created_at: now })),
+        items.map((item, position) => ({
+          company_id: companyId,
+          batch_id: batchId,
+          position,
+          txid: item.txid,
+          status: 'EM_PROCESSAMENTO' as const,
+          request: item as unknown as Record<string, unknown>,
+          created_at: now,
+        })),
       );
     });
     for (const item of items) await this.process(companyId, batchId, item, 'put');
@@ -103,19 +136,32 @@ export class LoteCobvService {
     await this.db.transaction().execute(async (trx) => {
       const batch = batchId === undefined ? undefined : await repo.findBatch(trx, companyId, batchId, true);
       if (!batch) throw errors.notFound(NOT_FOUND);
-      if (input.descricao !== undefined && !input.descricao.trim()) throw invalid([{ field: 'descricao', message: 'descricao must not be empty' }]);
+      if (input.descricao !== undefined && !input.descricao.trim())
+        throw invalid([{ field: 'descricao', message: 'descricao must not be empty' }]);
       const original = new Set((await repo.itemsOfBatch(trx, companyId, batch.id)).map((i) => i.txid));
       const outside = items.filter((i) => !original.has(i.txid));
-      if (outside.length) throw invalid(outside.map((i) => ({ field: 'cobsv.txid', message: 'this charge is not in the batch', value: i.txid })));
+      if (outside.length)
+        throw invalid(
+          outside.map((i) => ({ field: 'cobsv.txid', message: 'this charge is not in the batch', value: i.txid })),
+        );
       const txids = items.map((i) => i.txid);
-      if (new Set(txids).size !== txids.length) throw invalid([{ field: 'cobsv', message: 'each txid may appear once' }]);
-      await repo.updateBatch(trx, companyId, batch.id, { ...(input.descricao !== undefined ? { description: input.descricao } : {}), updated_at: await this.clock.now(trx) });
+      if (new Set(txids).size !== txids.length)
+        throw invalid([{ field: 'cobsv', message: 'each txid may appear once' }]);
+      await repo.updateBatch(trx, companyId, batch.id, {
+        ...(input.descricao !== undefined ? { description: input.descricao } : {}),
+        updated_at: await this.clock.now(trx),
+      });
     });
     for (const item of items) await this.process(companyId, batchId!, item, 'patch');
   }
 
   // One item, in its own transaction: its cobv is created or changed, or the item is refused.
-  private async process(companyId: string, batchId: number, item: BatchItemInput, mode: 'put' | 'patch'): Promise<void> {
+  private async process(
+    companyId: string,
+    batchId: number,
+    item: BatchItemInput,
+    mode: 'put' | 'patch',
+  ): Promise<void> {
     const { txid, ...body } = item;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -128,7 +174,10 @@ export class LoteCobvService {
       await this.db.transaction().execute(async (trx) => {
         // A refused change of a charge that exists leaves it created, with the problem shown.
         const exists = await charges.findChargeByTxid(trx, companyId, txid);
-        await repo.setItemState(trx, companyId, txid, { status: exists ? 'CRIADA' : 'NEGADA', problem: problemOf(error) });
+        await repo.setItemState(trx, companyId, txid, {
+          status: exists ? 'CRIADA' : 'NEGADA',
+          problem: problemOf(error),
+        });
       });
     }
   }
@@ -143,8 +192,19 @@ export class LoteCobvService {
 
   async list(principal: Principal, query: PixListQuery) {
     const page = pixListQuery(query);
-    const { rows, total } = await repo.listBatches(this.db, principal.companyId, page.inicio, page.fim, page.offset, page.itensPorPagina);
-    const items = await repo.itemsOfBatches(this.db, principal.companyId, rows.map((r) => Number(r.id)));
+    const { rows, total } = await repo.listBatches(
+      this.db,
+      principal.companyId,
+      page.inicio,
+      page.fim,
+      page.offset,
+      page.itensPorPagina,
+    );
+    const items = await repo.itemsOfBatches(
+      this.db,
+      principal.companyId,
+      rows.map((r) => Number(r.id)),
+    );
     const lotes = [];
     for (const batch of rows) lotes.push(await this.view(batch, items.get(Number(batch.id)) ?? []));
     return { parametros: parametros(query, page, total), lotes };

@@ -2,8 +2,20 @@
 // code, the last a check digit (weights 1,2,1,2,1,2 over the first six, digits of products
 // summed, complement to 10). A few real codes predate the check digit and are listed.
 
-const STATE_CODES = new Set([11, 12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33, 35, 41, 42, 43, 50, 51, 52, 53]);
-const CHECK_DIGIT_EXCEPTIONS = new Set(['2201919', '2201988', '2202251', '2611533', '3117836', '3152131', '4305871', '5203939', '5203962']);
+const STATE_CODES = new Set([
+  11, 12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33, 35, 41, 42, 43, 50, 51, 52, 53,
+]);
+const CHECK_DIGIT_EXCEPTIONS = new Set([
+  '2201919',
+  '2201988',
+  '2202251',
+  '2611533',
+  '3117836',
+  '3152131',
+  '4305871',
+  '5203939',
+  '5203962',
+]);
 
 export function isMunicipalityCode(code: string): boolean {
   if (!/^[0-9]{7}$/.test(code)) return false;

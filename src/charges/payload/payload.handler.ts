@@ -9,7 +9,11 @@ export const payloadHandlers = {
     return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
   },
   async getCobvPayload(req, ctx) {
-    const jws = await ctx.services.charges.payloads.cobvPayload(req.params.pixUrlAccessToken, req.query.codMun, req.query.DPP);
+    const jws = await ctx.services.charges.payloads.cobvPayload(
+      req.params.pixUrlAccessToken,
+      req.query.codMun,
+      req.query.DPP,
+    );
     return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
   },
 } satisfies Partial<PixHandlers>;

@@ -43,7 +43,11 @@ export class PayloadService {
     const now = await this.clock.now();
     const body = charge.body as Record<string, unknown> & { calendario: { criacao: string; expiracao: number } };
     const payload = {
-      calendario: { criacao: body.calendario.criacao, apresentacao: now.toISOString(), expiracao: body.calendario.expiracao },
+      calendario: {
+        criacao: body.calendario.criacao,
+        apresentacao: now.toISOString(),
+        expiracao: body.calendario.expiracao,
+      },
       txid: charge.txid,
       revisao: charge.revision,
       status: charge.status,
@@ -60,17 +64,26 @@ export class PayloadService {
   // valor.final for the intended payment date (today by default).
   async cobvPayload(token: string, codMun: string | undefined, dpp: string | undefined): Promise<string> {
     if (codMun !== undefined && !isMunicipalityCode(codMun)) {
-      throw errors.validation([{ field: 'codMun', message: 'codMun is not an IBGE municipality code', value: codMun }], 'codMun is not a municipality code of the IBGE table.');
+      throw errors.validation(
+        [{ field: 'codMun', message: 'codMun is not an IBGE municipality code', value: codMun }],
+        'codMun is not a municipality code of the IBGE table.',
+      );
     }
     if (dpp !== undefined && !isValidDate(dpp)) {
-      throw errors.validation([{ field: 'DPP', message: 'DPP must be a date YYYY-MM-DD', value: dpp }], 'DPP is not a date.');
+      throw errors.validation(
+        [{ field: 'DPP', message: 'DPP must be a date YYYY-MM-DD', value: dpp }],
+        'DPP is not a date.',
+      );
     }
     const charge = await this.chargeOf(token, 'cobv');
     const now = await this.clock.now();
     const today = todayUtc(now);
     const paymentDate = dpp ?? today;
     if (paymentDate < today) {
-      throw errors.validation([{ field: 'DPP', message: 'DPP is before today', value: paymentDate }], 'DPP is in the past.');
+      throw errors.validation(
+        [{ field: 'DPP', message: 'DPP is before today', value: paymentDate }],
+        'DPP is in the past.',
+      );
     }
     const lastDay = cobvLastDay(charge);
     if (paymentDate > lastDay) {
@@ -80,7 +93,8 @@ export class PayloadService {
       );
     }
     const amounts = cobvAmountsOn(charge, paymentDate);
-    if (!amounts.ok) throw errors.validation([{ field: 'DPP', message: amounts.reason, value: paymentDate }], amounts.reason);
+    if (!amounts.ok)
+      throw errors.validation([{ field: 'DPP', message: amounts.reason, value: paymentDate }], amounts.reason);
     const a = amounts.value;
     const body = charge.body as Record<string, unknown> & { calendario: Record<string, unknown> };
     const payload = {
@@ -105,4 +119,3 @@ export class PayloadService {
     return this.keys.sign(payload);
   }
 }
-

@@ -42,13 +42,21 @@ export class PlatformChargesService {
 
   // `origin` is for other services that create charges (subscriptions): what they link the
   // charge to is stored with it, in the same transaction.
-  async create(principal: Principal, payload: ChargeCreatePayload, returnExisting: boolean, origin: { subscription?: string } = {}) {
+  async create(
+    principal: Principal,
+    payload: ChargeCreatePayload,
+    returnExisting: boolean,
+    origin: { subscription?: string } = {},
+  ) {
     const attempt = () =>
       this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(trx);
         const existing = await repo.findChargeByCorrelationId(trx, principal.companyId, payload.correlationID);
         if (existing) {
-          if (!returnExisting) throw errors.badRequest(DUPLICATE, [{ field: 'body.correlationID', message: 'is already used by another charge' }]);
+          if (!returnExisting)
+            throw errors.badRequest(DUPLICATE, [
+              { field: 'body.correlationID', message: 'is already used by another charge' },
+            ]);
           return this.createdView(trx, existing, now);
         }
         const charge = await this.createIn(trx, principal, payload, now, origin);
@@ -62,7 +70,10 @@ export class PlatformChargesService {
       if ((error as { code?: string }).code !== '23505') throw error;
       const existing = await repo.findChargeByCorrelationId(this.db, principal.companyId, payload.correlationID);
       if (!existing) throw error;
-      if (!returnExisting) throw errors.badRequest(DUPLICATE, [{ field: 'body.correlationID', message: 'is already used by another charge' }]);
+      if (!returnExisting)
+        throw errors.badRequest(DUPLICATE, [
+          { field: 'body.correlationID', message: 'is already used by another charge' },
+        ]);
       return this.createdView(this.db, existing, await this.clock.now());
     }
   }
@@ -72,28 +83,50 @@ export class PlatformChargesService {
     return { charge: view, correlationID: view.correlationID as string, brCode: view.brCode as string };
   }
 
-  private async createIn(trx: Kysely<Database>, principal: Principal, payload: ChargeCreatePayload, now: Date, origin: { subscription?: string }): Promise<Charge> {
+  private async createIn(
+    trx: Kysely<Database>,
+    principal: Principal,
+    payload: ChargeCreatePayload,
+    now: Date,
+    origin: { subscription?: string },
+  ): Promise<Charge> {
     const { companyId } = principal;
     const plan = planCharge(principal, payload, now);
     // The receiving key: the subaccount's key when sent, else the company's default key.
-    const key = payload.subaccount !== undefined ? await findCompanyKey(trx, companyId, plan.platform.subaccount!) : await findDefaultKey(trx, companyId);
+    const key =
+      payload.subaccount !== undefined
+        ? await findCompanyKey(trx, companyId, plan.platform.subaccount!)
+        : await findDefaultKey(trx, companyId);
     if (!key) {
       throw payload.subaccount !== undefined
-        ? errors.validation([{ field: 'body.subaccount', message: 'is not a Pix key of your company' }], 'subaccount is not a Pix key of your company')
+        ? errors.validation(
+            [{ field: 'body.subaccount', message: 'is not a Pix key of your company' }],
+            'subaccount is not a Pix key of your company',
+          )
         : errors.badRequest('Your company has no default Pix key to receive charges');
     }
     const customer = payload.customer ? await upsertChargeCustomer(trx, companyId, payload.customer) : undefined;
-    const devedor = customer ? devedorOfCustomer(customer.view as Parameters<typeof devedorOfCustomer>[0], plan.kind) : undefined;
+    const devedor = customer
+      ? devedorOfCustomer(customer.view as Parameters<typeof devedorOfCustomer>[0], plan.kind)
+      : undefined;
     const { paymentLinkId, location } = await this.paymentLink(trx, companyId, plan.kind, payload, now);
     const criacao = now.toISOString();
     const texts = {
       ...(payload.comment !== undefined ? { solicitacaoPagador: payload.comment } : {}),
-      ...(payload.additionalInfo?.length ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) } : {}),
+      ...(payload.additionalInfo?.length
+        ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
+        : {}),
     };
     const company = (await repo.findCompanyRow(trx, companyId))!;
     const body =
       plan.kind === 'cob'
-        ? { calendario: { criacao, expiracao: plan.expiracao! }, ...(devedor ? { devedor } : {}), valor: plan.valor, chave: key.key, ...texts }
+        ? {
+            calendario: { criacao, expiracao: plan.expiracao! },
+            ...(devedor ? { devedor } : {}),
+            valor: plan.valor,
+            chave: key.key,
+            ...texts,
+          }
         : {
             calendario: { criacao, dataDeVencimento: plan.dueDate!, validadeAposVencimento: plan.validity! },
             ...(devedor ? { devedor } : {}),
@@ -135,7 +168,13 @@ export class PlatformChargesService {
   // The payment link (and, with fixedLocation, the QR location) of a new charge. A
   // paymentLinkID already used by an earlier charge of the company moves to the new charge
   // (the earlier one gets a new id) unless that charge is still payable.
-  private async paymentLink(trx: Kysely<Database>, companyId: string, kind: 'cob' | 'cobv', payload: ChargeCreatePayload, now: Date) {
+  private async paymentLink(
+    trx: Kysely<Database>,
+    companyId: string,
+    kind: 'cob' | 'cobv',
+    payload: ChargeCreatePayload,
+    now: Date,
+  ) {
     const requested = payload.paymentLinkID;
     if (requested === undefined) return { paymentLinkId: randomUUID(), location: undefined as Location | undefined };
     const refuse = (message: string) => errors.validation([{ field: 'body.paymentLinkID', message }], message);
@@ -166,7 +205,8 @@ export class PlatformChargesService {
   async list(principal: Principal, query: ChargeListQuery, page: Page) {
     const now = await this.clock.now();
     let customerId: string | null | undefined;
-    if (query.customer !== undefined) customerId = (await findCustomerByCorrelationId(this.db, principal.companyId, query.customer))?.id ?? null;
+    if (query.customer !== undefined)
+      customerId = (await findCustomerByCorrelationId(this.db, principal.companyId, query.customer))?.id ?? null;
     const { rows, total } = await repo.listCharges(
       this.db,
       {
@@ -181,7 +221,10 @@ export class PlatformChargesService {
       page.limit,
     );
     const contextOf = await chargeViewContexts(this.db, rows);
-    return { charges: rows.map((charge) => buildPlatformChargeView(charge, contextOf(charge), this.publicUrl, now)), total };
+    return {
+      charges: rows.map((charge) => buildPlatformChargeView(charge, contextOf(charge), this.publicUrl, now)),
+      total,
+    };
   }
 
   // DELETE: an ATIVA charge is removed by the receiver (as the standard's removal); a paid one
@@ -193,7 +236,12 @@ export class PlatformChargesService {
       const charge = (await repo.findChargeById(trx, found.id, true))!;
       if (charge.status === 'CONCLUIDA') throw errors.badRequest('Cannot delete a completed charge');
       if (charge.status !== 'ATIVA') return;
-      await reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, await this.clock.now(trx));
+      await reviseChargeRecord(
+        trx,
+        charge,
+        { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
+        await this.clock.now(trx),
+      );
     });
     return { status: 'OK', id };
   }
@@ -208,25 +256,42 @@ export class PlatformChargesService {
       if (platformStatusOf(charge, now) !== 'ACTIVE') throw errors.badRequest('Only active charges can be changed');
       const at = new Date(expiresDate);
       if (at.getTime() <= now.getTime()) {
-        throw errors.validation([{ field: 'body.expiresDate', message: 'must be in the future' }], 'expiresDate must be in the future');
+        throw errors.validation(
+          [{ field: 'body.expiresDate', message: 'must be in the future' }],
+          'expiresDate must be in the future',
+        );
       }
       let revised: Charge;
       if (charge.kind === 'cob') {
         const expiracao = Math.round((at.getTime() - charge.created_at.getTime()) / 1000);
         if (expiracao > MAX_EXPIRES_IN) {
-          throw errors.validation([{ field: 'body.expiresDate', message: `must be at most ${MAX_EXPIRES_IN} seconds after the charge's creation` }], 'expiresDate is too far ahead');
+          throw errors.validation(
+            [
+              {
+                field: 'body.expiresDate',
+                message: `must be at most ${MAX_EXPIRES_IN} seconds after the charge's creation`,
+              },
+            ],
+            'expiresDate is too far ahead',
+          );
         }
         const body = charge.body as { calendario: Record<string, unknown> };
         revised = await reviseChargeRecord(
           trx,
           charge,
-          { body: { ...body, calendario: { ...body.calendario, expiracao } }, expiresAt: new Date(charge.created_at.getTime() + expiracao * 1000) },
+          {
+            body: { ...body, calendario: { ...body.calendario, expiracao } },
+            expiresAt: new Date(charge.created_at.getTime() + expiracao * 1000),
+          },
           now,
         );
       } else {
         const lastDay = at.toISOString().slice(0, 10);
         if (lastDay < charge.due_date!) {
-          throw errors.validation([{ field: 'body.expiresDate', message: 'cannot be before the due date' }], 'expiresDate cannot be before the due date');
+          throw errors.validation(
+            [{ field: 'body.expiresDate', message: 'cannot be before the due date' }],
+            'expiresDate cannot be before the due date',
+          );
         }
         const validity = daysBetween(charge.due_date!, lastDay);
         const body = charge.body as { calendario: Record<string, unknown> };
@@ -234,7 +299,11 @@ export class PlatformChargesService {
         revised = await reviseChargeRecord(
           trx,
           charge,
-          { body: { ...body, calendario: { ...body.calendario, validadeAposVencimento: validity } }, validityAfterDue: validity, platform },
+          {
+            body: { ...body, calendario: { ...body.calendario, validadeAposVencimento: validity } },
+            validityAfterDue: validity,
+            platform,
+          },
           now,
         );
       }
@@ -242,4 +311,3 @@ export class PlatformChargesService {
     });
   }
 }
-

@@ -43,7 +43,8 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
   const type = p.type ?? 'DYNAMIC';
   const dueCharge = type !== 'DYNAMIC';
 
-  if (p.splits !== undefined && !hasFeature(principal, FEATURES.split)) throw errors.featureRequired('You need feature SPLIT to access this endpoint');
+  if (p.splits !== undefined && !hasFeature(principal, FEATURES.split))
+    throw errors.featureRequired('You need feature SPLIT to access this endpoint');
   if (p.subaccount !== undefined && !hasFeature(principal, FEATURES.subaccount)) {
     throw errors.featureRequired('You need feature SUBACCOUNT to access this endpoint');
   }
@@ -51,15 +52,23 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
   // Customer: name with taxID, email or phone.
   if (p.customer) {
     const c = p.customer;
-    if (!c.name?.trim()) refuse('customer.name', 'customer.name is missing: a customer needs a name and a taxID, email or phone');
+    if (!c.name?.trim())
+      refuse('customer.name', 'customer.name is missing: a customer needs a name and a taxID, email or phone');
     else if (c.taxID === undefined && c.email === undefined && c.phone === undefined) {
-      refuse('customer.taxID', 'customer.taxID, customer.email or customer.phone is missing: a customer needs a name and a taxID, email or phone');
+      refuse(
+        'customer.taxID',
+        'customer.taxID, customer.email or customer.phone is missing: a customer needs a name and a taxID, email or phone',
+      );
     }
   }
-  if (p.ensureSameTaxID === true && p.customer?.taxID === undefined) refuse('ensureSameTaxID', 'ensureSameTaxID needs a customer with taxID');
+  if (p.ensureSameTaxID === true && p.customer?.taxID === undefined)
+    refuse('ensureSameTaxID', 'ensureSameTaxID needs a customer with taxID');
   // A due-date charge is a cobv, whose debtor (devedor) the standard requires by CPF or CNPJ.
   if (dueCharge && p.customer?.taxID === undefined) {
-    refuse('customer.taxID', `customer.taxID is missing: an ${type} charge names its customer by CPF or CNPJ (the debtor of its due-date charge)`);
+    refuse(
+      'customer.taxID',
+      `customer.taxID is missing: an ${type} charge names its customer by CPF or CNPJ (the debtor of its due-date charge)`,
+    );
   }
 
   // Splits: valid Pix keys adding up to no more than the value.
@@ -70,7 +79,8 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     const total = p.splits.reduce((sum, s) => sum + s.value, 0);
     if (total > p.value) refuse('splits', `the splits add up to ${total}, more than the charge value ${p.value}`);
   }
-  if (p.subaccount !== undefined && !validatePixKey(p.subaccount).ok) refuse('subaccount', 'subaccount is not a valid Pix key');
+  if (p.subaccount !== undefined && !validatePixKey(p.subaccount).ok)
+    refuse('subaccount', 'subaccount is not a valid Pix key');
 
   if (p.value > MAX_VALUE) refuse('value', `value must be at most ${MAX_VALUE} (${hundredths(MAX_VALUE)})`);
 
@@ -80,56 +90,78 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
       if (p[f] !== undefined) refuse(f, `${f} applies to OVERDUE and BOLETO charges only`);
     }
     let expiracao = p.expiresIn ?? DEFAULT_EXPIRACAO;
-    if (p.expiresIn !== undefined && p.expiresDate !== undefined) refuse('expiresDate', 'send expiresIn or expiresDate, not both');
-    if (p.expiresIn !== undefined && p.expiresIn < MIN_EXPIRES_IN) refuse('expiresIn', `expiresIn must be >= ${MIN_EXPIRES_IN}`);
-    if (p.expiresIn !== undefined && p.expiresIn > MAX_EXPIRES_IN) refuse('expiresIn', `expiresIn must be <= ${MAX_EXPIRES_IN}`);
+    if (p.expiresIn !== undefined && p.expiresDate !== undefined)
+      refuse('expiresDate', 'send expiresIn or expiresDate, not both');
+    if (p.expiresIn !== undefined && p.expiresIn < MIN_EXPIRES_IN)
+      refuse('expiresIn', `expiresIn must be >= ${MIN_EXPIRES_IN}`);
+    if (p.expiresIn !== undefined && p.expiresIn > MAX_EXPIRES_IN)
+      refuse('expiresIn', `expiresIn must be <= ${MAX_EXPIRES_IN}`);
     if (p.expiresDate !== undefined) {
       expiracao = Math.floor((Date.parse(p.expiresDate) - now.getTime()) / 1000);
       if (expiracao < MIN_EXPIRES_IN) refuse('expiresDate', 'expiresDate must be at least 5 minutes in the future');
-      else if (expiracao > MAX_EXPIRES_IN) refuse('expiresDate', `expiresDate must be at most ${MAX_EXPIRES_IN} seconds ahead`);
+      else if (expiracao > MAX_EXPIRES_IN)
+        refuse('expiresDate', `expiresDate must be at most ${MAX_EXPIRES_IN} seconds ahead`);
     }
     plan = { kind: 'cob', expiracao, valor: { original: hundredths(p.value), modalidadeAlteracao: 0 } };
   } else {
     if (p.expiresIn !== undefined || p.expiresDate !== undefined) {
-      refuse(p.expiresIn !== undefined ? 'expiresIn' : 'expiresDate', `${type} charges expire after their due date: use dueDate or daysForDueDate and daysAfterDueDate`);
+      refuse(
+        p.expiresIn !== undefined ? 'expiresIn' : 'expiresDate',
+        `${type} charges expire after their due date: use dueDate or daysForDueDate and daysAfterDueDate`,
+      );
     }
     const today = todayUtc(now);
     let dueDate = today;
-    if (p.dueDate !== undefined && p.daysForDueDate !== undefined) refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
+    if (p.dueDate !== undefined && p.daysForDueDate !== undefined)
+      refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
     else if (p.dueDate !== undefined) dueDate = new Date(p.dueDate).toISOString().slice(0, 10);
     else if (p.daysForDueDate !== undefined) {
-      if (endsAfterLastDate(today, p.daysForDueDate)) refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');
+      if (endsAfterLastDate(today, p.daysForDueDate))
+        refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');
       else dueDate = addCalendarDays(today, p.daysForDueDate);
     } else refuse('dueDate', `dueDate or daysForDueDate is required for ${type} charges`);
     if (dueDate < today) refuse('dueDate', 'dueDate cannot be in the past');
     const validity = p.daysAfterDueDate ?? DEFAULT_VALIDADE;
     if (/^\d{4}-/.test(dueDate) && endsAfterLastDate(dueDate, validity)) {
-      refuse(p.daysAfterDueDate !== undefined ? 'daysAfterDueDate' : 'dueDate', 'the charge would stay payable after 9999-12-31');
+      refuse(
+        p.daysAfterDueDate !== undefined ? 'daysAfterDueDate' : 'dueDate',
+        'the charge would stay payable after 9999-12-31',
+      );
     }
     const valor: CobvValor = { original: hundredths(p.value) };
     if (p.fines) {
-      if (p.fines.value >= BASIS_POINTS_100_PERCENT) refuse('fines.value', 'the fine must be below 100% (10000 basis points)');
+      if (p.fines.value >= BASIS_POINTS_100_PERCENT)
+        refuse('fines.value', 'the fine must be below 100% (10000 basis points)');
       else if (p.fines.value > 0) valor.multa = { modalidade: 2, valorPerc: hundredths(p.fines.value) };
     }
     if (p.interests && p.interests.value > 0) valor.juros = { modalidade: 2, valorPerc: hundredths(p.interests.value) };
     if (p.discount) {
       const d = p.discount as PlatformDiscount;
-      const fixed = d.modality === 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' || d.modality === 'PERCENTAGE_UNTIL_SPECIFIED_DATE';
+      const fixed =
+        d.modality === 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' || d.modality === 'PERCENTAGE_UNTIL_SPECIFIED_DATE';
       const percent = d.modality.startsWith('PERCENTAGE');
       const limit = percent ? BASIS_POINTS_100_PERCENT : p.value;
       if (fixed) {
-        if (!d.discountFixedDate?.length) refuse('discount.discountFixedDate', `discountFixedDate is required for ${d.modality}`);
+        if (!d.discountFixedDate?.length)
+          refuse('discount.discountFixedDate', `discountFixedDate is required for ${d.modality}`);
         if (d.value !== undefined) refuse('discount.value', `${d.modality} takes discountFixedDate, not value`);
         const items = d.discountFixedDate ?? [];
         if (items.length > 3) refuse('discount.discountFixedDate', 'at most 3 discount dates');
-        if (new Set(items.map((i) => i.daysActive)).size !== items.length) refuse('discount.discountFixedDate', 'each daysActive may appear once');
+        if (new Set(items.map((i) => i.daysActive)).size !== items.length)
+          refuse('discount.discountFixedDate', 'each daysActive may appear once');
         items.forEach((item, i) => {
-          if (item.value >= limit) refuse(`discount.discountFixedDate[${i}].value`, `the discount must be below ${percent ? '100%' : 'the charge value'}`);
+          if (item.value >= limit)
+            refuse(
+              `discount.discountFixedDate[${i}].value`,
+              `the discount must be below ${percent ? '100%' : 'the charge value'}`,
+            );
         });
       } else {
         if (d.value === undefined) refuse('discount.value', `value is required for ${d.modality}`);
-        else if (d.value >= limit) refuse('discount.value', `the discount must be below ${percent ? '100%' : 'the charge value'}`);
-        if (d.discountFixedDate !== undefined) refuse('discount.discountFixedDate', `${d.modality} takes value, not discountFixedDate`);
+        else if (d.value >= limit)
+          refuse('discount.value', `the discount must be below ${percent ? '100%' : 'the charge value'}`);
+        if (d.discountFixedDate !== undefined)
+          refuse('discount.discountFixedDate', `${d.modality} takes value, not discountFixedDate`);
       }
       if (!issues.length) {
         const mapped = platformDiscountToCobv(d, dueDate);
@@ -152,9 +184,19 @@ export function planCharge(principal: Principal, p: ChargeCreatePayload, now: Da
     ...(p.fines ? { fines: { value: p.fines.value } } : {}),
     ...(p.discount ? { discount: p.discount as PlatformOptions['discount'] } : {}),
     ...(p.enableCashbackPercentage !== undefined ? { enableCashbackPercentage: p.enableCashbackPercentage } : {}),
-    ...(p.enableCashbackExclusivePercentage !== undefined ? { enableCashbackExclusivePercentage: p.enableCashbackExclusivePercentage } : {}),
+    ...(p.enableCashbackExclusivePercentage !== undefined
+      ? { enableCashbackExclusivePercentage: p.enableCashbackExclusivePercentage }
+      : {}),
     ...(p.subaccount !== undefined ? { subaccount: dictKey(p.subaccount) } : {}),
-    ...(p.splits ? { splits: p.splits.map((s) => ({ pixKey: dictKey(s.pixKey), value: s.value, splitType: s.splitType ?? 'SPLIT_INTERNAL_TRANSFER' })) } : {}),
+    ...(p.splits
+      ? {
+          splits: p.splits.map((s) => ({
+            pixKey: dictKey(s.pixKey),
+            value: s.value,
+            splitType: s.splitType ?? 'SPLIT_INTERNAL_TRANSFER',
+          })),
+        }
+      : {}),
   };
   return { ...plan, platform };
 }
@@ -168,7 +210,12 @@ function dictKey(key: string): string {
 // The standard's debtor of a customer with a tax id (cob: cpf/cnpj and nome; cobv adds the
 // contact and address the standard carries).
 export function devedorOfCustomer(
-  customer: { name?: string; email?: string; taxID?: { taxID: string } | undefined; address?: { street?: string; number?: string; city?: string; state?: string; zipcode?: string } },
+  customer: {
+    name?: string;
+    email?: string;
+    taxID?: { taxID: string } | undefined;
+    address?: { street?: string; number?: string; city?: string; state?: string; zipcode?: string };
+  },
   kind: 'cob' | 'cobv',
 ): Record<string, string> | undefined {
   const taxId = customer.taxID?.taxID;

@@ -57,7 +57,11 @@ const endOfDay = (date: string) => `${date}T23:59:59.000Z`;
 function customerOf(platform: PlatformOptions, devedor: Devedor | undefined): Record<string, unknown> | undefined {
   if (platform.customer) return platform.customer;
   if (!devedor?.nome) return undefined;
-  const taxID = devedor.cpf ? { taxID: devedor.cpf, type: 'BR:CPF' } : devedor.cnpj ? { taxID: devedor.cnpj, type: 'BR:CNPJ' } : undefined;
+  const taxID = devedor.cpf
+    ? { taxID: devedor.cpf, type: 'BR:CPF' }
+    : devedor.cnpj
+      ? { taxID: devedor.cnpj, type: 'BR:CNPJ' }
+      : undefined;
   return { name: devedor.nome, ...(devedor.email ? { email: devedor.email } : {}), ...(taxID ? { taxID } : {}) };
 }
 
@@ -71,13 +75,19 @@ export async function chargeViewContext(db: Kysely<Database>, charge: Charge): P
 }
 
 // The contexts of a page of charges in two queries per kind of row (not two per charge).
-export async function chargeViewContexts(db: Kysely<Database>, charges: Charge[]): Promise<(charge: Charge) => ChargeViewContext> {
+export async function chargeViewContexts(
+  db: Kysely<Database>,
+  charges: Charge[],
+): Promise<(charge: Charge) => ChargeViewContext> {
   const companies = new Map<string, Company>();
   for (const id of new Set(charges.map((c) => c.company_id))) {
     const company = await findCompanyRow(db, id);
     if (company) companies.set(id, company);
   }
-  const locations = await locationsById(db, charges.flatMap((c) => (c.location_id === null ? [] : [Number(c.location_id)])));
+  const locations = await locationsById(
+    db,
+    charges.flatMap((c) => (c.location_id === null ? [] : [Number(c.location_id)])),
+  );
   return (charge) => ({
     company: companies.get(charge.company_id)!,
     location: charge.location_id === null ? undefined : locations.get(Number(charge.location_id)),
@@ -85,7 +95,12 @@ export async function chargeViewContexts(db: Kysely<Database>, charges: Charge[]
 }
 
 // Builds the view from a charge and what it needs around it (no database access).
-export function buildPlatformChargeView(charge: Charge, ctx: ChargeViewContext, publicUrl: string, now: Date): Record<string, unknown> {
+export function buildPlatformChargeView(
+  charge: Charge,
+  ctx: ChargeViewContext,
+  publicUrl: string,
+  now: Date,
+): Record<string, unknown> {
   const body = charge.body as StandardBody;
   const platform = charge.platform as PlatformOptions;
   const brCode = ctx.location ? brCodeOf(publicUrl, charge, ctx.location, ctx.company) : '';
@@ -134,7 +149,9 @@ export function buildPlatformChargeView(charge: Charge, ctx: ChargeViewContext, 
     ...timing,
     ...amounts,
     ...(customer ? { customer } : {}),
-    ...(body.infoAdicionais?.length ? { additionalInfo: body.infoAdicionais.map((i) => ({ key: i.nome, value: i.valor })) } : {}),
+    ...(body.infoAdicionais?.length
+      ? { additionalInfo: body.infoAdicionais.map((i) => ({ key: i.nome, value: i.valor })) }
+      : {}),
     ...(platform.subaccount ? { subaccount: platform.subaccount } : {}),
     ...(platform.splits ? { splits: platform.splits } : {}),
     paymentMethods: {
@@ -156,6 +173,11 @@ export function buildPlatformChargeView(charge: Charge, ctx: ChargeViewContext, 
 }
 
 // The platform API's charge object (as GET /api/v1/charge/{id} answers it).
-export async function platformChargeView(db: Kysely<Database>, charge: Charge, publicUrl: string, now: Date): Promise<Record<string, unknown>> {
+export async function platformChargeView(
+  db: Kysely<Database>,
+  charge: Charge,
+  publicUrl: string,
+  now: Date,
+): Promise<Record<string, unknown>> {
   return buildPlatformChargeView(charge, await chargeViewContext(db, charge), publicUrl, now);
 }

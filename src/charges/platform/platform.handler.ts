@@ -7,7 +7,11 @@ const out = <T>(view: unknown) => view as T;
 
 export const platformChargeHandlers = {
   async createCharge(req, ctx) {
-    const created = await ctx.services.charges.platform.create(callerOf(ctx), req.body, req.query.return_existing === true);
+    const created = await ctx.services.charges.platform.create(
+      callerOf(ctx),
+      req.body,
+      req.query.return_existing === true,
+    );
     return { status: 200, body: out(created) };
   },
   async listCharges(req, ctx) {
@@ -16,7 +20,10 @@ export const platformChargeHandlers = {
     return { status: 200, body: out({ charges, pageInfo: pageInfo(page, total) }) };
   },
   async getCharge(req, ctx) {
-    return { status: 200, body: out({ charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) }) };
+    return {
+      status: 200,
+      body: out({ charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) }),
+    };
   },
   async deleteCharge(req, ctx) {
     return { status: 200, body: await ctx.services.charges.platform.delete(callerOf(ctx), req.params.id) };

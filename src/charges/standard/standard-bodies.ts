@@ -16,7 +16,9 @@ function pick<T extends object>(o: T, keys: readonly string[]): T {
 
 const optionalTexts = (input: StandardInput) => ({
   ...(input.solicitacaoPagador !== undefined ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
-  ...(input.infoAdicionais !== undefined ? { infoAdicionais: input.infoAdicionais.map((i) => ({ nome: i.nome, valor: i.valor })) } : {}),
+  ...(input.infoAdicionais !== undefined
+    ? { infoAdicionais: input.infoAdicionais.map((i) => ({ nome: i.nome, valor: i.valor })) }
+    : {}),
 });
 
 export function cobBodyOf(input: StandardInput, criacao: Date): CobBody {
@@ -34,8 +36,11 @@ export function cobBodyOf(input: StandardInput, criacao: Date): CobBody {
   };
 }
 
-export function recebedorOf(company: Pick<Company, 'tax_id' | 'official_name' | 'trade_name' | 'name'>): Record<string, string> {
-  const person: Record<string, string> = company.tax_id.length === 11 ? { cpf: company.tax_id } : { cnpj: company.tax_id };
+export function recebedorOf(
+  company: Pick<Company, 'tax_id' | 'official_name' | 'trade_name' | 'name'>,
+): Record<string, string> {
+  const person: Record<string, string> =
+    company.tax_id.length === 11 ? { cpf: company.tax_id } : { cnpj: company.tax_id };
   return {
     ...person,
     nome: company.official_name || company.name,
@@ -49,7 +54,9 @@ export function cobvValorOfInput(valor: Partial<CobvValor>): CobvValor {
     original: valor.original!,
     ...(valor.multa ? { multa: { modalidade: valor.multa.modalidade, valorPerc: valor.multa.valorPerc } } : {}),
     ...(valor.juros ? { juros: { modalidade: valor.juros.modalidade, valorPerc: valor.juros.valorPerc } } : {}),
-    ...(valor.abatimento ? { abatimento: { modalidade: valor.abatimento.modalidade, valorPerc: valor.abatimento.valorPerc } } : {}),
+    ...(valor.abatimento
+      ? { abatimento: { modalidade: valor.abatimento.modalidade, valorPerc: valor.abatimento.valorPerc } }
+      : {}),
     ...(valor.desconto ? { desconto: valor.desconto } : {}),
   };
 }
@@ -71,7 +78,9 @@ export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Recor
 
 // The request a stored body answers (to merge a revision over it and check the result).
 export function inputOfBody(body: Record<string, unknown>): StandardInput {
-  const { calendario, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = body as unknown as StandardInput & { calendario: Record<string, unknown> };
+  const { calendario, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = body as unknown as StandardInput & {
+    calendario: Record<string, unknown>;
+  };
   const { criacao: _criacao, ...cal } = calendario as { criacao?: string };
   void _criacao;
   return {

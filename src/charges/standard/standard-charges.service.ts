@@ -51,36 +51,73 @@ export class StandardChargesService {
   }
 
   // The body of PUT inside a transaction (also used by lotecobv, which passes its batch).
-  async putIn(trx: Kysely<Database>, companyId: string, kind: ChargeKind, txid: string, input: StandardInput, from: { loteId?: number }): Promise<Charge> {
-    if (!isValidTxid(txid)) throw invalid(kind, [{ field: 'txid', message: 'txid must have 26 to 35 letters and digits', value: txid }]);
+  async putIn(
+    trx: Kysely<Database>,
+    companyId: string,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+    from: { loteId?: number },
+  ): Promise<Charge> {
+    if (!isValidTxid(txid))
+      throw invalid(kind, [{ field: 'txid', message: 'txid must have 26 to 35 letters and digits', value: txid }]);
     const now = await this.clock.now(trx);
     const existing = await repo.findChargeByTxid(trx, companyId, txid, true);
-    if (existing && existing.kind !== kind) throw invalid(kind, [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }]);
+    if (existing && existing.kind !== kind)
+      throw invalid(kind, [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }]);
     if (kind === 'cobv' && from.loteId === undefined) {
       const item = await findBatchItemByTxid(trx, companyId, txid);
       if (item && item.status !== 'CRIADA') {
-        throw invalid(kind, [{ field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid }]);
+        throw invalid(kind, [
+          { field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid },
+        ]);
       }
     }
     const creation = existing?.created_at ?? now;
     const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(creation));
     if (issues.length) throw invalid(kind, issues);
     const key = await findCompanyKey(trx, companyId, input.chave!);
-    if (!key) throw invalid(kind, [{ field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! }]);
+    if (!key)
+      throw invalid(kind, [
+        { field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! },
+      ]);
     const company = (await repo.findCompanyRow(trx, companyId))!;
     const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
-    const value = kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(input.valor!.original!);
+    const value =
+      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(input.valor!.original!);
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const timing = kind === 'cob'
-      ? { expiresAt: new Date(creation.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000), dueDate: null, validityAfterDue: null }
-      : { expiresAt: null, dueDate: input.calendario!.dataDeVencimento!, validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento };
+    const timing =
+      kind === 'cob'
+        ? {
+            expiresAt: new Date(creation.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000),
+            dueDate: null,
+            validityAfterDue: null,
+          }
+        : {
+            expiresAt: null,
+            dueDate: input.calendario!.dataDeVencimento!,
+            validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
+          };
 
     if (existing) {
       let charge = existing;
-      if (location && Number(existing.location_id) !== location.id) charge = await relocateCharge(trx, charge, location, now);
+      if (location && Number(existing.location_id) !== location.id)
+        charge = await relocateCharge(trx, charge, location, now);
       if (sameJson(body, existing.body)) return charge;
-      if (existing.status !== 'ATIVA') throw invalid(kind, [{ field: 'status', message: `the charge is ${existing.status} and cannot be changed`, value: existing.status }]);
-      return reviseChargeRecord(trx, charge, { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing }, now);
+      if (existing.status !== 'ATIVA')
+        throw invalid(kind, [
+          {
+            field: 'status',
+            message: `the charge is ${existing.status} and cannot be changed`,
+            value: existing.status,
+          },
+        ]);
+      return reviseChargeRecord(
+        trx,
+        charge,
+        { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing },
+        now,
+      );
     }
     return createChargeRecord(
       trx,
@@ -114,7 +151,13 @@ export class StandardChargesService {
     });
   }
 
-  async reviseIn(trx: Kysely<Database>, companyId: string, kind: ChargeKind, txid: string, input: StandardInput): Promise<Charge> {
+  async reviseIn(
+    trx: Kysely<Database>,
+    companyId: string,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+  ): Promise<Charge> {
     const now = await this.clock.now(trx);
     const charge = await repo.findChargeByTxid(trx, companyId, txid, true);
     if (!charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
@@ -122,12 +165,25 @@ export class StandardChargesService {
     const changesSomething = Object.values(changes).some((v) => v !== undefined);
     if (status !== undefined) {
       if (changesSomething || loc !== undefined) {
-        throw invalid(kind, [{ field: 'status', message: 'status REMOVIDA_PELO_USUARIO_RECEBEDOR cannot be combined with other changes', value: status }]);
+        throw invalid(kind, [
+          {
+            field: 'status',
+            message: 'status REMOVIDA_PELO_USUARIO_RECEBEDOR cannot be combined with other changes',
+            value: status,
+          },
+        ]);
       }
-      if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') throw invalid(kind, [{ field: 'status', message: 'status can only be REMOVIDA_PELO_USUARIO_RECEBEDOR', value: status }]);
+      if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+        throw invalid(kind, [
+          { field: 'status', message: 'status can only be REMOVIDA_PELO_USUARIO_RECEBEDOR', value: status },
+        ]);
     }
-    if (charge.status !== 'ATIVA') throw invalid(kind, [{ field: 'status', message: `the charge is ${charge.status} and cannot be changed`, value: charge.status }]);
-    if (status !== undefined) return reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now);
+    if (charge.status !== 'ATIVA')
+      throw invalid(kind, [
+        { field: 'status', message: `the charge is ${charge.status} and cannot be changed`, value: charge.status },
+      ]);
+    if (status !== undefined)
+      return reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now);
 
     const merged = mergeRevision(inputOfBody(charge.body), changes);
     const issues = kind === 'cob' ? checkCobCreate(merged) : checkCobvCreate(merged, todayUtc(charge.created_at));
@@ -135,7 +191,10 @@ export class StandardChargesService {
     let key = { key: charge.pix_key };
     if (merged.chave !== charge.pix_key) {
       const found = await findCompanyKey(trx, companyId, merged.chave!);
-      if (!found) throw invalid(kind, [{ field: 'chave', message: 'chave is not a Pix key of the receiving user', value: merged.chave! }]);
+      if (!found)
+        throw invalid(kind, [
+          { field: 'chave', message: 'chave is not a Pix key of the receiving user', value: merged.chave! },
+        ]);
       key = found;
     }
     let current = charge;
@@ -150,10 +209,23 @@ export class StandardChargesService {
     if (sameJson(body, charge.body)) return current;
     const timing =
       kind === 'cob'
-        ? { expiresAt: new Date(charge.created_at.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000) }
-        : { dueDate: merged.calendario!.dataDeVencimento!, validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento };
-    const value = kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(merged.valor!.original!);
-    return reviseChargeRecord(trx, current, { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing }, now);
+        ? {
+            expiresAt: new Date(
+              charge.created_at.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000,
+            ),
+          }
+        : {
+            dueDate: merged.calendario!.dataDeVencimento!,
+            validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
+          };
+    const value =
+      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(merged.valor!.original!);
+    return reviseChargeRecord(
+      trx,
+      current,
+      { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing },
+      now,
+    );
   }
 
   // GET /cob/{txid}, /cobv/{txid} (revisao: that revision of the object).
@@ -163,7 +235,10 @@ export class StandardChargesService {
     let revision;
     if (revisao !== undefined) {
       revision = await repo.findRevision(this.db, charge.id, revisao);
-      if (!revision) throw errors.badRequest(`The charge has no revision ${revisao}`, [{ field: 'revisao', message: 'this revision does not exist', value: String(revisao) }]);
+      if (!revision)
+        throw errors.badRequest(`The charge has no revision ${revisao}`, [
+          { field: 'revisao', message: 'this revision does not exist', value: String(revisao) },
+        ]);
     }
     return this.view(this.db, charge, revision, true);
   }
@@ -200,14 +275,26 @@ export class StandardChargesService {
     return { parametros: parametros(query, page, total, extra), cobs };
   }
 
-  private async claim(trx: Kysely<Database>, companyId: string, kind: ChargeKind, locationId: number, chargeId?: string) {
+  private async claim(
+    trx: Kysely<Database>,
+    companyId: string,
+    kind: ChargeKind,
+    locationId: number,
+    chargeId?: string,
+  ) {
     const claimed = await claimLocation(trx, companyId, locationId, kind, chargeId);
     if (!claimed.ok) throw invalid(kind, [claimed.issue]);
     return claimed.location;
   }
 
   // The standard's object; reads add the Pix that paid the charge.
-  async view(db: Kysely<Database>, charge: Charge, revision?: Awaited<ReturnType<typeof repo.findRevision>>, withPix = false, context?: ChargeViewContext) {
+  async view(
+    db: Kysely<Database>,
+    charge: Charge,
+    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+    withPix = false,
+    context?: ChargeViewContext,
+  ) {
     const ctx = context ?? (await chargeViewContext(db, charge));
     const view = standardChargeView(charge, ctx, this.publicUrl, revision);
     if (!withPix || charge.status !== 'CONCLUIDA') return view;

@@ -81,13 +81,17 @@ function amountOf(s: string | undefined): Cents | undefined {
 export function checkDevedor(devedor: Devedor | undefined, required: boolean): FieldIssue[] {
   if (!devedor) return required ? [issue('devedor', 'devedor is required')] : [];
   const out: FieldIssue[] = [];
-  if (devedor.cpf !== undefined && devedor.cnpj !== undefined) out.push(issue('devedor', 'devedor cannot carry both cpf and cnpj'));
-  if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf)) out.push(issue('devedor.cpf', 'cpf is not a valid CPF', devedor.cpf));
-  if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) out.push(issue('devedor.cnpj', 'cnpj is not a valid CNPJ', devedor.cnpj));
+  if (devedor.cpf !== undefined && devedor.cnpj !== undefined)
+    out.push(issue('devedor', 'devedor cannot carry both cpf and cnpj'));
+  if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf))
+    out.push(issue('devedor.cpf', 'cpf is not a valid CPF', devedor.cpf));
+  if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj))
+    out.push(issue('devedor.cnpj', 'cnpj is not a valid CNPJ', devedor.cnpj));
   if (devedor.nome !== undefined && devedor.cpf === undefined && devedor.cnpj === undefined) {
     out.push(issue('devedor', 'devedor.nome requires devedor.cpf or devedor.cnpj'));
   }
-  if ((devedor.cpf !== undefined || devedor.cnpj !== undefined) && !devedor.nome?.trim()) out.push(issue('devedor.nome', 'nome is required with cpf or cnpj'));
+  if ((devedor.cpf !== undefined || devedor.cnpj !== undefined) && !devedor.nome?.trim())
+    out.push(issue('devedor.nome', 'nome is required with cpf or cnpj'));
   return out;
 }
 
@@ -102,7 +106,8 @@ export function checkTexts(input: StandardInput): FieldIssue[] {
       if (!i.nome?.trim()) out.push(issue(`infoAdicionais[${n}].nome`, 'nome must not be empty'));
     });
   }
-  if (input.chave !== undefined && (input.chave.length === 0 || input.chave.length > 77)) out.push(issue('chave', 'chave must have 1 to 77 characters', input.chave));
+  if (input.chave !== undefined && (input.chave.length === 0 || input.chave.length > 77))
+    out.push(issue('chave', 'chave must have 1 to 77 characters', input.chave));
   return out;
 }
 
@@ -116,21 +121,35 @@ export function checkCobValor(valor: CobValorInput | undefined): FieldIssue[] {
   if (!valor || valor.original === undefined) return [issue('valor.original', 'valor.original is required')];
   const out: FieldIssue[] = [];
   const original = amountOf(valor.original);
-  if (original === undefined) return [issue('valor.original', 'valor.original must be a decimal like "10.00"', valor.original)];
+  if (original === undefined)
+    return [issue('valor.original', 'valor.original must be a decimal like "10.00"', valor.original)];
   const { saque, troco } = valor.retirada ?? {};
   if (saque && troco) out.push(issue('valor.retirada', 'retirada carries either saque or troco'));
   if (saque) {
-    if (original !== 0) out.push(issue('valor.original', 'valor.original must be 0.00 in a saque charge', valor.original));
+    if (original !== 0)
+      out.push(issue('valor.original', 'valor.original must be 0.00 in a saque charge', valor.original));
     // 0.00 is allowed only when the payer chooses the amount (modalidadeAlteracao 1).
     if (!amountOf(saque.valor) && !(saque.modalidadeAlteracao === 1 && amountOf(saque.valor) === 0)) {
-      out.push(issue('valor.retirada.saque.valor', 'the withdrawal amount must be above zero unless the payer may change it (modalidadeAlteracao 1)', saque.valor));
+      out.push(
+        issue(
+          'valor.retirada.saque.valor',
+          'the withdrawal amount must be above zero unless the payer may change it (modalidadeAlteracao 1)',
+          saque.valor,
+        ),
+      );
     }
   } else if (original === 0) {
     out.push(issue('valor.original', 'valor.original must be above zero', valor.original));
   }
   if (troco) {
     if (!amountOf(troco.valor) && !(troco.modalidadeAlteracao === 1 && amountOf(troco.valor) === 0)) {
-      out.push(issue('valor.retirada.troco.valor', 'the change amount must be above zero unless the payer may change it (modalidadeAlteracao 1)', troco.valor));
+      out.push(
+        issue(
+          'valor.retirada.troco.valor',
+          'the change amount must be above zero unless the payer may change it (modalidadeAlteracao 1)',
+          troco.valor,
+        ),
+      );
     }
   }
   return out;
@@ -153,34 +172,52 @@ export function checkCobvValor(valor: Partial<CobvValor> | undefined, dueDate: s
   if (!original) return [issue('valor.original', 'valor.original must be above zero', valor.original)];
   const out: FieldIssue[] = [];
   const percentOk = (s: string) => Number(s) < 100;
-  if (valor.multa && valor.multa.modalidade === 2 && !percentOk(valor.multa.valorPerc)) out.push(issue('valor.multa.valorPerc', 'a percentage fine must be below 100', valor.multa.valorPerc));
+  if (valor.multa && valor.multa.modalidade === 2 && !percentOk(valor.multa.valorPerc))
+    out.push(issue('valor.multa.valorPerc', 'a percentage fine must be below 100', valor.multa.valorPerc));
   if (valor.abatimento) {
     const { modalidade, valorPerc } = valor.abatimento;
     if (modalidade === 1 ? (amountOf(valorPerc) ?? Infinity) >= original : !percentOk(valorPerc)) {
-      out.push(issue('valor.abatimento.valorPerc', 'the rebate must be below the original value (or 100 percent)', valorPerc));
+      out.push(
+        issue('valor.abatimento.valorPerc', 'the rebate must be below the original value (or 100 percent)', valorPerc),
+      );
     }
   }
   const d = valor.desconto;
   if (d) {
     const fixed = d.modalidade === 1 || d.modalidade === 2;
     if (fixed) {
-      if (d.valorPerc !== undefined) out.push(issue('valor.desconto.valorPerc', 'modalidade 1 and 2 take descontoDataFixa, not valorPerc'));
-      if (!d.descontoDataFixa?.length) out.push(issue('valor.desconto.descontoDataFixa', 'modalidade 1 and 2 need a non-empty descontoDataFixa'));
+      if (d.valorPerc !== undefined)
+        out.push(issue('valor.desconto.valorPerc', 'modalidade 1 and 2 take descontoDataFixa, not valorPerc'));
+      if (!d.descontoDataFixa?.length)
+        out.push(issue('valor.desconto.descontoDataFixa', 'modalidade 1 and 2 need a non-empty descontoDataFixa'));
     } else {
-      if (d.descontoDataFixa !== undefined) out.push(issue('valor.desconto.descontoDataFixa', 'modalidade 3 to 6 take valorPerc, not descontoDataFixa'));
+      if (d.descontoDataFixa !== undefined)
+        out.push(issue('valor.desconto.descontoDataFixa', 'modalidade 3 to 6 take valorPerc, not descontoDataFixa'));
       if (d.valorPerc === undefined) out.push(issue('valor.desconto.valorPerc', 'modalidade 3 to 6 need valorPerc'));
     }
-    const values = fixed ? (d.descontoDataFixa ?? []).map((i) => i.valorPerc) : d.valorPerc !== undefined ? [d.valorPerc] : [];
+    const values = fixed
+      ? (d.descontoDataFixa ?? []).map((i) => i.valorPerc)
+      : d.valorPerc !== undefined
+        ? [d.valorPerc]
+        : [];
     for (const v of values) {
-      const tooBig = d.modalidade === 1 || d.modalidade === 3 || d.modalidade === 4 ? (amountOf(v) ?? Infinity) >= original : !percentOk(v);
+      const tooBig =
+        d.modalidade === 1 || d.modalidade === 3 || d.modalidade === 4
+          ? (amountOf(v) ?? Infinity) >= original
+          : !percentOk(v);
       if (tooBig) out.push(issue('valor.desconto', 'a discount must be below the original value (or 100 percent)', v));
     }
     for (const item of d.descontoDataFixa ?? []) {
-      if (!isValidDate(item.data)) out.push(issue('valor.desconto.descontoDataFixa.data', 'not a calendar date', item.data));
-      else if (item.data > dueDate) out.push(issue('valor.desconto.descontoDataFixa.data', 'a discount date cannot be after dataDeVencimento', item.data));
+      if (!isValidDate(item.data))
+        out.push(issue('valor.desconto.descontoDataFixa.data', 'not a calendar date', item.data));
+      else if (item.data > dueDate)
+        out.push(
+          issue('valor.desconto.descontoDataFixa.data', 'a discount date cannot be after dataDeVencimento', item.data),
+        );
     }
     const dates = (d.descontoDataFixa ?? []).map((i) => i.data);
-    if (new Set(dates).size !== dates.length) out.push(issue('valor.desconto.descontoDataFixa', 'each date may appear once'));
+    if (new Set(dates).size !== dates.length)
+      out.push(issue('valor.desconto.descontoDataFixa', 'each date may appear once'));
   }
   if (out.length === 0) {
     // The arithmetic itself (modalities, formats) on the due date.
@@ -205,15 +242,22 @@ export function checkCobvCreate(input: StandardInput, today: string): FieldIssue
   const validity = input.calendario?.validadeAposVencimento ?? 30;
   if (!due) out.push(issue('calendario.dataDeVencimento', 'dataDeVencimento is required'));
   else if (!isValidDate(due)) out.push(issue('calendario.dataDeVencimento', 'not a calendar date', due));
-  else if (due < today) out.push(issue('calendario.dataDeVencimento', 'dataDeVencimento cannot be before the creation date', due));
-  if (validity < 0) out.push(issue('calendario.validadeAposVencimento', 'validadeAposVencimento cannot be below zero', String(validity)));
+  else if (due < today)
+    out.push(issue('calendario.dataDeVencimento', 'dataDeVencimento cannot be before the creation date', due));
+  if (validity < 0)
+    out.push(
+      issue('calendario.validadeAposVencimento', 'validadeAposVencimento cannot be below zero', String(validity)),
+    );
   const beyondCalendar = !!due && isValidDate(due) && endsAfterLastDate(due, validity);
-  if (beyondCalendar) out.push(issue('calendario.validadeAposVencimento', 'the charge would stay payable after 9999-12-31', String(validity)));
+  if (beyondCalendar)
+    out.push(
+      issue('calendario.validadeAposVencimento', 'the charge would stay payable after 9999-12-31', String(validity)),
+    );
   if (input.chave === undefined) out.push(issue('chave', 'chave is required'));
   const devedorIssues = checkDevedor(input.devedor, true);
-  if (input.devedor && input.devedor.cpf === undefined && input.devedor.cnpj === undefined) devedorIssues.push(issue('devedor', 'devedor needs cpf or cnpj'));
+  if (input.devedor && input.devedor.cpf === undefined && input.devedor.cnpj === undefined)
+    devedorIssues.push(issue('devedor', 'devedor needs cpf or cnpj'));
   out.push(...devedorIssues, ...checkTexts(input));
   if (due && isValidDate(due) && !beyondCalendar) out.push(...checkCobvValor(input.valor, due, validity));
   return out;
 }
-

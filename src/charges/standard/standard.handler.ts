@@ -8,7 +8,12 @@ const out = <T>(view: unknown) => view as T;
 
 export const standardChargeHandlers = {
   async putCob(req, ctx) {
-    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cob', req.params.txid, req.body as StandardInput);
+    const view = await ctx.services.charges.standard.put(
+      callerOf(ctx),
+      'cob',
+      req.params.txid,
+      req.body as StandardInput,
+    );
     return { status: 201, body: out(view) };
   },
   async createCob(req, ctx) {
@@ -16,25 +21,46 @@ export const standardChargeHandlers = {
     return { status: 201, body: out(view) };
   },
   async reviseCob(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cob', req.params.txid, req.body as StandardInput);
+    const view = await ctx.services.charges.standard.revise(
+      callerOf(ctx),
+      'cob',
+      req.params.txid,
+      req.body as StandardInput,
+    );
     return { status: 200, body: out(view) };
   },
   async getCob(req, ctx) {
-    return { status: 200, body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao)) };
+    return {
+      status: 200,
+      body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao)),
+    };
   },
   async listCobs(req, ctx) {
     return { status: 200, body: out(await ctx.services.charges.standard.list(callerOf(ctx), 'cob', req.query)) };
   },
   async putCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cobv', req.params.txid, req.body as StandardInput);
+    const view = await ctx.services.charges.standard.put(
+      callerOf(ctx),
+      'cobv',
+      req.params.txid,
+      req.body as StandardInput,
+    );
     return { status: 201, body: out(view) };
   },
   async reviseCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cobv', req.params.txid, req.body as StandardInput);
+    const view = await ctx.services.charges.standard.revise(
+      callerOf(ctx),
+      'cobv',
+      req.params.txid,
+      req.body as StandardInput,
+    );
     return { status: 200, body: out(view) };
   },
   async getCobv(req, ctx) {
-    return { status: 200, body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao)) };
+    return {
+      status: 200,
+      body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao)),
+    };
   },
   async listCobvs(req, ctx) {
     return { status: 200, body: out(await ctx.services.charges.standard.list(callerOf(ctx), 'cobv', req.query)) };

@@ -26,7 +26,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('closed_at', 'timestamptz')
     .execute();
   await db.schema.createIndex('bank_accounts_company').on('bank_accounts').column('company_id').execute();
-  await sql`create unique index bank_accounts_one_default on bank_accounts (company_id) where is_default and status = 'OPEN'`.execute(db);
+  await sql`create unique index bank_accounts_one_default on bank_accounts (company_id) where is_default and status = 'OPEN'`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('applications')

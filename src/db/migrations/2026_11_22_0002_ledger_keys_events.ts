@@ -6,12 +6,35 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('account_balances')
     .addColumn('account_id', 'text', (c) => c.primaryKey().references('bank_accounts.id'))
-    .addColumn('total', 'int8', (c) => c.notNull().defaultTo(0).check(sql`total >= 0`))
-    .addColumn('blocked', 'int8', (c) => c.notNull().defaultTo(0).check(sql`blocked >= 0`))
-    .addColumn('blocked_security', 'int8', (c) => c.notNull().defaultTo(0).check(sql`blocked_security >= 0`))
-    .addColumn('blocked_withdraw_safety', 'int8', (c) => c.notNull().defaultTo(0).check(sql`blocked_withdraw_safety >= 0`))
+    .addColumn('total', 'int8', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`total >= 0`),
+    )
+    .addColumn('blocked', 'int8', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`blocked >= 0`),
+    )
+    .addColumn('blocked_security', 'int8', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`blocked_security >= 0`),
+    )
+    .addColumn('blocked_withdraw_safety', 'int8', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`blocked_withdraw_safety >= 0`),
+    )
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
-    .addCheckConstraint('account_balances_available_not_negative', sql`total - blocked - blocked_security - blocked_withdraw_safety >= 0`)
+    .addCheckConstraint(
+      'account_balances_available_not_negative',
+      sql`total - blocked - blocked_security - blocked_withdraw_safety >= 0`,
+    )
     .execute();
 
   await db.schema
@@ -20,7 +43,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull().references('bank_accounts.id'))
     .addColumn('move_id', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('CREDIT', 'DEBIT', 'HOLD', 'RELEASE')`))
-    .addColumn('bucket', 'text', (c) => c.notNull().check(sql`bucket in ('available', 'blocked', 'security', 'withdraw_safety')`))
+    .addColumn('bucket', 'text', (c) =>
+      c.notNull().check(sql`bucket in ('available', 'blocked', 'security', 'withdraw_safety')`),
+    )
     .addColumn('amount', 'int8', (c) => c.notNull().check(sql`amount > 0`))
     .addColumn('transaction_id', 'text')
     .addColumn('description', 'text')
@@ -43,7 +68,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('details', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('transactions_company_time').on('transactions').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('transactions_company_time')
+    .on('transactions')
+    .columns(['company_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('transactions_e2e').on('transactions').column('end_to_end_id').execute();
 
   await db.schema

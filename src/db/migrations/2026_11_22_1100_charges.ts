@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('account_id', 'text', (c) => c.notNull().references('bank_accounts.id'))
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('cob', 'cobv')`))
-    .addColumn('platform_type', 'text', (c) => c.notNull().check(sql`platform_type in ('DYNAMIC', 'OVERDUE', 'BOLETO')`))
+    .addColumn('platform_type', 'text', (c) =>
+      c.notNull().check(sql`platform_type in ('DYNAMIC', 'OVERDUE', 'BOLETO')`),
+    )
     .addColumn('txid', 'text', (c) => c.notNull())
     .addColumn('correlation_id', 'text')
     .addColumn('status', 'text', (c) =>
@@ -50,9 +52,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expired_event_at', 'timestamptz')
     .execute();
   await sql`create unique index charges_company_txid on charges (company_id, txid)`.execute(db);
-  await sql`create unique index charges_company_correlation on charges (company_id, correlation_id) where correlation_id is not null`.execute(db);
+  await sql`create unique index charges_company_correlation on charges (company_id, correlation_id) where correlation_id is not null`.execute(
+    db,
+  );
   await db.schema.createIndex('charges_company_time').on('charges').columns(['company_id', 'created_at']).execute();
-  await sql`create index charges_expiry_pending on charges (expires_at) where status = 'ATIVA' and expired_event_at is null`.execute(db);
+  await sql`create index charges_expiry_pending on charges (expires_at) where status = 'ATIVA' and expired_event_at is null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('charge_revisions')

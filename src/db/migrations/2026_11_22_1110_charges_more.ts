@@ -3,7 +3,10 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('locations').addColumn('linked_once', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('locations')
+    .addColumn('linked_once', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
   await db.schema.alterTable('charges').addColumn('lote_id', 'int8').execute();
 
   await db.schema
@@ -15,7 +18,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('cobv_batches_pk', ['company_id', 'id'])
     .execute();
-  await db.schema.createIndex('cobv_batches_company_time').on('cobv_batches').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('cobv_batches_company_time')
+    .on('cobv_batches')
+    .columns(['company_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('cobv_batch_items')

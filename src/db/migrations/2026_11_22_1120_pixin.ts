@@ -15,7 +15,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('value', 'int8', (c) => c.notNull().check(sql`value > 0`))
     // Pix Saque / Pix Troco: the withdrawal part (refundable with natureza RETIRADA).
     .addColumn('withdrawal_kind', 'text', (c) => c.check(sql`withdrawal_kind in ('SAQUE', 'TROCO')`))
-    .addColumn('withdrawal_value', 'int8', (c) => c.notNull().defaultTo(0).check(sql`withdrawal_value >= 0 and withdrawal_value <= value`))
+    .addColumn('withdrawal_value', 'int8', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`withdrawal_value >= 0 and withdrawal_value <= value`),
+    )
     // componentesValor in the standard's format (decimal strings), when the Pix has parts.
     .addColumn('components', 'jsonb')
     .addColumn('payer_name', 'text', (c) => c.notNull())
@@ -27,7 +32,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('transaction_id', 'text', (c) => c.notNull())
     .addColumn('settled_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('pix_received_company_time').on('pix_received').columns(['company_id', 'settled_at']).execute();
+  await db.schema
+    .createIndex('pix_received_company_time')
+    .on('pix_received')
+    .columns(['company_id', 'settled_at'])
+    .execute();
   await db.schema.createIndex('pix_received_company_txid').on('pix_received').columns(['company_id', 'txid']).execute();
   await db.schema.createIndex('pix_received_charge').on('pix_received').column('charge_id').execute();
 
@@ -42,7 +51,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('value', 'int8', (c) => c.notNull().check(sql`value > 0`))
     .addColumn('natureza', 'text', (c) => c.notNull().check(sql`natureza in ('ORIGINAL', 'RETIRADA')`))
     .addColumn('descricao', 'text')
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO')`),
+    )
     .addColumn('motivo', 'text')
     // Set by the platform API (POST /api/v1/charge/{id}/refund); unique per company.
     .addColumn('correlation_id', 'text')
@@ -51,9 +62,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('settled_at', 'timestamptz')
     .addPrimaryKeyConstraint('pix_devolutions_pk', ['end_to_end_id', 'id'])
     .execute();
-  await sql`create unique index pix_devolutions_company_correlation on pix_devolutions (company_id, correlation_id) where correlation_id is not null`.execute(db);
-  await db.schema.createIndex('pix_devolutions_charge').on('pix_devolutions').columns(['charge_id', 'requested_at']).execute();
-  await sql`create index pix_devolutions_pending on pix_devolutions (requested_at) where status = 'EM_PROCESSAMENTO'`.execute(db);
+  await sql`create unique index pix_devolutions_company_correlation on pix_devolutions (company_id, correlation_id) where correlation_id is not null`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('pix_devolutions_charge')
+    .on('pix_devolutions')
+    .columns(['charge_id', 'requested_at'])
+    .execute();
+  await sql`create index pix_devolutions_pending on pix_devolutions (requested_at) where status = 'EM_PROCESSAMENTO'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

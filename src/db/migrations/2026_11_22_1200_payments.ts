@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull().references('bank_accounts.id'))
     .addColumn('correlation_id', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('PIX_KEY', 'QR_CODE', 'MANUAL', 'BOLETO')`))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('CREATED', 'APPROVED', 'CONFIRMED', 'FAILED', 'DENIED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('CREATED', 'APPROVED', 'CONFIRMED', 'FAILED', 'DENIED')`),
+    )
     .addColumn('value', 'int8', (c) => c.notNull().check(sql`value > 0`))
     // sha256 of the canonical create body: the same correlationID with another body is refused.
     .addColumn('request_hash', 'text', (c) => c.notNull())
@@ -64,7 +66,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addColumn('deleted_at', 'timestamptz')
     .execute();
-  await sql`create unique index account_registers_company_correlation on account_registers (company_id, correlation_id) where deleted_at is null`.execute(db);
+  await sql`create unique index account_registers_company_correlation on account_registers (company_id, correlation_id) where deleted_at is null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('pix_key_buckets')
@@ -94,7 +98,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('end_to_end_id', 'text', (c) => c.unique())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('pix_key_token_logs_company').on('pix_key_token_logs').columns(['company_id', 'id']).execute();
+  await db.schema
+    .createIndex('pix_key_token_logs_company')
+    .on('pix_key_token_logs')
+    .columns(['company_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_records')
@@ -117,7 +125,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['idempotency_records', 'pix_key_token_logs', 'pix_key_buckets', 'account_registers', 'account_limits', 'payments']) {
+  for (const table of [
+    'idempotency_records',
+    'pix_key_token_logs',
+    'pix_key_buckets',
+    'account_registers',
+    'account_limits',
+    'payments',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
   await db.schema.alterTable('bank_accounts').dropColumn('holder_email').execute();

@@ -23,10 +23,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addCheckConstraint('webhooks_platform_event', sql`(kind = 'platform') = (event is not null)`)
     .addCheckConstraint('webhooks_pix_chave', sql`(kind = 'pix') = (chave is not null)`)
     .execute();
-  await sql`create unique index webhooks_platform_unique on webhooks (company_id, event, url) where kind = 'platform'`.execute(db);
+  await sql`create unique index webhooks_platform_unique on webhooks (company_id, event, url) where kind = 'platform'`.execute(
+    db,
+  );
   await sql`create unique index webhooks_pix_unique on webhooks (company_id, chave) where kind = 'pix'`.execute(db);
-  await sql`create unique index webhooks_company_unique on webhooks (company_id, kind) where kind in ('rec', 'cobr')`.execute(db);
-  await db.schema.createIndex('webhooks_company_kind').on('webhooks').columns(['company_id', 'kind', 'created_at']).execute();
+  await sql`create unique index webhooks_company_unique on webhooks (company_id, kind) where kind in ('rec', 'cobr')`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('webhooks_company_kind')
+    .on('webhooks')
+    .columns(['company_id', 'kind', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -48,8 +56,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addUniqueConstraint('webhook_deliveries_once', ['webhook_id', 'event_id'])
     .execute();
-  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'PENDING'`.execute(db);
-  await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'PENDING'`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('webhook_deliveries_webhook')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')
@@ -61,7 +75,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('manual', 'boolean', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'id'])
+    .execute();
 
   // The outbox mark. Events recorded before webhooks existed had nobody to notify.
   await db.schema.alterTable('events').addColumn('dispatched_at', 'timestamptz').execute();
@@ -72,5 +90,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists events_undispatched`.execute(db);
   await db.schema.alterTable('events').dropColumn('dispatched_at').execute();
-  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhooks']) await db.schema.dropTable(table).execute();
+  for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhooks'])
+    await db.schema.dropTable(table).execute();
 }

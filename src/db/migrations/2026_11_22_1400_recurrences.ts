@@ -14,13 +14,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('linked_once', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('rec_locations_company_time').on('rec_locations').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('rec_locations_company_time')
+    .on('rec_locations')
+    .columns(['company_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('recurrences')
     .addColumn('id_rec', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA')`),
+    )
     .addColumn('journey', 'text', (c) => c.notNull())
     .addColumn('location_id', 'int8', (c) => c.unique().references('rec_locations.id'))
     .addColumn('convenio', 'text')
@@ -33,7 +39,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('recurrences_company_time').on('recurrences').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('recurrences_company_time')
+    .on('recurrences')
+    .columns(['company_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('rec_requests')
@@ -41,7 +51,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('id_rec', 'text', (c) => c.notNull().references('recurrences.id_rec'))
     .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('CRIADA', 'ENVIADA', 'RECEBIDA', 'REJEITADA', 'ACEITA', 'EXPIRADA', 'CANCELADA')`),
+      c
+        .notNull()
+        .check(sql`status in ('CRIADA', 'ENVIADA', 'RECEBIDA', 'REJEITADA', 'ACEITA', 'EXPIRADA', 'CANCELADA')`),
     )
     // calendario, destinatario
     .addColumn('body', 'jsonb', (c) => c.notNull())
@@ -78,11 +90,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
   await sql`create unique index recurring_charges_company_txid on recurring_charges (company_id, txid)`.execute(db);
-  await db.schema.createIndex('recurring_charges_company_time').on('recurring_charges').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('recurring_charges_company_time')
+    .on('recurring_charges')
+    .columns(['company_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('recurring_charges_rec').on('recurring_charges').columns(['id_rec', 'cycle']).execute();
-  await sql`create index recurring_charges_due on recurring_charges (next_attempt_date) where status = 'ATIVA'`.execute(db);
+  await sql`create index recurring_charges_due on recurring_charges (next_attempt_date) where status = 'ATIVA'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['recurring_charges', 'rec_requests', 'recurrences', 'rec_locations']) await db.schema.dropTable(table).execute();
+  for (const table of ['recurring_charges', 'rec_requests', 'recurrences', 'rec_locations'])
+    await db.schema.dropTable(table).execute();
 }

@@ -12,13 +12,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('tax_id', 'text', (c) => c.notNull())
     .addColumn('official_name', 'text', (c) => c.notNull())
     .addColumn('trade_name', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('PENDING', 'SUBMITTED', 'APPROVED', 'REJECTED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('PENDING', 'SUBMITTED', 'APPROVED', 'REJECTED')`),
+    )
     .addColumn('link_token', 'text', (c) => c.notNull().unique())
     .addColumn('redirect_url', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create unique index kyc_onboardings_correlation on kyc_onboardings (company_id, correlation_id)`.execute(db);
+  await sql`create unique index kyc_onboardings_correlation on kyc_onboardings (company_id, correlation_id)`.execute(
+    db,
+  );
   await sql`create unique index kyc_onboardings_tax_id on kyc_onboardings (company_id, tax_id)`.execute(db);
 
   await db.schema
@@ -38,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
   await sql`create unique index kyc_representatives_tax_id on kyc_representatives (onboarding_id, tax_id)`.execute(db);
-  await db.schema.createIndex('kyc_representatives_order').on('kyc_representatives').columns(['onboarding_id', 'seq']).execute();
+  await db.schema
+    .createIndex('kyc_representatives_order')
+    .on('kyc_representatives')
+    .columns(['onboarding_id', 'seq'])
+    .execute();
 
   // One row per representative and channel: the lock of its sends and checks, the address it
   // confirmed (verified while it equals the current one) and the wrong-code block.
@@ -69,7 +77,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('used_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('kyc_codes_representative').on('kyc_codes').columns(['representative_id', 'channel', 'sent_at']).execute();
+  await db.schema
+    .createIndex('kyc_codes_representative')
+    .on('kyc_codes')
+    .columns(['representative_id', 'channel', 'sent_at'])
+    .execute();
   await db.schema.createIndex('kyc_codes_onboarding').on('kyc_codes').columns(['onboarding_id', 'sent_at']).execute();
   await db.schema.createIndex('kyc_codes_address').on('kyc_codes').columns(['channel', 'address', 'sent_at']).execute();
 
@@ -87,8 +99,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('affiliated_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create unique index partner_pre_registrations_tax_id on partner_pre_registrations (partner_company_id, tax_id)`.execute(db);
-  await db.schema.createIndex('partner_pre_registrations_order').on('partner_pre_registrations').columns(['partner_company_id', 'created_at', 'id']).execute();
+  await sql`create unique index partner_pre_registrations_tax_id on partner_pre_registrations (partner_company_id, tax_id)`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('partner_pre_registrations_order')
+    .on('partner_pre_registrations')
+    .columns(['partner_company_id', 'created_at', 'id'])
+    .execute();
 
   // Applications a partner made for an affiliate: the requested type (API, PLUGIN, ORACLE;
   // the credential itself is an API application) and the name it is idempotent by.
@@ -100,11 +118,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('API', 'PLUGIN', 'ORACLE')`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create unique index partner_applications_name on partner_applications (pre_registration_id, name)`.execute(db);
+  await sql`create unique index partner_applications_name on partner_applications (pre_registration_id, name)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['partner_applications', 'partner_pre_registrations', 'kyc_codes', 'kyc_code_channels', 'kyc_representatives', 'kyc_onboardings']) {
+  for (const table of [
+    'partner_applications',
+    'partner_pre_registrations',
+    'kyc_codes',
+    'kyc_code_channels',
+    'kyc_representatives',
+    'kyc_onboardings',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -11,7 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('transaction_id', 'text', (c) => c.notNull().references('transactions.id'))
     // One dispute per received Pix: it is addressed by this id.
     .addColumn('end_to_end_id', 'text', (c) => c.notNull().unique())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('CREATED', 'IN_REVIEW', 'ACCEPTED', 'REJECTED', 'CANCELED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('CREATED', 'IN_REVIEW', 'ACCEPTED', 'REJECTED', 'CANCELED')`),
+    )
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('name', 'text')
     .addColumn('email', 'text')
@@ -36,14 +38,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('end_to_end_id', 'text', (c) => c.notNull())
     .addColumn('situation_type', 'text', (c) => c.notNull())
     .addColumn('details', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('CREATED', 'AWAITING_ANALYSIS', 'COMPLETED', 'CANCELLED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('CREATED', 'AWAITING_ANALYSIS', 'COMPLETED', 'CANCELLED')`),
+    )
     .addColumn('direction', 'text', (c) => c.notNull())
     .addColumn('reporter_participant', 'text', (c) => c.notNull())
     .addColumn('events', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('funds_recoveries_company_e2e').on('funds_recoveries').columns(['company_id', 'end_to_end_id']).execute();
+  await db.schema
+    .createIndex('funds_recoveries_company_e2e')
+    .on('funds_recoveries')
+    .columns(['company_id', 'end_to_end_id'])
+    .execute();
 
   await db.schema
     .createTable('cashbacks')
@@ -58,8 +66,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create unique index cashbacks_one_pending on cashbacks (company_id, tax_id) where status = 'PENDING'`.execute(db);
-  await db.schema.createIndex('cashbacks_company_tax_id').on('cashbacks').columns(['company_id', 'tax_id', 'created_at']).execute();
+  await sql`create unique index cashbacks_one_pending on cashbacks (company_id, tax_id) where status = 'PENDING'`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('cashbacks_company_tax_id')
+    .on('cashbacks')
+    .columns(['company_id', 'tax_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('subscriptions')
@@ -81,14 +95,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('interests', 'jsonb')
     .addColumn('fines', 'jsonb')
     .addColumn('additional_info', 'jsonb')
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED')`),
+    )
     // When the next charge is due to be generated; null once no more are.
     .addColumn('next_charge_at', 'timestamptz')
     .addColumn('payment_link_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('subscriptions_company_correlation').unique().on('subscriptions').columns(['company_id', 'correlation_id']).execute();
+  await db.schema
+    .createIndex('subscriptions_company_correlation')
+    .unique()
+    .on('subscriptions')
+    .columns(['company_id', 'correlation_id'])
+    .execute();
   await sql`create index subscriptions_due on subscriptions (next_charge_at) where status = 'ACTIVE'`.execute(db);
 
   await db.schema
@@ -102,5 +123,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['subscription_charges', 'subscriptions', 'cashbacks', 'funds_recoveries', 'disputes']) await db.schema.dropTable(t).execute();
+  for (const t of ['subscription_charges', 'subscriptions', 'cashbacks', 'funds_recoveries', 'disputes'])
+    await db.schema.dropTable(t).execute();
 }

@@ -6,9 +6,19 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('subscriptions')
-    .addColumn('charge_type', 'text', (c) => c.notNull().defaultTo('OVERDUE').check(sql`charge_type in ('DYNAMIC', 'OVERDUE')`))
+    .addColumn('charge_type', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('OVERDUE')
+        .check(sql`charge_type in ('DYNAMIC', 'OVERDUE')`),
+    )
     .execute();
-  await db.schema.createIndex('subscriptions_payment_link').unique().on('subscriptions').column('payment_link_id').execute();
+  await db.schema
+    .createIndex('subscriptions_payment_link')
+    .unique()
+    .on('subscriptions')
+    .column('payment_link_id')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -5,14 +5,27 @@ import type { ContractEnv, Scenario } from './types';
 
 // The customer of the examples, made once per company (GET first: scenarios may run twice).
 async function ensureCustomer(env: ContractEnv, correlationID: string): Promise<void> {
-  const found = await env.client.get(`/api/v1/customer/${encodeURIComponent(correlationID)}`, { auth: env.company.appID });
+  const found = await env.client.get(`/api/v1/customer/${encodeURIComponent(correlationID)}`, {
+    auth: env.company.appID,
+  });
   if (found.status === 200) return;
-  const res = await env.client.post('/api/v1/customer', { name: 'Cliente do contrato', taxID: '11144477735', correlationID }, { auth: env.company.appID });
+  const res = await env.client.post(
+    '/api/v1/customer',
+    { name: 'Cliente do contrato', taxID: '11144477735', correlationID },
+    { auth: env.company.appID },
+  );
   if (res.status !== 200) throw new Error(`customer scenario: ${res.status} ${res.text}`);
 }
 
-async function newStaticQrCode(env: ContractEnv, value?: number): Promise<{ id: string; correlationID: string; identifier: string; brCode: string }> {
-  const res = await env.client.post('/api/v1/qrcode-static', { name: 'Contrato', correlationID: `contract-${randomUUID()}`, ...(value ? { value } : {}) }, { auth: env.company.appID });
+async function newStaticQrCode(
+  env: ContractEnv,
+  value?: number,
+): Promise<{ id: string; correlationID: string; identifier: string; brCode: string }> {
+  const res = await env.client.post(
+    '/api/v1/qrcode-static',
+    { name: 'Contrato', correlationID: `contract-${randomUUID()}`, ...(value ? { value } : {}) },
+    { auth: env.company.appID },
+  );
   if (res.status !== 200) throw new Error(`static QR code scenario: ${res.status} ${res.text}`);
   return res.body.pixQrCode;
 }
@@ -44,7 +57,10 @@ export const catalogScenarios: Record<string, Scenario> = {
   // area writes it.
   async getTransaction(env) {
     const qr = await newStaticQrCode(env, 15990);
-    const paid = await env.client.post('/api/v1/sandbox/pay', { brCode: qr.brCode, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+    const paid = await env.client.post('/api/v1/sandbox/pay', {
+      brCode: qr.brCode,
+      payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+    });
     if (paid.status === 200) return { params: { id: paid.body.endToEndId } };
     if (!env.db) return {};
     const row = await env.db.transaction().execute((trx) =>
@@ -56,7 +72,10 @@ export const catalogScenarios: Record<string, Scenario> = {
         end_to_end_id: `E18236120${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}${randomUUID().replace(/-/g, '').slice(0, 11)}`,
         charge_id: null,
         payment_id: null,
-        details: { payer: { name: 'Mariana Alves Costa', taxID: '52998224725' }, pixQrCode: { name: 'Contrato', correlationID: qr.correlationID, identifier: qr.identifier } },
+        details: {
+          payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+          pixQrCode: { name: 'Contrato', correlationID: qr.correlationID, identifier: qr.identifier },
+        },
         created_at: new Date(),
       }),
     );

@@ -38,7 +38,11 @@ async function adapt(env: ContractEnv, example: unknown, tipoCob: 'cob' | 'cobv'
   const body = walk(example ?? {}) as Record<string, unknown>;
   if (body.chave !== undefined) body.chave = key;
   if (body.loc !== undefined) body.loc = { id: await newLoc(env, tipoCob) };
-  if (Array.isArray(body.cobsv)) body.cobsv = (body.cobsv as Array<Record<string, unknown>>).map((c) => ({ ...c, ...(c.chave !== undefined ? { chave: key } : {}) }));
+  if (Array.isArray(body.cobsv))
+    body.cobsv = (body.cobsv as Array<Record<string, unknown>>).map((c) => ({
+      ...c,
+      ...(c.chave !== undefined ? { chave: key } : {}),
+    }));
   return body;
 }
 
@@ -49,19 +53,36 @@ async function newLoc(env: ContractEnv, tipoCob: 'cob' | 'cobv'): Promise<number
 }
 
 async function newCharge(env: ContractEnv, body: Record<string, unknown> = {}) {
-  const res = await env.client.post('/api/v1/charge', { correlationID: `contract-${randomUUID()}`, value: 15990, ...body }, { auth: env.company.appID });
+  const res = await env.client.post(
+    '/api/v1/charge',
+    { correlationID: `contract-${randomUUID()}`, value: 15990, ...body },
+    { auth: env.company.appID },
+  );
   if (res.status !== 200) throw new Error(`charge scenario: ${res.status} ${res.text}`);
   return res.body.charge;
 }
 
 async function newCob(env: ContractEnv) {
-  const res = await env.client.put(`/pix/v2/cob/${newTxid()}`, { calendario: { expiracao: 3600 }, valor: { original: '45.90' }, chave: await defaultKey(env) }, { auth: env.bearer });
+  const res = await env.client.put(
+    `/pix/v2/cob/${newTxid()}`,
+    { calendario: { expiracao: 3600 }, valor: { original: '45.90' }, chave: await defaultKey(env) },
+    { auth: env.bearer },
+  );
   if (res.status !== 201) throw new Error(`cob scenario: ${res.status} ${res.text}`);
   return res.body;
 }
 
 async function newCobv(env: ContractEnv) {
-  const body = await adapt(env, { calendario: { dataDeVencimento: '2026-04-10', validadeAposVencimento: 30 }, devedor: { cpf: '70214539814', nome: 'Joao Pedro Almeida' }, valor: { original: '1450.00' }, chave: 'x' }, 'cobv');
+  const body = await adapt(
+    env,
+    {
+      calendario: { dataDeVencimento: '2026-04-10', validadeAposVencimento: 30 },
+      devedor: { cpf: '70214539814', nome: 'Joao Pedro Almeida' },
+      valor: { original: '1450.00' },
+      chave: 'x',
+    },
+    'cobv',
+  );
   const res = await env.client.put(`/pix/v2/cobv/${newTxid()}`, body, { auth: env.bearer });
   if (res.status !== 201) throw new Error(`cobv scenario: ${res.status} ${res.text}`);
   return res.body;
@@ -94,7 +115,10 @@ export const chargesScenarios: Record<string, Scenario> = {
   },
   async updateChargeExpiry(env) {
     const charge = await newCharge(env);
-    return { params: { id: charge.correlationID }, body: { expiresDate: new Date(Date.parse(charge.createdAt) + 2 * 86400_000).toISOString() } };
+    return {
+      params: { id: charge.correlationID },
+      body: { expiresDate: new Date(Date.parse(charge.createdAt) + 2 * 86400_000).toISOString() },
+    };
   },
   async getChargeQrImage(env) {
     return { params: { id: (await newCharge(env)).paymentLinkID } };
@@ -135,8 +159,24 @@ export const chargesScenarios: Record<string, Scenario> = {
     const id = String(++batchId);
     const revision = (example as { cobsv: Array<Record<string, unknown>> }).cobsv;
     const txids = revision.map(() => newTxid());
-    const items = await adapt(env, { cobsv: txids.map((txid) => ({ txid, calendario: { dataDeVencimento: '2026-04-10' }, devedor: { cpf: '70214539814', nome: 'Joao' }, valor: { original: '1450.00' }, chave: 'x' })) }, 'cobv');
-    const res = await env.client.put(`/pix/v2/lotecobv/${id}`, { descricao: 'Contrato', ...items }, { auth: env.bearer });
+    const items = await adapt(
+      env,
+      {
+        cobsv: txids.map((txid) => ({
+          txid,
+          calendario: { dataDeVencimento: '2026-04-10' },
+          devedor: { cpf: '70214539814', nome: 'Joao' },
+          valor: { original: '1450.00' },
+          chave: 'x',
+        })),
+      },
+      'cobv',
+    );
+    const res = await env.client.put(
+      `/pix/v2/lotecobv/${id}`,
+      { descricao: 'Contrato', ...items },
+      { auth: env.bearer },
+    );
     if (res.status !== 202) throw new Error(`lotecobv scenario: ${res.status} ${res.text}`);
     const adapted = await adapt(env, example, 'cobv');
     adapted.cobsv = (adapted.cobsv as Array<Record<string, unknown>>).map((c, i) => ({ ...c, txid: txids[i] }));
@@ -144,8 +184,26 @@ export const chargesScenarios: Record<string, Scenario> = {
   },
   async getLoteCobv(env) {
     const id = String(++batchId);
-    const items = await adapt(env, { cobsv: [{ txid: newTxid(), calendario: { dataDeVencimento: '2026-04-10' }, devedor: { cpf: '70214539814', nome: 'Joao' }, valor: { original: '1450.00' }, chave: 'x' }] }, 'cobv');
-    const res = await env.client.put(`/pix/v2/lotecobv/${id}`, { descricao: 'Contrato', ...items }, { auth: env.bearer });
+    const items = await adapt(
+      env,
+      {
+        cobsv: [
+          {
+            txid: newTxid(),
+            calendario: { dataDeVencimento: '2026-04-10' },
+            devedor: { cpf: '70214539814', nome: 'Joao' },
+            valor: { original: '1450.00' },
+            chave: 'x',
+          },
+        ],
+      },
+      'cobv',
+    );
+    const res = await env.client.put(
+      `/pix/v2/lotecobv/${id}`,
+      { descricao: 'Contrato', ...items },
+      { auth: env.bearer },
+    );
     if (res.status !== 202) throw new Error(`lotecobv scenario: ${res.status} ${res.text}`);
     return { params: { id } };
   },
@@ -156,9 +214,21 @@ export const chargesScenarios: Record<string, Scenario> = {
     return { params: { id: String((await newCob(env)).loc.id) } };
   },
   async getCobPayload(env) {
-    return { params: { pixUrlAccessToken: String((await newCob(env)).location).split('/').pop()! } };
+    return {
+      params: {
+        pixUrlAccessToken: String((await newCob(env)).location)
+          .split('/')
+          .pop()!,
+      },
+    };
   },
   async getCobvPayload(env) {
-    return { params: { pixUrlAccessToken: String((await newCobv(env)).location).split('/').pop()! } };
+    return {
+      params: {
+        pixUrlAccessToken: String((await newCobv(env)).location)
+          .split('/')
+          .pop()!,
+      },
+    };
   },
 };

@@ -44,7 +44,11 @@ async function newDispute(env: ContractEnv): Promise<string> {
 
 // A Pix received by the company, through the sandbox payer when it is there.
 async function receivedPix(env: ContractEnv): Promise<string> {
-  const res = await env.client.post('/api/v1/sandbox/pix-in', { pixKey: env.company.pixKey, value: 15990, payer: { name: 'Mariana Alves Costa', taxID: '52998224725' } });
+  const res = await env.client.post('/api/v1/sandbox/pix-in', {
+    pixKey: env.company.pixKey,
+    value: 15990,
+    payer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+  });
   if (res.status === 200) return res.body.endToEndId;
   return ownPix(env, 'PIX_IN');
 }
@@ -82,7 +86,11 @@ export const extrasScenarios: Record<string, Scenario> = {
   async getSubscription(env) {
     const res = await env.client.post(
       '/api/v1/subscriptions',
-      { value: 12990, correlationID: `contract-${randomUUID()}`, customer: { name: 'Mariana Alves Costa', taxID: '52998224725' } },
+      {
+        value: 12990,
+        correlationID: `contract-${randomUUID()}`,
+        customer: { name: 'Mariana Alves Costa', taxID: '52998224725' },
+      },
       { auth: env.company.appID },
     );
     if (res.status !== 200) throw new Error(`subscription scenario: ${res.status} ${res.text}`);

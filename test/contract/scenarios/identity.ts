@@ -14,7 +14,11 @@ export const identityScenarios: Record<string, Scenario> = {
   },
   // Deletes an application made for the purpose.
   async deleteApplication(env) {
-    const res = await env.client.post('/api/v1/application', { accountId: env.company.accountId, application: { name: 'to delete', type: 'API', scopes: ['CHARGE_GET'] } }, { auth: env.company.appID });
+    const res = await env.client.post(
+      '/api/v1/application',
+      { accountId: env.company.accountId, application: { name: 'to delete', type: 'API', scopes: ['CHARGE_GET'] } },
+      { auth: env.company.appID },
+    );
     return { body: { clientId: res.body.application.clientId } };
   },
   // Each replay uses a fresh company's credentials (the example's are made up).

@@ -7,11 +7,17 @@ import type { ContractEnv, Scenario } from './types';
 
 let seq = 0;
 
-async function onboarding(env: ContractEnv): Promise<{ correlationID: string; representativeId: string; link: string }> {
+async function onboarding(
+  env: ContractEnv,
+): Promise<{ correlationID: string; representativeId: string; link: string }> {
   const correlationID = `contract-kyc-${++seq}-${Date.now()}`;
   const res = await env.client.post(
     '/api/v1/kyc/onboarding',
-    { taxID: '45318764000168', correlationID, representatives: [{ taxID: '07149875300', email: `carla${seq}@tecidosbrasil.com.br`, phone: '+5511965432187' }] },
+    {
+      taxID: '45318764000168',
+      correlationID,
+      representatives: [{ taxID: '07149875300', email: `carla${seq}@tecidosbrasil.com.br`, phone: '+5511965432187' }],
+    },
     { auth: env.company.appID },
   );
   assert.is(res.status, 201, res.text);
@@ -29,7 +35,13 @@ async function partnerWithPreRegistration(env: ContractEnv): Promise<string> {
     '/api/v1/partner/company',
     {
       preRegistration: { name: 'Padaria Estrela Ltda', taxID: { taxID: '19382956000123', type: 'BR:CNPJ' } },
-      user: { firstName: 'Ana', lastName: 'Ferreira', email: 'ana.ferreira@padariaestrela.com.br', phone: '+5519987651234', taxID: { taxID: '85029375457', type: 'BR:CPF' } },
+      user: {
+        firstName: 'Ana',
+        lastName: 'Ferreira',
+        email: 'ana.ferreira@padariaestrela.com.br',
+        phone: '+5519987651234',
+        taxID: { taxID: '85029375457', type: 'BR:CPF' },
+      },
     },
     { auth: partner.appID },
   );
@@ -40,7 +52,10 @@ async function partnerWithPreRegistration(env: ContractEnv): Promise<string> {
 const withRepresentative: Scenario = async (env, example) => {
   const own = await fresh(env);
   const o = await onboarding(own);
-  return { body: { ...(example as object), correlationID: o.correlationID, representativeId: o.representativeId }, auth: own.company.appID };
+  return {
+    body: { ...(example as object), correlationID: o.correlationID, representativeId: o.representativeId },
+    auth: own.company.appID,
+  };
 };
 
 export const kycScenarios: Record<string, Scenario> = {
@@ -69,14 +84,20 @@ export const kycScenarios: Record<string, Scenario> = {
   async getSandboxKycCode(env) {
     const own = await fresh(env);
     const o = await onboarding(own);
-    const sent = await env.client.post('/api/v1/kyc/representatives/email-code/send', { correlationID: o.correlationID, representativeId: o.representativeId }, { auth: own.company.appID });
+    const sent = await env.client.post(
+      '/api/v1/kyc/representatives/email-code/send',
+      { correlationID: o.correlationID, representativeId: o.representativeId },
+      { auth: own.company.appID },
+    );
     assert.equal(sent.body, { outcome: 'CODE_SENT' });
     return { query: { representativeId: o.representativeId, channel: 'EMAIL' } };
   },
   async reviewSandboxKycOnboarding(env, example) {
     const own = await fresh(env);
     const o = await onboarding(own);
-    const submitted = await env.client.post(`/api/v1/kyc/onboarding/${o.correlationID}/submit`, undefined, { auth: own.company.appID });
+    const submitted = await env.client.post(`/api/v1/kyc/onboarding/${o.correlationID}/submit`, undefined, {
+      auth: own.company.appID,
+    });
     assert.is(submitted.status, 200, submitted.text);
     return { body: { ...(example as object), link: o.link } };
   },

@@ -7,9 +7,15 @@ import type { ContractEnv, Scenario } from './types';
 
 // Credits the company's account once per run (scenarios may run more than once).
 async function fund(env: ContractEnv): Promise<void> {
-  await env.db!.transaction().execute((trx) =>
-    applyMove(trx, { moveId: `contract-fund:${env.company.accountId}`, legs: [{ accountId: env.company.accountId, kind: 'CREDIT', amount: 4_000_000 as never }], at: new Date() }),
-  );
+  await env
+    .db!.transaction()
+    .execute((trx) =>
+      applyMove(trx, {
+        moveId: `contract-fund:${env.company.accountId}`,
+        legs: [{ accountId: env.company.accountId, kind: 'CREDIT', amount: 4_000_000 as never }],
+        at: new Date(),
+      }),
+    );
 }
 
 async function ensureRegister(env: ContractEnv, correlationID: string): Promise<void> {
@@ -71,14 +77,25 @@ export const paymentScenarios: Record<string, Scenario> = {
   async approvePayment(env) {
     await fund(env);
     const correlationID = `contract-approve-${randomUUID()}`;
-    const res = await env.client.post('/api/v1/payment', { type: 'PIX_KEY', value: 1000, destinationAlias: 'fornecedor@tecidosbrasil.com.br', destinationAliasType: 'EMAIL', correlationID }, { auth: env.company.appID });
+    const res = await env.client.post(
+      '/api/v1/payment',
+      {
+        type: 'PIX_KEY',
+        value: 1000,
+        destinationAlias: 'fornecedor@tecidosbrasil.com.br',
+        destinationAliasType: 'EMAIL',
+        correlationID,
+      },
+      { auth: env.company.appID },
+    );
     if (res.status !== 200) throw new Error(`payment scenario: ${res.status} ${res.text}`);
     return { body: { correlationID } };
   },
   // The example's CNPJ is replaced by the company's own.
   async createPixKey(env, example) {
     const body = structuredClone(example) as { key: string; type: string };
-    if (body.type === 'CNPJ') body.key = (await env.client.get('/api/v1/company', { auth: env.company.appID })).body.company.taxID;
+    if (body.type === 'CNPJ')
+      body.key = (await env.client.get('/api/v1/company', { auth: env.company.appID })).body.company.taxID;
     return { body };
   },
   async deletePixKey(env) {

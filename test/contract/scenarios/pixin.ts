@@ -22,7 +22,11 @@ async function pay(env: ContractEnv, brCode: string, value?: number): Promise<st
 }
 
 async function newCharge(env: ContractEnv): Promise<{ correlationID: string; brCode: string }> {
-  const res = await env.client.post('/api/v1/charge', { correlationID: `pixin-${randomUUID()}`, value: 15990 }, { auth: env.company.appID });
+  const res = await env.client.post(
+    '/api/v1/charge',
+    { correlationID: `pixin-${randomUUID()}`, value: 15990 },
+    { auth: env.company.appID },
+  );
   if (res.status !== 200) throw new Error(`charge scenario: ${res.status} ${res.text}`);
   return res.body.charge;
 }
@@ -31,7 +35,18 @@ async function newCharge(env: ContractEnv): Promise<{ correlationID: string; brC
 async function trocoPix(env: ContractEnv): Promise<string> {
   const body = {
     calendario: { expiracao: 1800 },
-    valor: { original: '32.50', modalidadeAlteracao: 0, retirada: { troco: { valor: '50.00', modalidadeAlteracao: 0, modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' } } },
+    valor: {
+      original: '32.50',
+      modalidadeAlteracao: 0,
+      retirada: {
+        troco: {
+          valor: '50.00',
+          modalidadeAlteracao: 0,
+          modalidadeAgente: 'AGTEC',
+          prestadorDoServicoDeSaque: '13370835',
+        },
+      },
+    },
     chave: env.company.pixKey,
   };
   const res = await env.client.put(`/pix/v2/cob/${newTxid()}`, body, { auth: env.bearer });
@@ -49,7 +64,11 @@ export const pixinScenarios: Record<string, Scenario> = {
   },
   async getDevolucao(env) {
     const e2eid = await pixIn(env, 128000);
-    const res = await env.client.put(`/pix/v2/pix/${e2eid}/devolucao/DEV10491A`, { valor: '120.00' }, { auth: env.bearer });
+    const res = await env.client.put(
+      `/pix/v2/pix/${e2eid}/devolucao/DEV10491A`,
+      { valor: '120.00' },
+      { auth: env.bearer },
+    );
     if (res.status !== 201) throw new Error(`devolucao scenario: ${res.status} ${res.text}`);
     return { params: { e2eid, id: 'DEV10491A' } };
   },
@@ -68,12 +87,22 @@ export const pixinScenarios: Record<string, Scenario> = {
   // A Pix of its own received without a charge; the refund's correlationID made unique.
   async createRefund(env, example) {
     const transactionEndToEndId = await pixIn(env, 30000);
-    return { body: { ...(example as Record<string, unknown>), transactionEndToEndId, correlationID: `devolve-${randomUUID()}` } };
+    return {
+      body: {
+        ...(example as Record<string, unknown>),
+        transactionEndToEndId,
+        correlationID: `devolve-${randomUUID()}`,
+      },
+    };
   },
   async getRefund(env) {
     const transactionEndToEndId = await pixIn(env, 30000);
     const correlationID = `devolve-${randomUUID()}`;
-    const res = await env.client.post('/api/v1/refund', { transactionEndToEndId, correlationID, value: 1500 }, { auth: env.company.appID });
+    const res = await env.client.post(
+      '/api/v1/refund',
+      { transactionEndToEndId, correlationID, value: 1500 },
+      { auth: env.company.appID },
+    );
     if (res.status !== 200) throw new Error(`refund scenario: ${res.status} ${res.text}`);
     return { params: { id: correlationID } };
   },
@@ -82,8 +111,15 @@ export const pixinScenarios: Record<string, Scenario> = {
   async sandboxPay(env, example) {
     const body = example as { brCode: string; value?: number };
     const parsed = parseBrCode(body.brCode);
-    if (parsed.ok && parsed.value.kind === 'dynamic') return { body: { ...body, brCode: (await newCharge(env)).brCode } };
-    const brCode = buildStaticBrCode({ pixKey: env.company.pixKey, merchantName: 'AURORA MODA LTDA', merchantCity: 'SAO PAULO', amount: cents(body.value ?? 2500), txid: 'CAFEBALCAO01' });
+    if (parsed.ok && parsed.value.kind === 'dynamic')
+      return { body: { ...body, brCode: (await newCharge(env)).brCode } };
+    const brCode = buildStaticBrCode({
+      pixKey: env.company.pixKey,
+      merchantName: 'AURORA MODA LTDA',
+      merchantCity: 'SAO PAULO',
+      amount: cents(body.value ?? 2500),
+      txid: 'CAFEBALCAO01',
+    });
     return { body: { ...body, brCode } };
   },
   async sandboxPixIn(env, example) {

@@ -17,7 +17,8 @@ async function shifted(env: ContractEnv, example: unknown): Promise<Record<strin
   const shift = daysBetween(EXAMPLES_DAY, await today(env)) + 1;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) return addCalendarDays(v, shift);
-    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v)) return `${addCalendarDays(v.slice(0, 10), shift)}${v.slice(10)}`;
+    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v))
+      return `${addCalendarDays(v.slice(0, 10), shift)}${v.slice(10)}`;
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
@@ -26,7 +27,10 @@ async function shifted(env: ContractEnv, example: unknown): Promise<Record<strin
 }
 
 async function call(env: ContractEnv, method: string, path: string, body?: unknown, open = false) {
-  const res = await env.client.request(method, path, { ...(open ? {} : { auth: env.bearer }), ...(body === undefined ? {} : { body }) });
+  const res = await env.client.request(method, path, {
+    ...(open ? {} : { auth: env.bearer }),
+    ...(body === undefined ? {} : { body }),
+  });
   if (res.status >= 300) throw new Error(`recurrences scenario ${method} ${path}: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -38,7 +42,11 @@ async function newLocRec(env: ContractEnv): Promise<{ id: number; location: stri
 // A recurrence like the journey-3 example (fixed 119.90, PERMITE_3R_7D), with a fresh location.
 async function newRec(env: ContractEnv, approved = false): Promise<Record<string, any>> {
   const body = await shifted(env, {
-    vinculo: { objeto: 'Plano Fibra 500 Mega', devedor: { cpf: '41927360552', nome: 'Carlos Eduardo Lima' }, contrato: 'FN-2026-004817' },
+    vinculo: {
+      objeto: 'Plano Fibra 500 Mega',
+      devedor: { cpf: '41927360552', nome: 'Carlos Eduardo Lima' },
+      contrato: 'FN-2026-004817',
+    },
     calendario: { dataInicial: '2026-03-05', dataFinal: '2027-03-10', periodicidade: 'MENSAL' },
     valor: { valorRec: '119.90' },
     politicaRetentativa: 'PERMITE_3R_7D',
@@ -52,7 +60,11 @@ async function newRec(env: ContractEnv, approved = false): Promise<Record<string
 
 async function cobrBody(env: ContractEnv, example: unknown, idRec: string): Promise<Record<string, any>> {
   const body = await shifted(env, example);
-  const account = await env.db!.selectFrom('bank_accounts').select(['branch', 'account_number']).where('id', '=', env.company.accountId).executeTakeFirstOrThrow();
+  const account = await env
+    .db!.selectFrom('bank_accounts')
+    .select(['branch', 'account_number'])
+    .where('id', '=', env.company.accountId)
+    .executeTakeFirstOrThrow();
   return { ...body, idRec, recebedor: { ...body.recebedor, agencia: account.branch, conta: account.account_number } };
 }
 
@@ -95,7 +107,10 @@ export const recurrenceScenarios: Record<string, Scenario> = {
     return { body: { ...body, idRec: (await newRec(env)).idRec } };
   },
   async getSolicRec(env) {
-    const body = await shifted(env, { calendario: { dataExpiracaoSolicitacao: '2026-03-19T23:59:59Z' }, destinatario: { agencia: '0341', conta: '458721', ispbParticipante: '60701190', cpf: '41927360552' } });
+    const body = await shifted(env, {
+      calendario: { dataExpiracaoSolicitacao: '2026-03-19T23:59:59Z' },
+      destinatario: { agencia: '0341', conta: '458721', ispbParticipante: '60701190', cpf: '41927360552' },
+    });
     const s = await call(env, 'POST', '/pix/v2/solicrec', { ...body, idRec: (await newRec(env)).idRec });
     return { params: { idSolicRec: s.idSolicRec } };
   },
@@ -120,13 +135,32 @@ export const recurrenceScenarios: Record<string, Scenario> = {
   // database (the job would do it on the settlement date, which the suite does not reach).
   async retryCobr(env) {
     const cobr = await newCobr(env);
-    const row = await env.db!.selectFrom('recurring_charges').select(['id', 'attempts', 'settlement_date']).where('company_id', '=', env.company.companyId).where('txid', '=', cobr.txid).executeTakeFirstOrThrow();
-    const attempts = row.attempts.map((a) => ({ ...a, status: 'REJEITADA', atualizacao: [...a.atualizacao, { status: 'REJEITADA', data: new Date().toISOString() }] }));
-    await env.db!.updateTable('recurring_charges').set({ attempts: JSON.stringify(attempts), next_attempt_date: null }).where('id', '=', row.id).execute();
+    const row = await env
+      .db!.selectFrom('recurring_charges')
+      .select(['id', 'attempts', 'settlement_date'])
+      .where('company_id', '=', env.company.companyId)
+      .where('txid', '=', cobr.txid)
+      .executeTakeFirstOrThrow();
+    const attempts = row.attempts.map((a) => ({
+      ...a,
+      status: 'REJEITADA',
+      atualizacao: [...a.atualizacao, { status: 'REJEITADA', data: new Date().toISOString() }],
+    }));
+    await env
+      .db!.updateTable('recurring_charges')
+      .set({ attempts: JSON.stringify(attempts), next_attempt_date: null })
+      .where('id', '=', row.id)
+      .execute();
     return { params: { txid: cobr.txid, data: addCalendarDays(row.settlement_date, 1) } };
   },
   async getRecPayload(env) {
-    return { params: { recUrlAccessToken: String((await newRec(env)).loc.location).split('/').pop()! } };
+    return {
+      params: {
+        recUrlAccessToken: String((await newRec(env)).loc.location)
+          .split('/')
+          .pop()!,
+      },
+    };
   },
   async sandboxAcceptRec(env) {
     return { params: { idRec: (await newRec(env)).idRec } };

@@ -29,7 +29,11 @@ async function localUrl(path: string): Promise<string> {
 }
 
 async function platformWebhook(env: ContractEnv, event = 'OPENPIX:CHARGE_COMPLETED'): Promise<string> {
-  const res = await env.client.post('/api/v1/webhook', { webhook: { name: 'contract', event, url: await localUrl('platform') } }, { auth: env.company.appID });
+  const res = await env.client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'contract', event, url: await localUrl('platform') } },
+    { auth: env.company.appID },
+  );
   if (res.status !== 200) throw new Error(`webhook scenario: ${res.status} ${res.text}`);
   return res.body.webhook.id;
 }
@@ -67,11 +71,20 @@ export const webhookScenarios: Record<string, Scenario> = {
   // second in this suite) makes and sends it.
   async redeliverWebhookDelivery(env) {
     const id = await platformWebhook(env, 'OPENPIX:MOVEMENT_CONFIRMED');
-    await env.db!.transaction().execute((trx) =>
-      recordEvent(trx, { companyId: env.company.companyId, type: 'OPENPIX:MOVEMENT_CONFIRMED', payload: { payment: { value: 100 }, transaction: null }, at: new Date() }),
-    );
+    await env
+      .db!.transaction()
+      .execute((trx) =>
+        recordEvent(trx, {
+          companyId: env.company.companyId,
+          type: 'OPENPIX:MOVEMENT_CONFIRMED',
+          payload: { payment: { value: 100 }, transaction: null },
+          at: new Date(),
+        }),
+      );
     for (let i = 0; i < 100; i++) {
-      const res = await env.client.get(`/api/v1/webhook/${encodeURIComponent(id)}/deliveries`, { auth: env.company.appID });
+      const res = await env.client.get(`/api/v1/webhook/${encodeURIComponent(id)}/deliveries`, {
+        auth: env.company.appID,
+      });
       // Once attempted (a delivery being attempted right now is not redelivered: 400).
       const delivery = res.body.deliveries?.[0];
       if (delivery?.status === 'SUCCEEDED') return { params: { id, deliveryId: delivery.id } };

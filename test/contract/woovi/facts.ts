@@ -8,11 +8,23 @@ const str = { type: 'string' };
 const num = { type: 'number' };
 const bool = { type: 'boolean' };
 const keyValues = { type: 'array', items: { type: 'object', properties: { key: str, value: str } } };
-const address = { type: 'object', properties: Object.fromEntries(['zipcode', 'street', 'number', 'neighborhood', 'city', 'state', 'complement', 'country'].map((k) => [k, str])) };
+const address = {
+  type: 'object',
+  properties: Object.fromEntries(
+    ['zipcode', 'street', 'number', 'neighborhood', 'city', 'state', 'complement', 'country'].map((k) => [k, str]),
+  ),
+};
 
 export const wooviCustomer = {
   type: 'object',
-  properties: { name: str, email: str, phone: str, correlationID: str, taxID: { type: 'object', properties: { taxID: str, type: str } }, address },
+  properties: {
+    name: str,
+    email: str,
+    phone: str,
+    correlationID: str,
+    taxID: { type: 'object', properties: { taxID: str, type: str } },
+    address,
+  },
 };
 
 export const wooviCharge = {
@@ -37,20 +49,43 @@ export const wooviCharge = {
 
 export const wooviRefund = {
   type: 'object',
-  properties: { value: num, status: { enum: ['IN_PROCESSING', 'CONFIRMED', 'REJECTED'] }, correlationID: str, endToEndId: str, time: str, comment: str },
+  properties: {
+    value: num,
+    status: { enum: ['IN_PROCESSING', 'CONFIRMED', 'REJECTED'] },
+    correlationID: str,
+    endToEndId: str,
+    time: str,
+    comment: str,
+  },
 };
 
 // A refund of a received Pix (/api/v1/refund: `refund` on create, `pixTransactionRefund` on
 // get, `refunds[]` on list), as Woovi's SDKs type it.
 export const wooviPixTransactionRefund = {
   type: 'object',
-  properties: { value: num, time: str, status: str, correlationID: str, refundId: str, returnIdentification: str, comment: str },
+  properties: {
+    value: num,
+    time: str,
+    status: str,
+    correlationID: str,
+    refundId: str,
+    returnIdentification: str,
+    comment: str,
+  },
 };
 
 // The pageInfo of every list ("Pagination" there).
-export const wooviPageInfo = { type: 'object', required: ['skip', 'limit', 'hasPreviousPage', 'hasNextPage'], properties: { skip: num, limit: num, hasPreviousPage: bool, hasNextPage: bool } };
+export const wooviPageInfo = {
+  type: 'object',
+  required: ['skip', 'limit', 'hasPreviousPage', 'hasNextPage'],
+  properties: { skip: num, limit: num, hasPreviousPage: bool, hasNextPage: bool },
+};
 
 export const wooviAccount = {
   type: 'object',
-  properties: { accountId: str, isDefault: bool, balance: { type: 'object', properties: { total: num, blocked: num, available: num } } },
+  properties: {
+    accountId: str,
+    isDefault: bool,
+    balance: { type: 'object', properties: { total: num, blocked: num, available: num } },
+  },
 };
