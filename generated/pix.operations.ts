@@ -1693,5 +1693,3 @@ export interface PixHandlers {
   issueToken: Handler<operations['issueToken']>;
   getJwks: Handler<operations['getJwks']>;
 }
-
-export const pixScopes: string[] = ["cob.write","cob.read","cobv.write","cobv.read","lotecobv.write","lotecobv.read","pix.write","pix.read","webhook.write","webhook.read","payloadlocation.write","payloadlocation.read","rec.write","rec.read","solicrec.write","solicrec.read","cobr.write","cobr.read","webhookrec.write","webhookrec.read","webhookcobr.write","webhookcobr.read","payloadlocationrec.write","payloadlocationrec.read"];

@@ -818,7 +818,7 @@ export interface components {
         } & {
             devedor?: components["schemas"]["PessoaFisica"] | components["schemas"]["PessoaJuridica"];
         } & {
-            loc?: components["schemas"]["PayloadLocation"];
+            loc?: components["schemas"]["PayloadLocationCompleta"];
         } & {
             location?: components["schemas"]["Location"];
         } & {
@@ -1081,7 +1081,7 @@ export interface components {
             txid: components["schemas"]["TxId"];
             revisao: components["schemas"]["Revisao"];
         } & components["schemas"]["DadosDevedor"] & WithRequired<components["schemas"]["DadosRecebedor"], "recebedor"> & {
-            loc?: components["schemas"]["PayloadLocation"];
+            loc?: components["schemas"]["PayloadLocationCompleta"];
         } & {
             location?: components["schemas"]["Location"];
         } & {
@@ -1527,6 +1527,11 @@ export interface components {
         /** @description Recurrence payload location. */
         PayloadLocationRecGerada: {
             id: components["schemas"]["PayloadLocationRecId"];
+            /**
+             * @description What the location serves (always a recurrence).
+             * @enum {string}
+             */
+            tipo: "rec";
             location: components["schemas"]["Location"];
             /** Format: date-time */
             readonly criacao: string;
@@ -1903,6 +1908,8 @@ export interface components {
             /** Format: uri */
             webhookUrl: string;
             chave: components["schemas"]["Chave"];
+            /** @description CNPJ of the receiving user that owns the key (required by the official schema). */
+            cnpj: string;
             /** Format: date-time */
             readonly criacao: string;
         };

@@ -78,7 +78,8 @@ export const platformOperations: OperationMeta[] = [
     ],
     "scope": "ACCOUNT_REGISTER_GET",
     "requestContentTypes": [],
-    "problemTypes": {}
+    "problemTypes": {},
+    "missingAuthorizationStatus": 400
   },
   {
     "operationId": "getAccountRegisterById",
@@ -90,7 +91,8 @@ export const platformOperations: OperationMeta[] = [
     ],
     "scope": "ACCOUNT_REGISTER_GET",
     "requestContentTypes": [],
-    "problemTypes": {}
+    "problemTypes": {},
+    "missingAuthorizationStatus": 400
   },
   {
     "operationId": "deleteAccountRegister",
@@ -102,7 +104,8 @@ export const platformOperations: OperationMeta[] = [
     ],
     "scope": "ACCOUNT_REGISTER_DELETE",
     "requestContentTypes": [],
-    "problemTypes": {}
+    "problemTypes": {},
+    "missingAuthorizationStatus": 400
   },
   {
     "operationId": "createApplication",
@@ -1041,8 +1044,10 @@ export const platformOperations: OperationMeta[] = [
     "method": "get",
     "path": "/api/v1/sandbox/clock",
     "tag": "Sandbox",
-    "security": [],
-    "scope": null,
+    "security": [
+      "AppID"
+    ],
+    "scope": "SANDBOX_CLOCK_GET",
     "requestContentTypes": [],
     "problemTypes": {}
   },
@@ -1051,8 +1056,10 @@ export const platformOperations: OperationMeta[] = [
     "method": "post",
     "path": "/api/v1/sandbox/clock/advance",
     "tag": "Sandbox",
-    "security": [],
-    "scope": null,
+    "security": [
+      "AppID"
+    ],
+    "scope": "SANDBOX_CLOCK_POST",
     "requestContentTypes": [
       "application/json"
     ],
@@ -1212,5 +1219,3 @@ export interface PlatformHandlers {
   getSandboxKycCode: Handler<operations['getSandboxKycCode']>;
   reviewSandboxKycOnboarding: Handler<operations['reviewSandboxKycOnboarding']>;
 }
-
-export const platformScopes: string[] = ["ACCOUNT_DELETE","ACCOUNT_GET","ACCOUNT_GET_LIST","ACCOUNT_POST","ACCOUNT_REGISTER_DELETE","ACCOUNT_REGISTER_GET","ACCOUNT_WITHDRAW_POST","APPLICATION_DELETE","APPLICATION_POST","BOLETO_VALIDATE_POST","CASHBACK_FIDELITY_BALANCE_GET","CASHBACK_FIDELITY_POST","CHARGE_DELETE","CHARGE_GET","CHARGE_GET_LIST","CHARGE_PATCH","CHARGE_POST","CHARGE_REFUND_GET","CHARGE_REFUND_POST","COMPANY_GET","CUSTOMER_GET","CUSTOMER_GET_LIST","CUSTOMER_PATCH","CUSTOMER_POST","DISPUTE_GET","DISPUTE_GET_LIST","DISPUTE_POST","FUNDS_RECOVERY_CANCEL_POST","FUNDS_RECOVERY_GET","FUNDS_RECOVERY_POST","IMAGE_GET","KYC_ONBOARDING_POST","KYC_ONBOARDING_SUBMIT_POST","KYC_REPRESENTATIVES_GET","KYC_REPRESENTATIVES_POST","LIMITS_GET","PARTNER_AFFILIATE_GET_LIST","PARTNER_APPLICATION_POST","PARTNER_COMPANY_GET","PARTNER_COMPANY_GET_LIST","PARTNER_COMPANY_POST","PAYMENT_APPROVE_POST","PAYMENT_GET","PAYMENT_GET_LIST","PAYMENT_POST","PIX_KEY_CHECK","PIX_KEY_DEFAULT_PUT","PIX_KEY_DELETE","PIX_KEY_GET","PIX_KEY_POST","PIX_KEY_TOKENS_GET","PIX_QRCODE_DELETE","PIX_QRCODE_GET","PIX_QRCODE_GET_LIST","PIX_QRCODE_POST","REFUND_GET","REFUND_GET_LIST","REFUND_POST","SUBSCRIPTION_GET","SUBSCRIPTION_POST","TRANSACTION_GET","TRANSACTION_GET_LIST","WEBHOOK_DELETE","WEBHOOK_GET","WEBHOOK_POST"];

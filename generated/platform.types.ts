@@ -1238,7 +1238,7 @@ export interface paths {
         };
         /**
          * Get the sandbox clock
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization).
+         * @description Exists only when the server runs in sandbox mode (404 otherwise). Each company has its own clock: with an application's Authorization this answers that company's clock; without one (operators) it answers the server's own time, which no company's clock is behind.
          */
         get: operations["getSandboxClock"];
         put?: never;
@@ -1259,8 +1259,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Advance the sandbox clock
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Moves the clock forward so expirations, due dates, fines and interests can be tested.
+         * Advance the sandbox clock of the caller's company
+         * @description Exists only when the server runs in sandbox mode (404 otherwise). Moves the clock of the caller's company forward (and no other company's) so expirations, due dates, fines, interests, refund windows, webhook retries, limits and recurrences can be tested; every process of the server sees the new time at once.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -7044,6 +7044,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description Not found */
             404: {
                 headers: {
@@ -7083,6 +7084,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not found */
             404: {
                 headers: {

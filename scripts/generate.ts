@@ -81,6 +81,9 @@ async function generate(name: string): Promise<void> {
         scope: op['x-scope'] ?? (op.security ?? []).flatMap((s: Json) => Object.values<string[]>(s).flat())[0] ?? null,
         requestContentTypes: Object.keys(body?.content ?? {}),
         problemTypes: problemTypesOf(spec, op),
+        ...(op['x-missing-authorization-status']
+          ? { missingAuthorizationStatus: op['x-missing-authorization-status'] }
+          : {}),
       });
     }
   }
@@ -99,10 +102,15 @@ async function generate(name: string): Promise<void> {
     ...ops.map((o) => `  ${o.operationId}: Handler<operations['${o.operationId}']>;`),
     '}',
     '',
-    `export const ${name}Scopes: string[] = ${JSON.stringify(spec['x-scopes'] ?? Object.keys(spec.components?.securitySchemes?.OAuth2?.flows?.clientCredentials?.scopes ?? {}))};`,
-    '',
   ];
   emit(`${name}.operations.ts`, lines.join('\n'));
+  // The scopes on their own: the services read them, and the handler map imports the services' types.
+  const scopes =
+    spec['x-scopes'] ?? Object.keys(spec.components?.securitySchemes?.OAuth2?.flows?.clientCredentials?.scopes ?? {});
+  emit(
+    `${name}.scopes.ts`,
+    [HEADER, `export const ${name}Scopes: string[] = ${JSON.stringify(scopes)};`, ''].join('\n'),
+  );
   if (!CHECK) console.log(`generated ${name}: ${ops.length} operations`);
 }
 

@@ -50,7 +50,8 @@ function runFile(file: string): Promise<FileResult> {
       let failed = Math.max(0, total - passed - skipped);
       // A file that crashed or hung before its summary counts as one failure.
       if (code !== 0 && failed === 0) failed = 1;
-      if (total === 0 && code === 0) failed = 1;
+      // A file that ran nothing is a failure, unless it skipped (by name) every test it has.
+      if (total === 0 && skipped === 0 && code === 0) failed = 1;
       done({ file: relative(ROOT, file), passed, failed, skipped, output: clean, ms: Date.now() - started });
     });
   });
@@ -98,6 +99,14 @@ await Promise.all(workers);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
+// Every skipped test by name, with its reason (test/support/skip.ts prints them).
+const skippedNames = results.flatMap((r) =>
+  r.output
+    .split('\n')
+    .filter((l) => l.startsWith('skipped: '))
+    .map((l) => `  ${r.file}: ${l.slice('skipped: '.length)}`),
+);
+if (skippedNames.length) process.stdout.write(`\nskipped:\n${skippedNames.join('\n')}\n`);
 process.stdout.write(
   `\n${files.length} files on ${process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'the embedded database'}\n`,
 );

@@ -15,12 +15,19 @@ export interface Config {
   logLevel: LogLevel;
   // Tests turn this on: every response is checked against the spec and a mismatch is a 500.
   validateResponses: boolean;
+  // Count each request's statements to the database: X-Db-Statements on every response and
+  // `db` in the request log (tests and the round-trip budgets turn it on; off, requests skip
+  // the async-context tracking it needs).
+  countStatements: boolean;
   // Webhook deliveries: delays before each retry (PIXGATE_WEBHOOK_RETRY_SCHEDULE) and the
   // time a receiver has to answer 2xx (PIXGATE_WEBHOOK_TIMEOUT_MS). See docs/webhooks.md.
   webhooks: { retryScheduleMs: number[]; timeoutMs: number };
   // Withdrawals below minFreeWithdrawValue pay withdrawFee (cents; PIXGATE_WITHDRAW_FEE,
   // PIXGATE_WITHDRAW_FREE_FROM); an account's own limits row overrides both. See docs/money-out.md.
   withdrawals: { fee: number; minFreeValue: number };
+  // Origins whose browser pages may call both APIs (PIXGATE_CORS_ORIGINS: `*`, or origins
+  // separated by commas; empty: none). Default `*` in sandbox mode, none otherwise.
+  corsOrigins: string[];
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -39,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: flag(env.PIXGATE_SANDBOX, true),
     logLevel: logLevel(env.LOG_LEVEL),
     validateResponses: flag(env.PIXGATE_VALIDATE_RESPONSES, false),
+    countStatements: flag(env.PIXGATE_COUNT_STATEMENTS, false),
     webhooks: {
       retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
@@ -47,7 +55,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'),
       minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM'),
     },
+    corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
   };
+}
+
+function corsOrigins(value: string | undefined, sandbox: boolean): string[] {
+  if (value === undefined) return sandbox ? ['*'] : [];
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new Error(`PIXGATE_CORS_ORIGINS: ${origin} is not an origin (scheme://host[:port]) or *`);
+  }
+  return origins;
 }
 
 // A BR Code carries a payload location without scheme in at most 77 characters (the

@@ -42,7 +42,7 @@ const server = await startServer({
 
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
 process.stdout.write(
-  `pixgate listening on http://localhost:${config.port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+  `pixgate listening on http://localhost:${new URL(server.url).port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
     `  reference: ${config.publicUrl}/docs\n`,
 );
 

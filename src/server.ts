@@ -1,4 +1,5 @@
 // Assembles a server: database (migrated), services, one dispatcher per spec, the Koa app.
+import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -19,6 +20,8 @@ const SPECS = resolve(import.meta.dirname, '../specs');
 
 export interface RunningServer {
   url: string;
+  // Request validators compiled at start-up (both APIs).
+  validators: number;
   services: Services;
   database: DatabaseHandle;
   migrated: string[];
@@ -50,9 +53,12 @@ export function createLogger(config: Config): Logger {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config);
-  const database = await openDatabase(options.database ?? { url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    ...(options.database ?? { url: config.databaseUrl, dataDir: config.dataDir }),
+    onFeedError: (error) => logger.warn({ err: error }, 'the connection listening for changes failed; reconnecting'),
+  });
   const migrated = await migrateToLatest(database.db, database.schema);
-  const services = buildServices(config, database.db, logger);
+  const services = buildServices(config, database.db, database.changes, logger);
   // New: a new data folder (maybe already migrated from the template), or a first migration.
   const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
   if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
@@ -73,12 +79,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     handlers: pixHandlers,
     security: pixSecurity,
     validateResponses: config.validateResponses,
+    tolerant: true,
   });
+  const compiling = performance.now();
   await Promise.all([platform.init(), pix.init()]);
-  const app = buildApp({ services, logger, dispatchers: { platform, pix } });
+  logger.info(
+    { validators: platform.validatorCount + pix.validatorCount, ms: Math.round(performance.now() - compiling) },
+    'request validators compiled',
+  );
+  const app = buildApp({ services, logger, dispatchers: { platform, pix }, countStatements: config.countStatements });
 
   const http: Server = createHttpServer(app.callback());
   http.keepAliveTimeout = 5000;
+  http.on('clientError', answerClientError);
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
     http.listen(config.port, ok);
@@ -89,6 +102,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    validators: platform.validatorCount + pix.validatorCount,
     services,
     database,
     migrated,

@@ -10,10 +10,13 @@ import type { Database } from './db/schema';
 import { IdentityService } from './identity/identity.service';
 import { OAuthService } from './identity/oauth.service';
 import { Scheduler } from './jobs/scheduler';
-import { DatabaseClock, type Clock } from './lib/clock';
+import type { Clock } from './lib/clock';
+import type { ChangeFeed } from './db/change-feed';
+import { CompanyClock, CompanyDirectory } from './identity/companies';
 import type { Logger } from 'pino';
 import { SandboxService } from './sandbox/sandbox.service';
-import { PixInService } from './pixin/pixin.service';
+import type { PixInService } from './pixin/pixin.service';
+import { buildPixInService } from './pixin/pixin.module';
 import { MedService } from './med/med.service';
 import { DisputesService } from './disputes/disputes.service';
 import { CashbackService } from './cashback/cashback.service';
@@ -21,18 +24,20 @@ import { buildSubscriptionsService } from './subscriptions/subscriptions.module'
 import type { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { PayloadKeyService } from './signing/payload-keys.service';
 import { SigningKeyService } from './signing/signing.service';
-import { platformScopes } from '../generated/platform.operations';
-import { pixScopes } from '../generated/pix.operations';
+import { platformScopes } from '../generated/platform.scopes';
+import { pixScopes } from '../generated/pix.scopes';
 import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
 import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-out.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
 import { PartnersService } from './partners/partners.service';
 import { buildRecurrencesServices, type RecurrencesServices } from './recurrences/recurrences.module';
 
-export interface Services extends WebhookServices, MoneyOutServices {
+// Every service by name: handlers reach them as ctx.services.<name>.
+export interface Services {
   config: Config;
   db: Kysely<Database>;
   clock: Clock;
+  companies: CompanyDirectory;
   jobs: Scheduler;
   keys: SigningKeyService;
   payloadKeys: PayloadKeyService;
@@ -52,24 +57,30 @@ export interface Services extends WebhookServices, MoneyOutServices {
   disputes: DisputesService;
   cashback: CashbackService;
   subscriptions: SubscriptionsService;
+  webhooks: WebhookServices['webhooks'];
+  pixWebhooks: WebhookServices['pixWebhooks'];
+  webhookDelivery: WebhookServices['webhookDelivery'];
+  accountRegisters: MoneyOutServices['accountRegisters'];
+  limits: MoneyOutServices['limits'];
+  rail: MoneyOutServices['rail'];
+  pixKeys: MoneyOutServices['pixKeys'];
+  keyLookups: MoneyOutServices['keyLookups'];
+  payments: MoneyOutServices['payments'];
+  idempotency: MoneyOutServices['idempotency'];
 }
 
-export function buildServices(config: Config, db: Kysely<Database>, log: Logger): Services {
+export function buildServices(config: Config, db: Kysely<Database>, changes: ChangeFeed, log: Logger): Services {
   const jobs = new Scheduler(log);
-  const clock = new DatabaseClock(db);
+  const companies = new CompanyDirectory(db, changes);
+  const clock = new CompanyClock(companies);
   const keys = new SigningKeyService(db);
   const payloadKeys = new PayloadKeyService(keys, config.publicUrl);
-  const identity = new IdentityService(db, clock, new Set([...platformScopes, ...pixScopes]));
+  const identity = new IdentityService(db, clock, companies, changes, new Set([...platformScopes, ...pixScopes]));
   const oauth = new OAuthService(identity, keys, pixScopes);
   const sandbox = new SandboxService(identity, clock);
-  const catalog = {
-    customers: new CustomersService(db, clock),
-    qrcodes: new QrCodesService(db, clock, config.publicUrl),
-    transactions: new TransactionsService(db),
-  };
-  const pixin = new PixInService(db, clock, jobs, config);
-  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log);
-  const charges = buildChargesServices(config, db, clock, payloadKeys, jobs);
+  const pixin = buildPixInService(config, db, clock, jobs);
+  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies);
+  const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
   const med = new MedService(db, clock);
@@ -77,11 +88,13 @@ export function buildServices(config: Config, db: Kysely<Database>, log: Logger)
   const cashback = new CashbackService(db, clock);
   const subscriptions = buildSubscriptionsService(db, clock, jobs, charges.platform, config.publicUrl);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
+  const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
   return {
     recurrences,
     config,
     db,
     clock,
+    companies,
     jobs,
     keys,
     payloadKeys,
@@ -96,8 +109,19 @@ export function buildServices(config: Config, db: Kysely<Database>, log: Logger)
     disputes,
     cashback,
     subscriptions,
-    ...catalog,
-    ...webhooks,
-    ...buildMoneyOutServices(config, db, clock, jobs),
+    customers: new CustomersService(db, clock),
+    qrcodes: new QrCodesService(db, clock, config.publicUrl),
+    transactions: new TransactionsService(db),
+    webhooks: webhooks.webhooks,
+    pixWebhooks: webhooks.pixWebhooks,
+    webhookDelivery: webhooks.webhookDelivery,
+    accounts: moneyOut.accounts,
+    accountRegisters: moneyOut.accountRegisters,
+    limits: moneyOut.limits,
+    rail: moneyOut.rail,
+    pixKeys: moneyOut.pixKeys,
+    keyLookups: moneyOut.keyLookups,
+    payments: moneyOut.payments,
+    idempotency: moneyOut.idempotency,
   };
 }

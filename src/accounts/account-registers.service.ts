@@ -3,8 +3,8 @@
 // (the seed's issue shape). Registers are opened by KYC onboarding submits (src/kyc).
 import type { Kysely } from 'kysely';
 import type { AccountRegisterRow, Database } from '../db/schema';
-import { ApiError, errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { DomainError, errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { onlyDigitsAndLetters } from '../lib/taxid';
 import { findCompany } from '../identity/identity.repository';
@@ -23,8 +23,8 @@ export function accountRegisterView(r: AccountRegisterRow) {
   };
 }
 
-function issues(list: Array<Record<string, unknown>>): ApiError {
-  return new ApiError('VALIDATION', 400, 'Validation error', { errorBody: list });
+function issues(list: Array<Record<string, unknown>>): DomainError {
+  return new DomainError('VALIDATION', 400, 'Validation error', { errorBody: list });
 }
 
 export class AccountRegistersService {
@@ -91,7 +91,7 @@ export class AccountRegistersService {
   }
 
   private viewOrNotFound(register: AccountRegisterRow | undefined) {
-    if (!register) throw errors.notFound('Account register not found');
+    if (!register) throw errors.missing('accountRegister');
     return accountRegisterView(register);
   }
 
@@ -101,10 +101,10 @@ export class AccountRegistersService {
     return this.db.transaction().execute(async (trx) => {
       await this.requireCompany(trx, principal);
       const register = await repo.findAccountRegister(trx, principal.companyId, id);
-      if (!register) throw errors.notFound('Account register not found');
+      if (!register) throw errors.missing('accountRegister');
       if (register.status !== 'PENDING')
         throw errors.badRequest('Only account registers in PENDING status can be deleted');
-      if (!(await repo.deletePendingRegister(trx, register.id, await this.clock.now(trx))))
+      if (!(await repo.deletePendingRegister(trx, register.id, await this.clock.now(principal.companyId, trx))))
         throw errors.notFound('Failed to delete account register');
       return { message: 'Account register successfully deleted', accountRegisterId: register.correlation_id };
     });

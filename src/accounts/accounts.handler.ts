@@ -1,6 +1,6 @@
 // HTTP in/out of accounts (reads, duplicate, close, withdraw), account registers and the company.
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const accountHandlers = {

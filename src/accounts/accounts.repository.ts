@@ -1,14 +1,11 @@
 // All SQL of reading companies' bank accounts (with their company's names).
 import { type Kysely, sql } from 'kysely';
-import type { BankAccount, Database } from '../db/schema';
+import type { Database } from '../db/schema';
 
 type Db = Kysely<Database>;
 
-export interface AccountWithCompany extends BankAccount {
-  tax_id: string;
-  official_name: string;
-  trade_name: string;
-}
+export type { AccountWithCompany } from '../identity/identity.repository';
+import type { AccountWithCompany } from '../identity/identity.repository';
 
 function accountsOf(db: Db, companyId: string) {
   return db

@@ -1,19 +1,19 @@
 // Reading accounts with their balances, and the caller's company.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
-import { findCompany } from '../identity/identity.repository';
-import { getBalance, getBalances, type BalanceView } from '../ledger/ledger.service';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
+import { findCompany, insertBankAccount } from '../identity/identity.repository';
+import { getBalance, getBalances, type BalanceView, counterLeg, OUTSIDE, FEES } from '../ledger/ledger.service';
 import { randomInt, randomUUID } from 'node:crypto';
 import { retryOnConflict } from '../db/errors';
 import { FEATURES, hasFeature } from '../identity/identity.service';
-import { insertBankAccount } from '../identity/identity.repository';
 import { deleteAccountKeys } from '../keys/keys.repository';
 import { applyMove, balanceView, lockAccounts } from '../ledger/ledger.service';
 import type { LimitsService } from '../limits/limits.service';
 import type { Clock } from '../lib/clock';
+import type { CompanyDirectory } from '../identity/companies';
 import { newEndToEndId } from '../lib/ids';
 import type { Cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
@@ -57,12 +57,13 @@ export class AccountsService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly limits: LimitsService,
+    private readonly companies: CompanyDirectory,
   ) {}
 
   // Another company's account is answered exactly like a missing one.
   async get(principal: Principal, accountId: string): Promise<AccountView> {
     const account = await repo.findAccountOfCompany(this.db, principal.companyId, accountId);
-    if (!account) throw errors.notFound('Account not found');
+    if (!account) throw errors.missing('account');
     return accountView(account, await getBalance(this.db, account.id));
   }
 
@@ -83,7 +84,7 @@ export class AccountsService {
 
   async company(principal: Principal) {
     const company = await findCompany(this.db, principal.companyId);
-    if (!company) throw errors.notFound('Company not found');
+    if (!company) throw errors.missing('company');
     return {
       id: company.id,
       name: company.name,
@@ -99,9 +100,9 @@ export class AccountsService {
   async create(principal: Principal, holderEmail?: string): Promise<AccountView> {
     if (!hasFeature(principal, FEATURES.bankAccount)) throw errors.badRequest('Bank account feature is not enabled');
     if (principal.applicationType !== 'MASTER') throw errors.forbidden('Wrong API type');
-    return this.db.transaction().execute(async (trx) => {
+    const opened = await this.db.transaction().execute(async (trx) => {
       const source = await repo.findAccountOfCompany(trx, principal.companyId, principal.accountId);
-      if (!source) throw errors.notFound('Account not found');
+      if (!source) throw errors.missing('account');
       let number = newAccountNumber();
       while (await repo.accountNumberTaken(trx, number)) number = newAccountNumber();
       const created = await insertBankAccount(trx, {
@@ -112,14 +113,17 @@ export class AccountsService {
         account_number: number,
         account_name: source.account_name,
         status: 'OPEN',
-        created_at: await this.clock.now(trx),
+        created_at: await this.clock.now(principal.companyId, trx),
         holder_email: holderEmail?.trim() || source.holder_email,
       });
+      await this.companies.announceAccounts(trx, principal.companyId);
       return accountView(
         { ...created, tax_id: source.tax_id, official_name: source.official_name, trade_name: source.trade_name },
         balanceView(undefined),
       );
     });
+    this.companies.accountsChanged(principal.companyId);
+    return opened;
   }
 
   // Closes an account: the company needs the bank account feature; the account must be
@@ -128,11 +132,11 @@ export class AccountsService {
     if (!hasFeature(principal, FEATURES.bankAccount))
       throw errors.featureRequired('This feature is not enabled for your company', 403);
     if (!ACCOUNT_ID.test(accountId)) throw errors.badRequest('Account ID is invalid');
-    return this.db.transaction().execute(async (trx) => {
+    const closed = await this.db.transaction().execute(async (trx) => {
       const account = await repo.findAccountOfCompany(trx, principal.companyId, accountId);
-      if (!account) throw errors.notFound('Account not found');
+      if (!account) throw errors.missing('account');
       await repo.lockAccount(trx, account.id);
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const balance = (await lockAccounts(trx, [account.id], now)).get(account.id)!;
       const current = (await repo.findAccountOfCompany(trx, principal.companyId, accountId))!;
       if (current.status === 'CLOSED') throw errors.badRequest('Account already closed');
@@ -141,8 +145,11 @@ export class AccountsService {
       if (current.is_default) throw errors.badRequest('The default account cannot be deleted');
       await deleteAccountKeys(trx, account.id);
       await repo.closeAccount(trx, account.id, now);
+      await this.companies.announceAccounts(trx, principal.companyId);
       return { status: 'OK' as const, accountId: account.id };
     });
+    this.companies.accountsChanged(principal.companyId);
+    return closed;
   }
 
   // Sends `value` to the holder's registered account outside this server; below the free
@@ -152,9 +159,9 @@ export class AccountsService {
     return retryOnConflict(() =>
       this.db.transaction().execute(async (trx) => {
         const account = await repo.findAccountOfCompany(trx, principal.companyId, accountId);
-        if (!account) throw errors.notFound('Account not found');
+        if (!account) throw errors.missing('account');
         if (account.status !== 'OPEN') throw errors.badRequest('Account already closed');
-        const at = await clock.now(trx);
+        const at = await clock.now(principal.companyId, trx);
         const balance = (await lockAccounts(trx, [account.id], at)).get(account.id)!;
         await limits.check(trx, account.id, value, at);
         const settings = await limits.settings(trx, account.id, account.created_at);
@@ -189,37 +196,13 @@ export class AccountsService {
         });
         const moved = await applyMove(trx, {
           moveId: `withdraw:${tx.id}`,
-          legs: [{ accountId: account.id, kind: 'DEBIT', amount: value as Cents }],
+          legs: [{ accountId: account.id, kind: 'DEBIT', amount: value as Cents }, counterLeg(OUTSIDE, value)],
           at,
           transactionId: tx.id,
           description: 'Withdrawal',
         });
         if (!moved.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
-        if (fee) {
-          const feeTx = await insertTransaction(trx, {
-            company_id: account.company_id,
-            account_id: account.id,
-            type: 'FEE',
-            value: fee,
-            end_to_end_id: endToEndId,
-            charge_id: null,
-            payment_id: null,
-            created_at: at,
-            details: {
-              reason: 'WITHDRAW_FEE',
-              withdrawEndToEndId: endToEndId,
-              description: `Fee of a withdrawal below ${settings.min_free_withdraw_value} cents`,
-            },
-          });
-          const charged = await applyMove(trx, {
-            moveId: `withdraw-fee:${tx.id}`,
-            legs: [{ accountId: account.id, kind: 'DEBIT', amount: fee as Cents }],
-            at,
-            transactionId: feeTx.id,
-            description: 'Withdrawal fee',
-          });
-          if (!charged.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
-        }
+        if (fee) await chargeWithdrawFee(trx, { account, fee, endToEndId, at, withdrawTxId: tx.id, settings });
         const after = await getBalance(trx, account.id);
         return {
           account: accountView(account, after),
@@ -228,6 +211,43 @@ export class AccountsService {
       }),
     );
   }
+}
+
+// The fee of a withdrawal below the free minimum: its own transaction and ledger move.
+async function chargeWithdrawFee(
+  trx: Kysely<Database>,
+  w: {
+    account: { id: string; company_id: string };
+    fee: number;
+    endToEndId: string;
+    at: Date;
+    withdrawTxId: string;
+    settings: { min_free_withdraw_value: number };
+  },
+): Promise<void> {
+  const feeTx = await insertTransaction(trx, {
+    company_id: w.account.company_id,
+    account_id: w.account.id,
+    type: 'FEE',
+    value: w.fee,
+    end_to_end_id: w.endToEndId,
+    charge_id: null,
+    payment_id: null,
+    created_at: w.at,
+    details: {
+      reason: 'WITHDRAW_FEE',
+      withdrawEndToEndId: w.endToEndId,
+      description: `Fee of a withdrawal below ${w.settings.min_free_withdraw_value} cents`,
+    },
+  });
+  const charged = await applyMove(trx, {
+    moveId: `withdraw-fee:${w.withdrawTxId}`,
+    legs: [{ accountId: w.account.id, kind: 'DEBIT', amount: w.fee as Cents }, counterLeg(FEES, w.fee)],
+    at: w.at,
+    transactionId: feeTx.id,
+    description: 'Withdrawal fee',
+  });
+  if (!charged.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
 }
 
 const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

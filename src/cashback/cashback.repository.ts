@@ -4,19 +4,22 @@ import type { Cashback, Database } from '../db/schema';
 
 type Db = Kysely<Database>;
 
-export async function findPending(
-  db: Db,
-  companyId: string,
-  taxId: string,
-  lock = false,
-): Promise<Cashback | undefined> {
-  const q = db
+function selectPending(db: Db, companyId: string, taxId: string) {
+  return db
     .selectFrom('cashbacks')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('tax_id', '=', taxId)
     .where('status', '=', 'PENDING');
-  return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
+}
+
+export async function findPending(db: Db, companyId: string, taxId: string): Promise<Cashback | undefined> {
+  return selectPending(db, companyId, taxId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockPending(db: Db, companyId: string, taxId: string): Promise<Cashback | undefined> {
+  return selectPending(db, companyId, taxId).forUpdate().executeTakeFirst();
 }
 
 export async function findLatest(db: Db, companyId: string, taxId: string): Promise<Cashback | undefined> {

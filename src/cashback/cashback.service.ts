@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Cashback, Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { normalizeTaxId } from '../lib/taxid';
 import * as repo from './cashback.repository';
@@ -24,9 +24,10 @@ function cashbackView(c: Cashback) {
   return { value: Number(c.value), status: c.status, taxID: c.tax_id, createdAt: c.created_at.toISOString() };
 }
 
-function taxIdOf(raw: string, field: string): string {
+function taxIdOf(raw: string, where: 'body' | 'path'): string {
   const checked = normalizeTaxId(raw);
-  if (!checked.ok) throw errors.validation([{ field, message: checked.reason, value: raw }], 'Invalid taxID');
+  if (!checked.ok)
+    throw errors.validation([{ field: 'taxID', in: where, message: checked.reason, value: raw }], 'Invalid taxID');
   return checked.value.taxId;
 }
 
@@ -37,7 +38,7 @@ export class CashbackService {
   ) {}
 
   async balance(principal: Principal, rawTaxId: string) {
-    const taxId = taxIdOf(rawTaxId, 'path.taxID');
+    const taxId = taxIdOf(rawTaxId, 'path');
     return this.db.transaction().execute(async (trx) => {
       const pending = await this.settle(trx, principal.companyId, taxId);
       if (pending) return { balance: Number(pending.value), status: 'PENDING' };
@@ -48,10 +49,10 @@ export class CashbackService {
 
   // The pending cashback when there is one (created: false), else a new one (created: true).
   async getOrCreate(principal: Principal, input: { taxID: string; value: number }) {
-    const taxId = taxIdOf(input.taxID, 'body.taxID');
+    const taxId = taxIdOf(input.taxID, 'body');
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         const pending = await this.settle(trx, principal.companyId, taxId);
         if (pending) return { created: false, cashback: cashbackView(pending), message: CASHBACK_EXISTS };
         const row = await repo.insertCashback(trx, {
@@ -75,11 +76,11 @@ export class CashbackService {
 
   // The customer's pending cashback after marking it USED if a Pix from them has arrived.
   private async settle(trx: Kysely<Database>, companyId: string, taxId: string): Promise<Cashback | undefined> {
-    const pending = await repo.findPending(trx, companyId, taxId, true);
+    const pending = await repo.lockPending(trx, companyId, taxId);
     if (!pending) return undefined;
     const pix = await repo.findPixFromPayer(trx, companyId, taxId, pending.created_at);
     if (!pix) return pending;
-    await repo.markUsed(trx, pending.id, pix.id, await this.clock.now(trx));
+    await repo.markUsed(trx, pending.id, pix.id, await this.clock.now(companyId, trx));
     return undefined;
   }
 }

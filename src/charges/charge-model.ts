@@ -4,13 +4,7 @@
 import type { Charge, Company, Location } from '../db/schema';
 import { buildDynamicBrCode } from '../lib/brcode';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
-import {
-  dueChargeAmount,
-  platformDiscountFor,
-  type DueChargeAmounts,
-  type DueChargeInput,
-  type PlatformDiscount,
-} from '../lib/due-charge';
+import { dueChargeAmount, type DueChargeAmounts, type DueChargeInput } from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
 
@@ -36,24 +30,21 @@ export interface CobvValor {
   desconto?: DueChargeInput['desconto'];
 }
 
-// The instant after which a cobv can no longer be paid: the end (UTC) of dueDate + validity.
-export function cobvValidityEnd(charge: Pick<Charge, 'due_date' | 'validity_after_due'>): Date {
-  const last = addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0);
-  return new Date(Date.parse(`${addCalendarDays(last, 1)}T00:00:00.000Z`));
-}
-
 // The last day a cobv can be paid (dueDate + validadeAposVencimento).
 export function cobvLastDay(charge: Pick<Charge, 'due_date' | 'validity_after_due'>): string {
   return addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0);
 }
 
-// When the charge stops being payable (cob: creation + expiracao; cobv: end of validity).
-export function expiryOf(charge: Charge): Date {
-  return charge.kind === 'cob' ? charge.expires_at! : cobvValidityEnd(charge);
+// When a charge stops being payable: a cob at creation + expiracao (its expires_at), a cobv at
+// the end (UTC) of dueDate + validity. Stored as charges.payable_until whenever the charge is
+// written: every read, the payer's check and the expiry job compare that column.
+export function payableUntilOf(charge: Pick<Charge, 'kind' | 'expires_at' | 'due_date' | 'validity_after_due'>): Date {
+  if (charge.kind === 'cob') return charge.expires_at!;
+  return new Date(Date.parse(`${addCalendarDays(cobvLastDay(charge), 1)}T00:00:00.000Z`));
 }
 
-export function isPastExpiry(charge: Charge, now: Date): boolean {
-  return expiryOf(charge).getTime() <= now.getTime();
+export function isPastExpiry(charge: Pick<Charge, 'payable_until'>, now: Date): boolean {
+  return charge.payable_until.getTime() <= now.getTime();
 }
 
 // The platform API's status: COMPLETED when paid; EXPIRED when removed or active past its
@@ -68,28 +59,21 @@ export function cobvValorOf(charge: Charge): CobvValor {
   return (charge.body as { valor: CobvValor }).valor;
 }
 
-// What a cobv costs when paid on `paymentDate` (YYYY-MM-DD). Platform OVERDUE charges use
-// their own discount rule (the largest live discount wins); everything else is the standard's.
+// What a cobv costs when paid on `paymentDate` (YYYY-MM-DD): the standard's rules over its
+// body alone, whichever API created or revised it (a platform discount is translated into the
+// body's desconto when the charge is made).
 export function cobvAmountsOn(charge: Charge, paymentDate: string): Result<DueChargeAmounts> {
   const valor = cobvValorOf(charge);
-  const original = cents(charge.value);
-  const platformDiscount = (charge.platform as { discount?: PlatformDiscount }).discount;
-  const input: DueChargeInput = {
-    original,
+  return dueChargeAmount({
+    original: cents(charge.value),
     dueDate: charge.due_date!,
     paymentDate,
     validadeAposVencimento: charge.validity_after_due ?? 0,
     ...(valor.multa ? { multa: valor.multa } : {}),
     ...(valor.juros ? { juros: valor.juros } : {}),
     ...(valor.abatimento ? { abatimento: valor.abatimento } : {}),
-    ...(valor.desconto && !platformDiscount ? { desconto: valor.desconto } : {}),
-  };
-  const computed = dueChargeAmount(input);
-  if (!computed.ok || !platformDiscount) return computed;
-  const a = computed.value;
-  const room = a.original - a.abatimento;
-  const discount = Math.min(platformDiscountFor(original, charge.due_date!, paymentDate, platformDiscount), room);
-  return ok({ ...a, desconto: cents(discount), final: cents(a.final - discount) });
+    ...(valor.desconto ? { desconto: valor.desconto } : {}),
+  });
 }
 
 // How much a payer must pay at `at` (cob: the original value; cobv: final for that day).

@@ -11,20 +11,22 @@ import type {
   Location,
   PlatformChargeType,
 } from '../db/schema';
-import { recordEvent } from '../events/events.repository';
-import type { FieldIssue } from '../http/errors';
+import type { FieldIssue } from '../errors/errors';
 import { newAccessToken, newPublicId } from '../lib/ids';
-import { findAccountParty } from '../pixin/pixin.repository';
-import { accountEventView, companyView } from '../pixin/pixin.views';
+import { randomUUID } from 'node:crypto';
+import { type AccountParty, findAccountParty } from '../pixin/pixin.repository';
+import type { ReceivingKey } from '../keys/keys.repository';
+import { accountEventView, companyView } from '../pixin/pixin.view';
 import * as repo from './charges.repository';
-import { platformChargeView } from './platform/platform-view';
+import type { ChargeCompany, ChargeInContext } from './charges.repository';
+import { buildPlatformChargeView, platformChargeView } from './platform/platform.view';
+import { payableUntilOf } from './charge-model';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';
 export const CHARGE_EXPIRED = 'OPENPIX:CHARGE_EXPIRED';
 
 export interface NewChargeRecord {
   companyId: string;
-  accountId: string;
   kind: ChargeKind;
   platformType: PlatformChargeType;
   txid: string;
@@ -32,7 +34,9 @@ export interface NewChargeRecord {
   body: Record<string, unknown>;
   platform: Record<string, unknown>;
   value: number;
-  pixKey: string;
+  // The receiving key and its account; the company, as the caller already has it.
+  key: ReceivingKey;
+  company: ChargeCompany & { id: string };
   customerId: string | null;
   expiresAt: Date | null;
   dueDate: string | null;
@@ -53,7 +57,7 @@ export async function claimLocation(
   kind: ChargeKind,
   chargeId?: string,
 ): Promise<{ ok: true; location: Location } | { ok: false; issue: FieldIssue }> {
-  const location = await repo.findLocation(trx, companyId, locationId, true);
+  const location = await repo.lockLocation(trx, companyId, locationId);
   const value = String(locationId);
   if (!location) return { ok: false, issue: { field: 'loc.id', message: 'the location does not exist', value } };
   if (location.kind !== kind)
@@ -76,50 +80,94 @@ export async function newLocation(
   return repo.insertLocation(trx, { company_id: companyId, kind, token: newAccessToken(), created_at: now });
 }
 
+// Creates the charge with its location, revision 0 and its CHARGE_CREATED event, in one
+// statement; the event payload is built from what the caller already has.
 export async function createChargeRecord(
   trx: Kysely<Database>,
   input: NewChargeRecord,
   publicUrl: string,
-): Promise<Charge> {
-  const location = input.location ?? (await newLocation(trx, input.companyId, input.kind, input.now));
-  const inserted = await repo.insertCharge(trx, {
+): Promise<ChargeInContext> {
+  const row = {
     id: newPublicId('ch'),
     company_id: input.companyId,
-    account_id: input.accountId,
+    account_id: input.key.account_id,
     kind: input.kind,
     platform_type: input.platformType,
     txid: input.txid,
     correlation_id: input.correlationId,
-    status: 'ATIVA',
+    status: 'ATIVA' as const,
     revision: 0,
     value: input.value,
-    pix_key: input.pixKey,
-    location_id: location.id,
+    pix_key: input.key.key,
     payment_link_id: input.paymentLinkId,
     customer_id: input.customerId,
-    body: JSON.stringify(input.body),
-    platform: JSON.stringify(input.platform),
     created_at: input.now,
     updated_at: input.now,
     expires_at: input.expiresAt,
     due_date: input.dueDate,
     validity_after_due: input.validityAfterDue,
+    payable_until: payableUntilOf({
+      kind: input.kind,
+      expires_at: input.expiresAt,
+      due_date: input.dueDate,
+      validity_after_due: input.validityAfterDue,
+    }),
     paid_at: null,
     expired_event_at: null,
     lote_id: input.loteId ?? null,
-  });
-  await repo.setLocationCharge(trx, location.id, inserted.id);
-  await repo.insertRevision(trx, inserted, input.now);
-  await recordEvent(trx, {
-    companyId: input.companyId,
-    type: CHARGE_CREATED,
-    payload: await chargeEventPayload(trx, inserted, publicUrl, input.now),
-    at: input.now,
-  });
-  return inserted;
+  };
+  const location: Location = input.location
+    ? { ...input.location, charge_id: row.id, linked_once: true }
+    : {
+        id: 0,
+        company_id: input.companyId,
+        kind: input.kind,
+        token: newAccessToken(),
+        charge_id: row.id,
+        created_at: input.now,
+        linked_once: true,
+      };
+  const provisional: ChargeInContext = {
+    charge: { ...row, body: input.body, platform: input.platform, location_id: location.id },
+    location,
+    company: input.company,
+  };
+  const payload = chargeEventPayloadOf(provisional, receivingParty(input), publicUrl, input.now);
+  const { charge } = await repo.insertChargeWithLocation(
+    trx,
+    { ...row, body: JSON.stringify(input.body), platform: JSON.stringify(input.platform) },
+    input.location ? { existingId: input.location.id } : { token: location.token },
+    { id: randomUUID(), type: CHARGE_CREATED, payload: JSON.stringify(payload) },
+  );
+  return { charge, location: { ...location, id: Number(charge.location_id) }, company: input.company };
+}
+
+function receivingParty(input: NewChargeRecord): AccountParty {
+  return {
+    company_id: input.companyId,
+    company_name: input.company.name,
+    company_tax_id: input.company.tax_id,
+    account_id: input.key.account_id,
+    branch: input.key.branch,
+    account_number: input.key.account_number,
+    status: input.key.account_status,
+  };
 }
 
 // The payload of the charge events: the platform charge object, its company and account.
+export function chargeEventPayloadOf(
+  charge: ChargeInContext,
+  party: AccountParty | undefined,
+  publicUrl: string,
+  now: Date,
+): Record<string, unknown> {
+  return {
+    charge: buildPlatformChargeView(charge.charge, charge, publicUrl, now),
+    ...(party ? { company: companyView(party), account: accountEventView(party) } : {}),
+  };
+}
+
+// The same, reading what is around the charge (for callers that have only the row).
 export async function chargeEventPayload(
   trx: Kysely<Database>,
   charge: Charge,
@@ -164,14 +212,18 @@ export async function reviseChargeRecord(
     ...(change.validityAfterDue !== undefined ? { validity_after_due: change.validityAfterDue } : {}),
     ...(change.platform !== undefined ? { platform: JSON.stringify(change.platform) } : {}),
     ...(change.customerId !== undefined ? { customer_id: change.customerId } : {}),
-    // A new expiry or due date may make an expired charge payable again: expiry is re-announced.
-    ...(change.expiresAt !== undefined || change.dueDate !== undefined || change.validityAfterDue !== undefined
-      ? { expired_event_at: null }
-      : {}),
   };
-  const revised = await repo.updateCharge(trx, charge.id, update);
-  await repo.insertRevision(trx, revised, now);
-  return revised;
+  // A new expiry or due date may make an expired charge payable again: expiry is re-announced.
+  if (change.expiresAt !== undefined || change.dueDate !== undefined || change.validityAfterDue !== undefined) {
+    update.expired_event_at = null;
+    update.payable_until = payableUntilOf({
+      kind: charge.kind,
+      expires_at: change.expiresAt !== undefined ? change.expiresAt : charge.expires_at,
+      due_date: change.dueDate !== undefined ? change.dueDate : charge.due_date,
+      validity_after_due: change.validityAfterDue !== undefined ? change.validityAfterDue : charge.validity_after_due,
+    });
+  }
+  return repo.updateChargeWithRevision(trx, charge.id, update, now);
 }
 
 // Moves the charge to another location (null: unlinks it). Not a revision of the charge.

@@ -6,8 +6,13 @@ import { ImagesService } from '../images/images.service';
 import { PaymentPageService } from '../images/payment-page';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
+import type { CompanyDirectory } from '../identity/companies';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
 import { CHARGE_EXPIRY_INTERVAL_MS, CHARGE_EXPIRY_JOB, ChargeExpiry } from './expiry.job';
+import { rollUpChargeDays } from './charge-counts.repository';
+
+export const CHARGE_COUNTS_JOB = 'charges.counts';
+const CHARGE_COUNTS_INTERVAL_MS = 10 * 60_000;
 import { LocService } from './loc/loc.service';
 import { LoteCobvService } from './lotecobv/lotecobv.service';
 import { PayloadService } from './payload/payload.service';
@@ -31,19 +36,24 @@ export function buildChargesServices(
   clock: Clock,
   payloadKeys: PayloadKeyService,
   jobs: Scheduler,
+  companies: CompanyDirectory,
 ): ChargesServices {
-  const standard = new StandardChargesService(db, clock, config.publicUrl);
+  const standard = new StandardChargesService(db, clock, companies, config.publicUrl);
   const expiry = new ChargeExpiry(db, clock, config.publicUrl);
   // Tests: jobs.runNow('charges.expiry'); the sandbox runs it right after moving the clock.
   jobs.register(CHARGE_EXPIRY_JOB, CHARGE_EXPIRY_INTERVAL_MS, async () => {
     await expiry.run();
+  });
+  // The daily counts lists read (charge-counts.repository): a day is rolled up once it ended.
+  jobs.register(CHARGE_COUNTS_JOB, CHARGE_COUNTS_INTERVAL_MS, async () => {
+    while ((await rollUpChargeDays(db, 100)) === 100);
   });
   return {
     standard,
     locs: new LocService(db, clock, config.publicUrl),
     lotes: new LoteCobvService(db, clock, standard),
     payloads: new PayloadService(db, clock, payloadKeys),
-    platform: new PlatformChargesService(db, clock, config.publicUrl),
+    platform: new PlatformChargesService(db, clock, companies, config.publicUrl),
     images: new ImagesService(db, config.publicUrl),
     paymentPages: new PaymentPageService(db, clock, config.publicUrl),
     expiry,

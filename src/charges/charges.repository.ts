@@ -1,5 +1,8 @@
 // All SQL of charges, their revisions and payload locations (one model behind both APIs).
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
+import { prepared } from '../db/prepared';
+import { BEGINNING, END_OF_TIME, landingInPeriod } from './charge-counts.repository';
+import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import type {
   Charge,
   ChargeKind,
@@ -17,74 +20,373 @@ export async function insertCharge(db: Db, charge: NewCharge): Promise<Charge> {
   return db.insertInto('charges').values(charge).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertRevision(
+// What views of a charge need around it, read with it in one statement: its payload location
+// and the receiving company's names (BR Code merchant, receiver of a cobv).
+export type ChargeCompany = Pick<Company, 'name' | 'trade_name' | 'official_name' | 'tax_id'>;
+export interface ChargeInContext {
+  charge: Charge;
+  location: Location | undefined;
+  company: ChargeCompany;
+}
+
+function chargeInContextQuery(db: Db) {
+  return db
+    .selectFrom('charges')
+    .innerJoin('companies', 'companies.id', 'charges.company_id')
+    .leftJoin('locations', 'locations.id', 'charges.location_id')
+    .selectAll('charges')
+    .select([
+      'companies.name as co_name',
+      'companies.trade_name as co_trade_name',
+      'companies.official_name as co_official_name',
+      'companies.tax_id as co_tax_id',
+      'locations.id as loc_id',
+      'locations.kind as loc_kind',
+      'locations.token as loc_token',
+      'locations.charge_id as loc_charge_id',
+      'locations.created_at as loc_created_at',
+      'locations.linked_once as loc_linked_once',
+    ]);
+}
+
+type ChargeInContextRow = Awaited<ReturnType<ReturnType<typeof chargeInContextQuery>['executeTakeFirstOrThrow']>>;
+
+function inContext(row: ChargeInContextRow): ChargeInContext {
+  const { co_name, co_trade_name, co_official_name, co_tax_id, ...rest } = row;
+  const { loc_id, loc_kind, loc_token, loc_charge_id, loc_created_at, loc_linked_once, ...charge } = rest;
+  const location =
+    loc_id === null
+      ? undefined
+      : {
+          id: Number(loc_id),
+          company_id: charge.company_id,
+          kind: loc_kind!,
+          token: loc_token!,
+          charge_id: loc_charge_id,
+          created_at: loc_created_at!,
+          linked_once: loc_linked_once!,
+        };
+  return {
+    charge,
+    location,
+    company: { name: co_name, trade_name: co_trade_name, official_name: co_official_name, tax_id: co_tax_id },
+  };
+}
+
+const chargeInContextByAnyId = prepared(['companyId', 'ids'], (db, p: { companyId: string; ids: string[] }) =>
+  chargeInContextQuery(db)
+    .where('charges.company_id', '=', p.companyId)
+    .where((eb) =>
+      eb.or([
+        eb('charges.id', '=', sql<string>`any(${p.ids})`),
+        eb('charges.correlation_id', '=', sql<string>`any(${p.ids})`),
+        eb('charges.txid', '=', sql<string>`any(${p.ids})`),
+      ]),
+    ),
+);
+
+// A company's charge by id, correlationID or txid (in that order of precedence), in context.
+export async function findChargeInContextByAnyId(
   db: Db,
-  charge: Pick<Charge, 'id' | 'revision' | 'status' | 'body'>,
-  at: Date,
-): Promise<void> {
-  await db
-    .insertInto('charge_revisions')
+  companyId: string,
+  ids: string[],
+): Promise<ChargeInContext | undefined> {
+  if (ids.length === 0) return undefined;
+  const rows = await chargeInContextByAnyId(db, { companyId, ids });
+  const rank = (c: Charge) =>
+    ids.includes(c.id) ? 0 : c.correlation_id !== null && ids.includes(c.correlation_id) ? 1 : 2;
+  const best = rows.map(inContext).sort((a, b) => rank(a.charge) - rank(b.charge))[0];
+  return best;
+}
+
+const chargeInContextByTxid = prepared(['companyId', 'txid'], (db, p: { companyId: string; txid: string }) =>
+  chargeInContextQuery(db).where('charges.company_id', '=', p.companyId).where('charges.txid', '=', p.txid),
+);
+
+export async function findChargeInContextByTxid(
+  db: Db,
+  companyId: string,
+  txid: string,
+): Promise<ChargeInContext | undefined> {
+  const [row] = await chargeInContextByTxid(db, { companyId, txid });
+  return row && inContext(row);
+}
+
+// The same, locked (FOR UPDATE of the charge row) for a change in the caller's transaction.
+export async function lockChargeInContextByTxid(
+  db: Db,
+  companyId: string,
+  txid: string,
+): Promise<ChargeInContext | undefined> {
+  const row = await chargeInContextQuery(db)
+    .where('charges.company_id', '=', companyId)
+    .where('charges.txid', '=', txid)
+    .forUpdate('charges')
+    .executeTakeFirst();
+  return row && inContext(row);
+}
+
+// The charge a payload location serves, with the location (also when it serves none).
+const locationWithCharge = prepared(['token'], (db, p: { token: string }) =>
+  db
+    .selectFrom('locations')
+    .leftJoin('charges', 'charges.id', 'locations.charge_id')
+    .selectAll('charges')
+    .select([
+      'locations.id as loc_id',
+      'locations.company_id as loc_company_id',
+      'locations.kind as loc_kind',
+      'locations.token as loc_token',
+      'locations.charge_id as loc_charge_id',
+      'locations.created_at as loc_created_at',
+      'locations.linked_once as loc_linked_once',
+    ])
+    .where('locations.token', '=', p.token),
+);
+
+export async function findLocationWithCharge(
+  db: Db,
+  token: string,
+): Promise<{ location: Location; charge: Charge | undefined } | undefined> {
+  const [row] = await locationWithCharge(db, { token });
+  if (!row) return undefined;
+  const { loc_id, loc_company_id, loc_kind, loc_token, loc_charge_id, loc_created_at, loc_linked_once, ...charge } =
+    row;
+  const location: Location = {
+    id: Number(loc_id),
+    company_id: loc_company_id,
+    kind: loc_kind,
+    token: loc_token,
+    charge_id: loc_charge_id,
+    created_at: loc_created_at,
+    linked_once: loc_linked_once,
+  };
+  return { location, charge: charge.id === null ? undefined : (charge as Charge) };
+}
+
+// A new charge in one statement: its payload location (new, or an existing one it takes
+// over), the charge, its revision 0 and the event announcing it. Postgres runs the parts of a
+// data-modifying WITH as one statement, so they commit or fail together.
+// The columns a new charge is written with (all of them, so its SQL has one shape).
+export type NewChargeRow = Required<Omit<NewCharge, 'location_id'>>;
+const CHARGE_COLUMNS = [
+  'id',
+  'company_id',
+  'account_id',
+  'kind',
+  'platform_type',
+  'txid',
+  'correlation_id',
+  'status',
+  'revision',
+  'value',
+  'pix_key',
+  'payment_link_id',
+  'customer_id',
+  'body',
+  'platform',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'due_date',
+  'validity_after_due',
+  'paid_at',
+  'expired_event_at',
+  'lote_id',
+  'payable_until',
+] as const satisfies readonly (keyof NewChargeRow)[];
+// Every column of a new charge is named above (a column added to the table must be added there).
+type Unlisted = Exclude<keyof NewChargeRow, (typeof CHARGE_COLUMNS)[number]>;
+const allColumnsListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void allColumnsListed;
+
+interface NewChargeEvent {
+  event_id: string;
+  event_type: string;
+  event_payload: string;
+}
+
+// Either CTE of the location answers its id.
+type LocationCte = (q: QueryCreator<Database>) => ReturnType<typeof newLocationOf>;
+
+function chargeWithLocation(db: Db, p: NewChargeRow & NewChargeEvent, location: LocationCte) {
+  const row = Object.fromEntries(CHARGE_COLUMNS.map((c) => [c, p[c]])) as NewChargeRow;
+  return db
+    .with('loc', location)
+    .with('rev', (q) =>
+      q.insertInto('charge_revisions').values({
+        charge_id: p.id,
+        revision: 0,
+        status: p.status,
+        body: p.body,
+        created_at: p.created_at,
+      }),
+    )
+    .with('ev', (q) =>
+      q.insertInto('events').values({
+        id: p.event_id,
+        company_id: p.company_id,
+        type: p.event_type,
+        payload: p.event_payload,
+        created_at: p.created_at,
+      }),
+    )
+    .insertInto('charges')
+    .values({ ...row, location_id: (eb) => eb.selectFrom('loc').select('loc.id') })
+    .returningAll();
+}
+
+const newLocationOf = (q: QueryCreator<Database>, p: NewChargeRow & { token: string }) =>
+  q
+    .insertInto('locations')
     .values({
-      charge_id: charge.id,
-      revision: charge.revision,
-      status: charge.status,
-      body: JSON.stringify(charge.body),
-      created_at: at,
+      company_id: p.company_id,
+      kind: p.kind,
+      token: p.token,
+      charge_id: p.id,
+      linked_once: true,
+      created_at: p.created_at,
     })
-    .execute();
+    .returning('id');
+
+const takenLocationOf = (q: QueryCreator<Database>, p: NewChargeRow & { existing_id: number }) =>
+  q
+    .updateTable('locations')
+    .set({ charge_id: p.id, linked_once: true })
+    .where('id', '=', p.existing_id)
+    .returning('id');
+
+const EVENT_COLUMNS = ['event_id', 'event_type', 'event_payload'] as const;
+const chargeWithNewLocation = prepared(
+  [...CHARGE_COLUMNS, ...EVENT_COLUMNS, 'token'],
+  (db, p: NewChargeRow & NewChargeEvent & { token: string }) => chargeWithLocation(db, p, (q) => newLocationOf(q, p)),
+);
+const chargeWithTakenLocation = prepared(
+  [...CHARGE_COLUMNS, ...EVENT_COLUMNS, 'existing_id'],
+  (db, p: NewChargeRow & NewChargeEvent & { existing_id: number }) =>
+    chargeWithLocation(db, p, ((q: QueryCreator<Database>) => takenLocationOf(q, p)) as unknown as LocationCte),
+);
+
+// A new charge in one statement: its payload location (new, or an existing one it takes
+// over), the charge, its revision 0 and the event announcing it. Postgres runs the parts of a
+// data-modifying WITH as one statement, so they commit or fail together.
+export async function insertChargeWithLocation(
+  db: Db,
+  charge: NewChargeRow,
+  location: { existingId: number } | { token: string },
+  event: { id: string; type: string; payload: string },
+): Promise<{ charge: Charge; locationId: number }> {
+  const p = { ...charge, event_id: event.id, event_type: event.type, event_payload: event.payload };
+  const [inserted] =
+    'existingId' in location
+      ? await chargeWithTakenLocation(db, { ...p, existing_id: location.existingId })
+      : await chargeWithNewLocation(db, { ...p, token: location.token });
+  if (!inserted) throw new Error(`charge ${charge.id} was not inserted`);
+  return { charge: inserted, locationId: Number(inserted.location_id) };
+}
+
+// Changes the charge and keeps its new revision (the standard's object as it now is), in one
+// statement.
+export async function updateChargeWithRevision(db: Db, id: string, changes: ChargeUpdate, at: Date): Promise<Charge> {
+  return db
+    .with('revised', (qc) => qc.updateTable('charges').set(changes).where('id', '=', id).returningAll())
+    .with('kept', (qc) =>
+      qc
+        .insertInto('charge_revisions')
+        .columns(['charge_id', 'revision', 'status', 'body', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('revised')
+            .select([
+              'revised.id',
+              'revised.revision',
+              'revised.status',
+              'revised.body',
+              sql<Date>`${at}::timestamptz`.as('created_at'),
+            ]),
+        ),
+    )
+    .selectFrom('revised')
+    .selectAll()
+    .executeTakeFirstOrThrow() as Promise<Charge>;
 }
 
 export async function updateCharge(db: Db, id: string, changes: ChargeUpdate): Promise<Charge> {
   return db.updateTable('charges').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findChargeById(db: Db, id: string, forUpdate = false): Promise<Charge | undefined> {
-  let q = db.selectFrom('charges').selectAll().where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectChargeById(db: Db, id: string) {
+  return db.selectFrom('charges').selectAll().where('id', '=', id);
 }
 
-export async function findChargeByTxid(
-  db: Db,
-  companyId: string,
-  txid: string,
-  forUpdate = false,
-): Promise<Charge | undefined> {
-  let q = db.selectFrom('charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+export async function findChargeById(db: Db, id: string): Promise<Charge | undefined> {
+  return selectChargeById(db, id).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockChargeById(db: Db, id: string): Promise<Charge | undefined> {
+  return selectChargeById(db, id).forUpdate().executeTakeFirst();
+}
+
+function selectChargeByTxid(db: Db, companyId: string, txid: string) {
+  return db.selectFrom('charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
+}
+
+export async function findChargeByTxid(db: Db, companyId: string, txid: string): Promise<Charge | undefined> {
+  return selectChargeByTxid(db, companyId, txid).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockChargeByTxid(db: Db, companyId: string, txid: string): Promise<Charge | undefined> {
+  return selectChargeByTxid(db, companyId, txid).forUpdate().executeTakeFirst();
+}
+
+function selectChargeByCorrelationId(db: Db, companyId: string, correlationId: string) {
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId);
 }
 
 export async function findChargeByCorrelationId(
   db: Db,
   companyId: string,
   correlationId: string,
-  forUpdate = false,
 ): Promise<Charge | undefined> {
-  let q = db
-    .selectFrom('charges')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('correlation_id', '=', correlationId);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+  return selectChargeByCorrelationId(db, companyId, correlationId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockChargeByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<Charge | undefined> {
+  return selectChargeByCorrelationId(db, companyId, correlationId).forUpdate().executeTakeFirst();
 }
 
 // A company's charge by id, correlationID or txid (in that order of precedence).
-export async function findChargeByAnyId(
-  db: Db,
-  companyId: string,
-  ids: string[],
-  forUpdate = false,
-): Promise<Charge | undefined> {
-  if (ids.length === 0) return undefined;
-  let q = db
+function selectChargeByAnyId(db: Db, companyId: string, ids: string[]) {
+  return db
     .selectFrom('charges')
     .selectAll()
     .where('company_id', '=', companyId)
     .where((eb) => eb.or([eb('id', 'in', ids), eb('correlation_id', 'in', ids), eb('txid', 'in', ids)]));
-  if (forUpdate) q = q.forUpdate();
-  const rows = await q.execute();
+}
+
+export async function findChargeByAnyId(db: Db, companyId: string, ids: string[]): Promise<Charge | undefined> {
+  if (ids.length === 0) return undefined;
+  return firstByPrecedence(await selectChargeByAnyId(db, companyId, ids).execute(), ids);
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockChargeByAnyId(db: Db, companyId: string, ids: string[]): Promise<Charge | undefined> {
+  if (ids.length === 0) return undefined;
+  return firstByPrecedence(await selectChargeByAnyId(db, companyId, ids).forUpdate().execute(), ids);
+}
+
+function firstByPrecedence(rows: Charge[], ids: string[]): Charge | undefined {
   const rank = (c: Charge) =>
     ids.includes(c.id) ? 0 : c.correlation_id !== null && ids.includes(c.correlation_id) ? 1 : 2;
   return rows.sort((a, b) => rank(a) - rank(b))[0];
@@ -136,39 +438,88 @@ function listQuery(db: Db, f: ChargeListFilter) {
   if (f.loteId !== undefined) q = q.where('lote_id', '=', f.loteId);
   if (f.platformStatus) {
     const now = f.now!;
-    // A cobv is payable through the end of (due date + validity) in UTC.
-    const cobvEnd = sql<Date>`((due_date + coalesce(validity_after_due, 0) + 1)::timestamp at time zone 'UTC')`;
-    const expired = sql<boolean>`(case when kind = 'cob' then expires_at <= ${now} else ${cobvEnd} <= ${now} end)`;
     if (f.platformStatus === 'COMPLETED') q = q.where('status', '=', 'CONCLUIDA');
-    else if (f.platformStatus === 'ACTIVE') q = q.where('status', '=', 'ATIVA').where(sql<boolean>`not ${expired}`);
+    else if (f.platformStatus === 'ACTIVE') q = q.where('status', '=', 'ATIVA').where('payable_until', '>', now);
     else
       q = q.where((eb) =>
         eb.or([
           eb('status', 'in', ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']),
-          eb.and([eb('status', '=', 'ATIVA'), expired]),
+          eb.and([eb('status', '=', 'ATIVA'), eb('payable_until', '<=', now)]),
         ]),
       );
   }
   return q;
 }
 
+// A list filtered by period (and kind) alone is counted per day (charge-counts.repository), and
+// a deep skip starts reading at the day it lands on: two statements whatever the size of the
+// list. Other filters count and skip over the rows they match.
 export async function listCharges(
   db: Db,
   filter: ChargeListFilter,
   offset: number,
   limit: number,
-): Promise<{ rows: Charge[]; total: number }> {
-  const rows = await listQuery(db, filter)
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
+): Promise<{ rows: ChargeInContext[]; total: number }> {
+  if (isPeriodOnly(filter)) return listChargesOfPeriod(db, filter, offset, limit);
+  const page = listQuery(db, filter).select('id').orderBy('created_at').orderBy('id').offset(offset).limit(limit);
+  const rows = await inContextOrdered(db, page);
   const count = await listQuery(db, filter)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
+}
+
+// The charges whose ids `page` selects, in context, in list order.
+async function inContextOrdered(
+  db: Db,
+  page: SelectQueryBuilder<Database, 'charges', { id: string }>,
+): Promise<ChargeInContext[]> {
+  const rows = await chargeInContextQuery(db)
+    .where('charges.id', 'in', page)
+    .orderBy('charges.created_at')
+    .orderBy('charges.id')
+    .execute();
+  return rows.map(inContext);
+}
+
+// The filters besides company, kind and period (typed so that a new filter must be named here).
+const NARROWING_FILTERS: Record<Exclude<keyof ChargeListFilter, 'companyId' | 'kind' | 'from' | 'to' | 'now'>, true> = {
+  statuses: true,
+  platformStatus: true,
+  customerId: true,
+  subscription: true,
+  cpf: true,
+  cnpj: true,
+  locationPresent: true,
+  loteId: true,
+};
+
+function isPeriodOnly(f: ChargeListFilter): boolean {
+  return (Object.keys(NARROWING_FILTERS) as (keyof typeof NARROWING_FILTERS)[]).every((k) => f[k] === undefined);
+}
+
+async function listChargesOfPeriod(
+  db: Db,
+  filter: ChargeListFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: ChargeInContext[]; total: number }> {
+  const to = filter.to ?? END_OF_TIME;
+  const kinds: ChargeKind[] = filter.kind ? [filter.kind] : ['cob', 'cobv'];
+  const landing = await landingInPeriod(db, filter.companyId, kinds, { from: filter.from ?? BEGINNING, to }, offset);
+  if (!landing.from) return { rows: [], total: landing.total };
+  const page = db
+    .selectFrom('charges')
+    .select('id')
+    .where('company_id', '=', filter.companyId)
+    .where('kind', 'in', kinds)
+    .where('created_at', '>=', landing.from)
+    .where('created_at', '<=', to)
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(landing.skip)
+    .limit(limit);
+  return { rows: await inContextOrdered(db, page), total: landing.total };
 }
 
 // Locations --------------------------------------------------------------------------------
@@ -184,15 +535,17 @@ export async function insertLocation(
     .executeTakeFirstOrThrow();
 }
 
-export async function findLocation(
-  db: Db,
-  companyId: string,
-  id: number,
-  forUpdate = false,
-): Promise<Location | undefined> {
-  let q = db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectLocation(db: Db, companyId: string, id: number) {
+  return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+}
+
+export async function findLocation(db: Db, companyId: string, id: number): Promise<Location | undefined> {
+  return selectLocation(db, companyId, id).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockLocation(db: Db, companyId: string, id: number): Promise<Location | undefined> {
+  return selectLocation(db, companyId, id).forUpdate().executeTakeFirst();
 }
 
 export async function findLocationById(db: Db, id: number): Promise<Location | undefined> {
@@ -210,12 +563,6 @@ export async function setLocationCharge(db: Db, locationId: number, chargeId: st
     .where('id', '=', locationId)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-export async function locationsById(db: Db, ids: number[]): Promise<Map<number, Location>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('locations').selectAll().where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [Number(r.id), r]));
 }
 
 export interface LocationListFilter {
@@ -268,24 +615,100 @@ export async function findCompanyRow(db: Db, companyId: string): Promise<Company
 
 // Expiry ----------------------------------------------------------------------------------
 
-// Claims up to `limit` expired charges whose expiry event is not recorded yet (other
-// processes skip the rows this one holds).
-export async function claimExpiredCharges(db: Db, now: Date, limit: number): Promise<Charge[]> {
-  const cobvEnd = sql<Date>`((due_date + coalesce(validity_after_due, 0) + 1)::timestamp at time zone 'UTC')`;
-  return db
-    .selectFrom('charges')
-    .selectAll()
-    .where('status', '=', 'ATIVA')
-    .where('expired_event_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('kind', '=', 'cob'), eb('expires_at', '<=', now)]),
-        eb.and([eb('kind', '=', 'cobv'), eb(cobvEnd, '<=', now)]),
-      ]),
+// A charge in context with the account that receives its payment.
+export interface ReceivingAccount {
+  branch: string;
+  account_number: string;
+  status: 'OPEN' | 'CLOSED';
+}
+export type ChargeWithAccount = ChargeInContext & { account: ReceivingAccount };
+
+function chargeWithAccountQuery(db: Db) {
+  return chargeInContextQuery(db)
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'charges.account_id')
+    .select([
+      'bank_accounts.branch as acc_branch',
+      'bank_accounts.account_number as acc_number',
+      'bank_accounts.status as acc_status',
+    ]);
+}
+
+type ChargeWithAccountRow = Awaited<ReturnType<ReturnType<typeof chargeWithAccountQuery>['executeTakeFirstOrThrow']>>;
+
+function withAccount({ acc_branch, acc_number, acc_status, ...row }: ChargeWithAccountRow): ChargeWithAccount {
+  return { ...inContext(row), account: { branch: acc_branch, account_number: acc_number, status: acc_status } };
+}
+
+// The charge a payment location serves, locked for its payment, with its receiving account.
+export async function lockChargeOfLocation(db: Db, token: string): Promise<ChargeWithAccount | undefined> {
+  const row = await chargeWithAccountQuery(db)
+    .where('locations.token', '=', token)
+    // The location serves the charge (not only the charge pointing at it).
+    .whereRef('locations.charge_id', '=', 'charges.id')
+    .forUpdate('charges')
+    .executeTakeFirst();
+  return row && withAccount(row);
+}
+
+// A company's charge by txid, locked for its payment, with its receiving account.
+export async function lockChargeOfTxid(
+  db: Db,
+  companyId: string,
+  txid: string,
+): Promise<ChargeWithAccount | undefined> {
+  const row = await chargeWithAccountQuery(db)
+    .where('charges.company_id', '=', companyId)
+    .where('charges.txid', '=', txid)
+    .forUpdate('charges')
+    .executeTakeFirst();
+  return row && withAccount(row);
+}
+
+// Claims up to `limit` expired charges (of one company, or of all) whose expiry event is not
+// recorded yet, in context and with their receiving account (other processes skip the rows
+// this one holds). Each charge is compared with its own company's clock.
+export async function claimExpiredCharges(db: Db, limit: number, companyId?: string): Promise<ChargeWithAccount[]> {
+  // No company's clock is ahead of the furthest one: a bound the index on payable_until can use
+  // before each charge is compared with its own company's clock.
+  let q = chargeWithAccountQuery(db)
+    .where('charges.status', '=', 'ATIVA')
+    .where('charges.expired_event_at', 'is', null)
+    .where('charges.payable_until', '<=', latestCompanyNowSql())
+    .where('charges.payable_until', '<=', companyNowSql(sql.ref('charges.company_id')));
+  if (companyId !== undefined) q = q.where('charges.company_id', '=', companyId);
+  const rows = await q.orderBy('charges.id').limit(limit).forUpdate('charges').skipLocked().execute();
+  return rows.map(withAccount);
+}
+
+// Marks charges as announced expired and records their events, in one statement.
+export async function markChargesExpired(
+  db: Db,
+  marks: Array<{
+    chargeId: string;
+    at: Date;
+    event: { id: string; companyId: string; type: string; payload: unknown };
+  }>,
+): Promise<void> {
+  if (marks.length === 0) return;
+  const charges = JSON.stringify(marks.map((m) => ({ id: m.chargeId, at: m.at })));
+  const events = JSON.stringify(
+    marks.map((m) => ({
+      id: m.event.id,
+      company_id: m.event.companyId,
+      type: m.event.type,
+      payload: m.event.payload,
+      at: m.at,
+    })),
+  );
+  await sql`
+    with marked as (
+      update charges c set expired_event_at = v.at
+      from jsonb_to_recordset(${charges}::jsonb) as v(id text, at timestamptz)
+      where c.id = v.id
     )
-    .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+    insert into events (id, company_id, type, payload, created_at)
+    select id, company_id, type, payload, at
+    from jsonb_to_recordset(${events}::jsonb) as e(id text, company_id text, type text, payload jsonb, at timestamptz)`.execute(
+    db,
+  );
 }

@@ -3,9 +3,9 @@
 // server clock. Rows are claimed FOR UPDATE SKIP LOCKED, so several processes share the work.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { recordEvent } from '../events/events.repository';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../lib/clock';
-import { CHARGE_EXPIRED, chargeEventPayload } from './charge-records';
+import { CHARGE_EXPIRED, chargeEventPayloadOf } from './charge-records';
 import * as repo from './charges.repository';
 
 export const CHARGE_EXPIRY_JOB = 'charges.expiry';
@@ -19,22 +19,37 @@ export class ChargeExpiry {
     private readonly publicUrl: string,
   ) {}
 
-  // Records the event of every charge expired by now; returns how many.
-  async run(): Promise<number> {
+  // Records the event of every charge expired by now (of one company, or of all); returns
+  // how many. A batch is claimed and announced in two statements.
+  async run(companyId?: string): Promise<number> {
     let total = 0;
     for (;;) {
       const done = await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
-        const expired = await repo.claimExpiredCharges(trx, now, BATCH);
-        for (const charge of expired) {
-          const marked = await repo.updateCharge(trx, charge.id, { expired_event_at: now });
-          await recordEvent(trx, {
-            companyId: charge.company_id,
-            type: CHARGE_EXPIRED,
-            payload: await chargeEventPayload(trx, marked, this.publicUrl, now),
+        const expired = await repo.claimExpiredCharges(trx, BATCH, companyId);
+        const marks = [];
+        for (const found of expired) {
+          const { charge, company, account } = found;
+          const now = await this.clock.now(charge.company_id, trx);
+          const party = {
+            company_id: charge.company_id,
+            company_name: company.name,
+            company_tax_id: company.tax_id,
+            account_id: charge.account_id,
+            ...account,
+          };
+          const payload = chargeEventPayloadOf(
+            { ...found, charge: { ...charge, expired_event_at: now } },
+            party,
+            this.publicUrl,
+            now,
+          );
+          marks.push({
+            chargeId: charge.id,
             at: now,
+            event: { id: randomUUID(), companyId: charge.company_id, type: CHARGE_EXPIRED, payload },
           });
         }
+        await repo.markChargesExpired(trx, marks);
         return expired.length;
       });
       total += done;

@@ -2,16 +2,20 @@
 // say how much is due, complete it, and render it for webhook payloads.
 import type { Kysely } from 'kysely';
 import type { Charge, Database } from '../db/schema';
-import { todayUtc } from '../lib/business-days';
 import type { Cents } from '../lib/money';
-import { amountDueAt, chargeIdOfGlobalId, cobvLastDay, tokenOfLocationUrl } from './charge-model';
+import { amountDueAt, chargeIdOfGlobalId, isPastExpiry, tokenOfLocationUrl } from './charge-model';
 import * as repo from './charges.repository';
-import { platformChargeView as buildView } from './platform/platform-view';
+import { platformChargeView as buildView } from './platform/platform.view';
 
 export type PaymentTarget = { locationUrl: string } | { companyId: string; txid: string };
+// When the payment happens: an instant, or the clock of the company the charge belongs to.
+export type PaymentTime = Date | ((companyId: string) => Promise<Date>);
 export interface PayableCharge {
   charge: Charge;
   amountDue: Cents;
+  // The charge with its location, company and receiving account, as locked.
+  found: repo.ChargeWithAccount;
+  at: Date;
 }
 export type PayableFailure = { code: 'NOT_FOUND' | 'EXPIRED' | 'NOT_PAYABLE' | 'PAST_VALIDITY'; message: string };
 
@@ -19,47 +23,52 @@ type LockResult = { ok: true; value: PayableCharge } | ({ ok: false } & PayableF
 
 const failure = (code: PayableFailure['code'], message: string): LockResult => ({ ok: false, code, message });
 
-// Locks (FOR UPDATE) the charge a payer is paying and says how much is due at `at`.
-// locationUrl is the BR Code's field 26.25 (host/path without scheme; matched on its token).
+// Locks (FOR UPDATE) the charge a payer is paying, with what its views and events need, in one
+// statement, and says how much is due at the payment's time. locationUrl is the BR Code's
+// field 26.25 (host/path without scheme; matched on its token).
 export async function lockChargeForPayment(
   trx: Kysely<Database>,
   target: PaymentTarget,
-  at: Date,
+  when: PaymentTime,
 ): Promise<LockResult> {
-  let charge: Charge | undefined;
+  let found: repo.ChargeWithAccount | undefined;
   if ('locationUrl' in target) {
     const token = tokenOfLocationUrl(target.locationUrl);
-    const location = token ? await repo.findLocationByToken(trx, token) : undefined;
-    if (!location?.charge_id) return failure('NOT_FOUND', 'No charge is served at this location');
-    charge = await repo.findChargeById(trx, location.charge_id, true);
+    found = token ? await repo.lockChargeOfLocation(trx, token) : undefined;
+    if (!found) return failure('NOT_FOUND', 'No charge is served at this location');
   } else {
-    charge = await repo.findChargeByTxid(trx, target.companyId, target.txid, true);
+    found = await repo.lockChargeOfTxid(trx, target.companyId, target.txid);
+    if (!found) return failure('NOT_FOUND', 'Charge not found');
   }
-  if (!charge) return failure('NOT_FOUND', 'Charge not found');
+  const at = when instanceof Date ? when : await when(found.charge.company_id);
+  return payableAt(found, at);
+}
+
+// Whether the charge can be paid at `at`, and how much is then due.
+function payableAt(found: repo.ChargeWithAccount, at: Date): LockResult {
+  const { charge } = found;
   if (charge.status !== 'ATIVA') {
     return failure(
       'NOT_PAYABLE',
       charge.status === 'CONCLUIDA' ? 'The charge is already paid' : 'The charge was removed',
     );
   }
-  if (charge.kind === 'cob') {
-    if (charge.expires_at!.getTime() <= at.getTime()) return failure('EXPIRED', 'The charge has expired');
-  } else if (todayUtc(at) > cobvLastDay(charge)) {
-    return failure('PAST_VALIDITY', 'The charge can no longer be paid: its validity after the due date has ended');
+  if (isPastExpiry(charge, at)) {
+    return charge.kind === 'cob'
+      ? failure('EXPIRED', 'The charge has expired')
+      : failure('PAST_VALIDITY', 'The charge can no longer be paid: its validity after the due date has ended');
   }
   const due = amountDueAt(charge, at);
   if (!due.ok) return failure('PAST_VALIDITY', due.reason);
-  return { ok: true, value: { charge, amountDue: due.value } };
+  return { ok: true, value: { charge, amountDue: due.value, found, at } };
 }
 
 // Marks the charge CONCLUIDA (paid_at = at) without a new revision: a payment is not a change
 // of the charge object.
-export async function completeCharge(trx: Kysely<Database>, chargeId: string, at: Date): Promise<void> {
-  await trx
-    .updateTable('charges')
-    .set({ status: 'CONCLUIDA', paid_at: at, updated_at: at })
-    .where('id', '=', chargeId)
-    .execute();
+export async function completeCharge(trx: Kysely<Database>, found: repo.ChargeWithAccount, at: Date): Promise<Charge> {
+  const paid = { status: 'CONCLUIDA' as const, paid_at: at, updated_at: at };
+  await trx.updateTable('charges').set(paid).where('id', '=', found.charge.id).execute();
+  return { ...found.charge, ...paid };
 }
 
 // The platform API's charge object (as GET /api/v1/charge/{id} answers it) for webhook payloads.
@@ -74,6 +83,18 @@ export async function platformChargeView(
 
 // The charge of a company by id (or globalID) or correlationID (platform paths), or by txid;
 // undefined when not found.
+// The same, with what its views need around it (one statement).
+export async function findCompanyChargeInContext(
+  db: Kysely<Database>,
+  companyId: string,
+  idOrCorrelationId: string,
+): Promise<repo.ChargeInContext | undefined> {
+  const ids = [idOrCorrelationId];
+  const fromGlobal = chargeIdOfGlobalId(idOrCorrelationId);
+  if (fromGlobal) ids.push(fromGlobal);
+  return repo.findChargeInContextByAnyId(db, companyId, ids);
+}
+
 export async function findCompanyCharge(
   trx: Kysely<Database>,
   companyId: string,

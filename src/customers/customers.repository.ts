@@ -31,17 +31,27 @@ export async function findByTaxId(db: Db, companyId: string, taxId: string): Pro
   return ofCompany(db, companyId).where('tax_id', '=', taxId).executeTakeFirst();
 }
 
-// The oldest customer with this e-mail (compared without case) or phone.
-export async function findFirstByEmail(db: Db, companyId: string, email: string): Promise<CustomerRow | undefined> {
+// Every customer of the company that one of these fields could name, oldest first (one
+// statement; the caller chooses among them by its precedence).
+export async function findCandidates(
+  db: Db,
+  companyId: string,
+  fields: { taxId?: string; email?: string; phone?: string; correlationId?: string },
+): Promise<CustomerRow[]> {
+  const { taxId, email, phone, correlationId } = fields;
+  if ([taxId, email, phone, correlationId].every((v) => v === undefined)) return [];
   return ofCompany(db, companyId)
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where((eb) =>
+      eb.or([
+        ...(taxId !== undefined ? [eb('tax_id', '=', taxId)] : []),
+        ...(email !== undefined ? [eb(sql<string>`lower(email)`, '=', email.toLowerCase())] : []),
+        ...(phone !== undefined ? [eb('phone', '=', phone)] : []),
+        ...(correlationId !== undefined ? [eb('correlation_id', '=', correlationId)] : []),
+      ]),
+    )
     .orderBy('created_at')
     .orderBy('id')
-    .executeTakeFirst();
-}
-
-export async function findFirstByPhone(db: Db, companyId: string, phone: string): Promise<CustomerRow | undefined> {
-  return ofCompany(db, companyId).where('phone', '=', phone).orderBy('created_at').orderBy('id').executeTakeFirst();
+    .execute();
 }
 
 export async function findById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {

@@ -2,7 +2,7 @@
 // Customer response object. Pure: no database.
 import type { components } from '../../generated/platform.types';
 import type { CustomerRow, StoredAddress } from '../db/schema';
-import { errors, type FieldIssue } from '../http/errors';
+import { errors, type FieldIssue } from '../errors/errors';
 import { isValidEmail, normalizePhone, normalizeTaxId } from '../lib/taxid';
 
 export type CustomerView = components['schemas']['Customer'];
@@ -36,7 +36,7 @@ export function checkCustomerFields(input: CustomerFieldsInput, prefix: string):
   const issues: FieldIssue[] = [];
   const out: CustomerFields = {};
   const refuse = (field: string, message: string, value?: string) =>
-    issues.push({ field: prefix + field, message, ...(value !== undefined ? { value } : {}) });
+    issues.push({ field: prefix + field, in: 'body', message, ...(value !== undefined ? { value } : {}) });
 
   if (input.name !== undefined) {
     const name = input.name.trim();

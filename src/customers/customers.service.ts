@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CustomerRow, Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
-import { DatabaseClock, type Clock } from '../lib/clock';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
+import type { Clock } from '../lib/clock';
 import { newPublicId } from '../lib/ids';
 import { normalizeTaxId } from '../lib/taxid';
 import * as repo from './customers.repository';
@@ -59,19 +59,19 @@ export class CustomersService {
   ) {}
 
   async create(principal: Principal, input: CustomerCreateInput): Promise<CustomerView> {
-    const fields = checkCustomerFields(input, 'body.');
+    const fields = checkCustomerFields(input, '');
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const row = await insertNew(trx, principal.companyId, fields, now);
       if (row) return customerView(row);
       // Nothing written: say which unique field is taken.
       if (fields.correlationId && (await repo.findByCorrelationId(trx, principal.companyId, fields.correlationId))) {
         throw errors.badRequest(DUPLICATE_CORRELATION_ID, [
-          { field: 'body.correlationID', message: 'is already used by another customer' },
+          { field: 'correlationID', in: 'body', message: 'is already used by another customer' },
         ]);
       }
       throw errors.badRequest(DUPLICATE_TAX_ID, [
-        { field: 'body.taxID', message: 'is already used by another customer' },
+        { field: 'taxID', in: 'body', message: 'is already used by another customer' },
       ]);
     });
   }
@@ -91,7 +91,7 @@ export class CustomersService {
   // id: the customer's correlationID. Only the fields sent change; an address is merged
   // over the stored one.
   async update(principal: Principal, id: string, input: CustomerUpdateInput): Promise<CustomerView> {
-    const fields = checkCustomerFields(input, 'body.');
+    const fields = checkCustomerFields(input, '');
     const updating = this.db.transaction().execute(async (trx) => {
       const found = await repo.findByCorrelationId(trx, principal.companyId, id);
       const current = found && (await repo.lockById(trx, principal.companyId, found.id));
@@ -100,7 +100,7 @@ export class CustomersService {
         const holder = await repo.findByTaxId(trx, principal.companyId, fields.taxId);
         if (holder)
           throw errors.badRequest(DUPLICATE_TAX_ID, [
-            { field: 'body.taxID', message: 'is already used by another customer' },
+            { field: 'taxID', in: 'body', message: 'is already used by another customer' },
           ]);
       }
       const updated = await repo.updateCustomer(trx, principal.companyId, current.id, {
@@ -111,7 +111,7 @@ export class CustomersService {
         ...(fields.address !== undefined
           ? { address: JSON.stringify(mergeAddress(current.address, fields.address)) }
           : {}),
-        updated_at: await this.clock.now(trx),
+        updated_at: await this.clock.now(principal.companyId, trx),
       });
       return customerView(updated);
     });
@@ -119,7 +119,7 @@ export class CustomersService {
     return updating.catch((error: unknown) => {
       if ((error as { code?: string }).code === '23505')
         throw errors.badRequest(DUPLICATE_TAX_ID, [
-          { field: 'body.taxID', message: 'is already used by another customer' },
+          { field: 'taxID', in: 'body', message: 'is already used by another customer' },
         ]);
       throw error;
     });
@@ -130,22 +130,22 @@ export class CustomersService {
 // taxID, email or phone). Finds the company's customer by taxID, else by email, else by
 // phone (a customer found by e-mail or phone whose tax id differs from the one sent is not
 // the same person), else by the correlationID sent; fills the fields it is missing; or
-// creates it. Invalid fields are a 400 naming `body.customer.<field>`.
+// creates it. Invalid fields are a 400 naming `customer.<field>`.
 export async function upsertChargeCustomer(
   trx: Kysely<Database>,
   companyId: string,
   input: ChargeCustomerInput,
+  now: Date,
 ): Promise<{ id: string; view: CustomerView }> {
-  const fields = checkCustomerFields(input, 'body.customer.');
+  const fields = checkCustomerFields(input, 'customer.');
   if (fields.name === undefined)
-    throw errors.validation([{ field: 'body.customer.name', message: 'is required' }], 'Invalid customer');
+    throw errors.validation([{ field: 'customer.name', in: 'body', message: 'is required' }], 'Invalid customer');
   if (fields.taxId === undefined && fields.email === undefined && fields.phone === undefined) {
     throw errors.validation(
-      [{ field: 'body.customer', message: 'must contain name and taxID, name and email, or name and phone' }],
+      [{ field: 'customer', in: 'body', message: 'must contain name and taxID, name and email, or name and phone' }],
       'Invalid customer',
     );
   }
-  const now = await new DatabaseClock(trx).now(trx);
   // Twice at most: a concurrent charge may create the same customer between find and insert.
   for (let attempt = 0; attempt < 2; attempt++) {
     const found = await findChargeCustomer(trx, companyId, fields);
@@ -157,33 +157,33 @@ export async function upsertChargeCustomer(
     if (created) return { id: created.id, view: customerView(created) };
   }
   throw errors.badRequest(DUPLICATE_CORRELATION_ID, [
-    { field: 'body.customer.correlationID', message: 'is already used by another customer' },
+    { field: 'customer.correlationID', in: 'body', message: 'is already used by another customer' },
   ]);
 }
 
+// By tax id, else the oldest by e-mail, else by phone, else by correlationID: the candidates of
+// all four read at once, then chosen in that order.
 async function findChargeCustomer(
   trx: Kysely<Database>,
   companyId: string,
   fields: CustomerFields,
 ): Promise<CustomerRow | undefined> {
+  const candidates = await repo.findCandidates(trx, companyId, fields);
   if (fields.taxId !== undefined) {
-    const byTaxId = await repo.findByTaxId(trx, companyId, fields.taxId);
+    const byTaxId = candidates.find((c) => c.tax_id === fields.taxId);
     if (byTaxId) return byTaxId;
   }
   // Found by another field: the same person unless it has a different tax id.
   const samePerson = (row: CustomerRow | undefined) =>
     row && (row.tax_id === null || fields.taxId === undefined || row.tax_id === fields.taxId) ? row : undefined;
-  if (fields.email !== undefined) {
-    const byEmail = samePerson(await repo.findFirstByEmail(trx, companyId, fields.email));
-    if (byEmail) return byEmail;
-  }
-  if (fields.phone !== undefined) {
-    const byPhone = samePerson(await repo.findFirstByPhone(trx, companyId, fields.phone));
-    if (byPhone) return byPhone;
-  }
-  if (fields.correlationId !== undefined)
-    return samePerson(await repo.findByCorrelationId(trx, companyId, fields.correlationId));
-  return undefined;
+  const email = fields.email?.toLowerCase();
+  return (
+    (email !== undefined ? samePerson(candidates.find((c) => c.email?.toLowerCase() === email)) : undefined) ??
+    (fields.phone !== undefined ? samePerson(candidates.find((c) => c.phone === fields.phone)) : undefined) ??
+    (fields.correlationId !== undefined
+      ? samePerson(candidates.find((c) => c.correlation_id === fields.correlationId))
+      : undefined)
+  );
 }
 
 // Sets the fields the stored customer lacks (never overwrites what it has).

@@ -8,6 +8,8 @@ import pg from 'pg';
 import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
+import { CountedDialect } from './statement-counter';
+import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf } from './change-feed';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
 
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -19,6 +21,8 @@ export interface DatabaseHandle {
   schema: string | undefined;
   // Embedded: the data folder was new (started from a template or initdb) at this opening.
   fresh: boolean;
+  // What every process must hear at once (src/db/change-feed.ts).
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ export interface DatabaseOptions {
   // Postgres only: work inside this schema (created when missing) instead of public.
   schema?: string;
   poolSize?: number;
+  // Postgres: told when the connection that listens for changes fails (it reconnects).
+  onFeedError?: (error: Error) => void;
 }
 
 const INT8 = 20;
@@ -65,9 +71,31 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     types,
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
-  return { db, kind: 'postgres', schema: options.schema ?? 'public', fresh: false, close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new CountedDialect(new SearchPathPostgresDialect({ pool })) });
+  const changes = new PostgresChangeFeed(url, channelOf(options.schema), options.onFeedError);
+  try {
+    await changes.start();
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    kind: 'postgres',
+    schema: options.schema ?? 'public',
+    fresh: false,
+    changes,
+    async close() {
+      await changes.close();
+      await db.destroy();
+    },
+  };
 }
+
+// Postgres's shared buffers live in the embedded database's WebAssembly memory and are all
+// touched at start: the default 128 MB made the server's resident memory about 450 MB. The
+// operating system caches the data files anyway.
+const EMBEDDED_SETTINGS = [`shared_buffers=${process.env.PIXGATE_EMBEDDED_SHARED_BUFFERS ?? '16MB'}`];
 
 async function openEmbedded(dataDir: string | undefined, templateFile: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -78,16 +106,24 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
   const initdb = fresh && !seeded ? readInitdbTemplate() : undefined;
   const parsers = { [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v, [INT8]: (v: string) => Number(v) };
   // new PGlite(undefined, options) drops the date parser: pass the options alone in memory.
+  const settings = { parsers, postgresqlconf: EMBEDDED_SETTINGS };
   const pglite = dataDir
-    ? new PGlite(dataDir, { parsers, ...(initdb ? { loadDataDir: initdb } : {}) })
-    : new PGlite({ parsers, ...(templateFile ? { loadDataDir: new Blob([readFileSync(templateFile)]) } : {}) });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(async () => (await pglite.waitReady, pglite)) });
+    ? new PGlite(dataDir, { ...settings, ...(initdb ? { loadDataDir: initdb } : {}) })
+    : new PGlite({ ...settings, ...(templateFile ? { loadDataDir: new Blob([readFileSync(templateFile)]) } : {}) });
+  const db = new Kysely<Database>({
+    dialect: new CountedDialect(new PGliteDialect(async () => (await pglite.waitReady, pglite))),
+  });
+  const changes = new EmbeddedChangeFeed(channelOf(undefined));
+  await pglite.waitReady;
+  await changes.start(pglite);
   return {
     db,
     kind: 'embedded',
     schema: undefined,
     fresh,
+    changes,
     async close() {
+      await changes.close();
       await db.destroy();
       await pglite.close();
     },

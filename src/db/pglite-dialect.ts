@@ -33,7 +33,6 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported on the embedded database');
   }
@@ -89,7 +88,7 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.open);
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
   }

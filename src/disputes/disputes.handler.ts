@@ -1,6 +1,6 @@
 // HTTP in/out of disputes and the sandbox's payer side (open, resolve).
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const disputeHandlers = {

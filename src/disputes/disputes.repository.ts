@@ -31,15 +31,27 @@ export async function insertDispute(
 }
 
 // companyId undefined: any company's (the sandbox's payer side).
+function selectDispute(db: Db, endToEndId: string, companyId: string | undefined) {
+  let q = db.selectFrom('disputes').selectAll().where('end_to_end_id', '=', endToEndId);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  return q;
+}
+
 export async function findDispute(
   db: Db,
   endToEndId: string,
   companyId: string | undefined,
-  lock = false,
 ): Promise<Dispute | undefined> {
-  let q = db.selectFrom('disputes').selectAll().where('end_to_end_id', '=', endToEndId);
-  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
-  return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
+  return selectDispute(db, endToEndId, companyId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockDispute(
+  db: Db,
+  endToEndId: string,
+  companyId: string | undefined,
+): Promise<Dispute | undefined> {
+  return selectDispute(db, endToEndId, companyId).forUpdate().executeTakeFirst();
 }
 
 export async function updateDispute(

@@ -17,10 +17,10 @@ import type { Kysely } from 'kysely';
 import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { recordEvent } from '../events/events.repository';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
-import { applyMove, lockAccounts } from '../ledger/ledger.service';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
+import { applyMove, lockAccounts, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import type { Clock } from '../lib/clock';
 import type { Cents } from '../lib/money';
 import * as repo from './disputes.repository';
@@ -88,7 +88,7 @@ export class DisputesService {
     const end = query.end ? new Date(query.end) : undefined;
     if (start && end && end < start)
       throw errors.validation(
-        [{ field: 'query.end', message: 'is earlier than start', value: query.end! }],
+        [{ field: 'end', in: 'query', message: 'is earlier than start', value: query.end! }],
         'Invalid end',
       );
     const { rows, total } = await repo.listDisputes(
@@ -105,7 +105,7 @@ export class DisputesService {
   // first upload puts a CREATED dispute IN_REVIEW. Answers the documents of this upload.
   async addEvidence(principal: Principal, endToEndId: string, documents: EvidenceInput[]) {
     return this.db.transaction().execute(async (trx) => {
-      const row = await repo.findDispute(trx, endToEndId, principal.companyId, true);
+      const row = await repo.lockDispute(trx, endToEndId, principal.companyId);
       if (!row) throw errors.notFound(NOT_FOUND);
       if (!OPEN.includes(row.status))
         throw errors.badRequest(`You cannot send a evidence for a ${row.status.toLowerCase()} dispute`);
@@ -119,7 +119,11 @@ export class DisputesService {
         ...row.evidences.filter((e) => e.correlationID === undefined || !replaced.has(e.correlationID)),
         ...added,
       ];
-      await repo.updateDispute(trx, row.id, { status: 'IN_REVIEW', evidences, updated_at: await this.clock.now(trx) });
+      await repo.updateDispute(trx, row.id, {
+        status: 'IN_REVIEW',
+        evidences,
+        updated_at: await this.clock.now(principal.companyId, trx),
+      });
       return added;
     });
   }
@@ -128,14 +132,14 @@ export class DisputesService {
   async open(input: SandboxDisputeInput) {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
         const pix = await repo.findReceivedPix(trx, input.endToEndId);
-        if (!pix) throw errors.notFound('Pix not found');
+        if (!pix) throw errors.missing('pix');
+        const now = await this.clock.now(pix.company_id, trx);
         if (await repo.findDispute(trx, input.endToEndId, undefined)) throw errors.conflict(ALREADY_EXISTS);
         const value = input.value ?? Number(pix.value);
         if (value > Number(pix.value)) {
           throw errors.validation(
-            [{ field: 'body.value', message: 'is more than the Pix value', value: String(value) }],
+            [{ field: 'value', in: 'body', message: 'is more than the Pix value', value: String(value) }],
             'The disputed value cannot be more than the Pix value',
           );
         }
@@ -190,15 +194,16 @@ export class DisputesService {
   // Sandbox: the dispute ends (see the money rules above).
   async resolve(endToEndId: string, outcome: DisputeOutcome) {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const row = await repo.findDispute(trx, endToEndId, undefined, true);
+      const row = await repo.lockDispute(trx, endToEndId, undefined);
       if (!row) throw errors.notFound(NOT_FOUND);
+      const now = await this.clock.now(row.company_id, trx);
       if (!OPEN.includes(row.status)) throw errors.conflict(`Dispute is already ${row.status}`);
       const held = Number(row.held);
       if (held > 0) {
         const accepted = outcome === 'ACCEPTED';
         const move = await applyMove(trx, {
           moveId: `dispute:${row.id}:${accepted ? 'debit' : 'release'}`,
+          // Accepted: the held money goes back to the payer, outside.
           legs: [
             {
               accountId: row.account_id,
@@ -206,6 +211,7 @@ export class DisputesService {
               bucket: 'security',
               amount: held as Cents,
             },
+            ...(accepted ? [counterLeg(OUTSIDE, held)] : []),
           ],
           at: now,
           transactionId: row.transaction_id,

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, EventRow } from '../db/schema';
+import type { WritePart } from '../db/together';
 
 export interface NewEvent {
   companyId: string;
@@ -31,6 +32,34 @@ export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promis
     })
     .execute();
   return id;
+}
+
+// Events as a part of a statement that writes several tables (src/db/together.ts).
+export function recordEventsPart(events: NewEvent[]): WritePart {
+  return (qc) =>
+    qc.insertInto('events').values(
+      events.map((event) => ({
+        id: randomUUID(),
+        company_id: event.companyId,
+        type: event.type,
+        payload: JSON.stringify(event.payload),
+        created_at: event.at,
+      })),
+    );
+}
+
+// Several events in one statement.
+export async function recordEvents(db: Kysely<Database>, events: NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => ({
+    id: randomUUID(),
+    company_id: event.companyId,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    created_at: event.at,
+  }));
+  await db.insertInto('events').values(rows).execute();
+  return rows.map((r) => r.id);
 }
 
 export async function listEventsOfCompany(db: Kysely<Database>, companyId: string, type?: string): Promise<EventRow[]> {

@@ -7,9 +7,12 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { Services } from '../services';
 import type { ApiDispatcher, ApiName, AppState, KoaContext } from './dispatch';
-import { ApiError, errors, isApiError } from './errors';
+import { DomainError, errors, isDomainError } from '../errors/errors';
 import { renderError } from './render';
 import { mountDocs } from './docs';
+import { mountLanding } from './landing';
+import cors from '@koa/cors';
+import { countStatements, type StatementTally } from '../db/statement-counter';
 
 export const JSON_LIMIT = '1mb';
 
@@ -17,6 +20,8 @@ export interface AppParts {
   services: Services;
   logger: Logger;
   dispatchers: Record<ApiName, ApiDispatcher>;
+  // Count each request's statements: X-Db-Statements on every response, `db` in its log line.
+  countStatements?: boolean;
 }
 
 // Which API a path belongs to decides the error format of anything that goes wrong.
@@ -26,65 +31,24 @@ export function apiOfPath(path: string): ApiName | undefined {
   return undefined;
 }
 
-export function buildApp({ services, logger, dispatchers }: AppParts): Koa<AppState> {
+export function buildApp({
+  services,
+  logger,
+  dispatchers,
+  countStatements: counting = false,
+}: AppParts): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
-
-  app.use(async (koa: KoaContext, next) => {
-    const started = process.hrtime.bigint();
-    const given = koa.get('x-request-id');
-    const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
-    const log = logger.child({ requestId });
-    koa.state.requestContext = { requestId, log, services, principal: undefined, ip: koa.ip };
-    koa.set('X-Request-Id', requestId);
-    try {
-      await next();
-    } catch (thrown) {
-      const error = toApiError(thrown);
-      if (error.status >= 500)
-        log.error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
-      const api = koa.state.api ?? apiOfPath(koa.path);
-      if (api) renderError(koa, api, error, koa.state.operation);
-      else {
-        koa.status = error.status;
-        koa.body = { error: error.message };
-      }
-    } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info(
-        {
-          method: koa.method,
-          path: koa.path,
-          status: koa.status,
-          ms: Math.round(ms * 100) / 100,
-          operationId: koa.state.operation?.operationId,
-        },
-        'request',
-      );
-    }
-  });
-
-  app.use(
-    koaBody({
-      json: true,
-      urlencoded: true,
-      text: false,
-      multipart: false,
-      jsonStrict: true,
-      jsonLimit: JSON_LIMIT,
-      formLimit: '64kb',
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-      onError: (err: Error) => {
-        throw bodyError(err);
-      },
-    }),
-  );
+  app.use(requestLifecycle(services, logger, counting));
+  if (services.config.corsOrigins.length) app.use(corsOf(services.config.corsOrigins));
+  app.use(bodyParser());
 
   const router = new Router<AppState>();
   router.get('/healthz', async (koa) => {
     await services.db.selectFrom('sandbox_clock').select('id').executeTakeFirst();
     koa.body = { status: 'ok' };
   });
+  mountLanding(router, services.config.sandbox);
   mountDocs(router);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);
@@ -98,14 +62,102 @@ export function buildApp({ services, logger, dispatchers }: AppParts): Koa<AppSt
   return app;
 }
 
-function bodyError(err: Error & { status?: number; type?: string }): ApiError {
+// Each request: its id, its context for the handler, its error rendered in its API's format,
+// its one log line (and statement count when counting).
+function requestLifecycle(services: Services, logger: Logger, counting: boolean): Koa.Middleware<AppState> {
+  // The request line's fields are fixed and hold no secret: written without the redaction pass
+  // (half the cost of a log line) that every other line goes through.
+  const accessLog = logger.child({}, { redact: [] });
+
+  return async (koa: KoaContext, next: Koa.Next) => {
+    const started = process.hrtime.bigint();
+    const given = koa.get('x-request-id');
+    const requestId = /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+    let child: Logger | undefined;
+    // The request's own logger is made when something logs through it (most requests only
+    // write their one request line).
+    const requestLog = () => (child ??= logger.child({ requestId }));
+    koa.state.requestContext = {
+      requestId,
+      get log() {
+        return requestLog();
+      },
+      services,
+      principal: undefined,
+      ip: koa.ip,
+    };
+    koa.set('X-Request-Id', requestId);
+    const tally: StatementTally | undefined = counting
+      ? { statements: 0, ...(logger.isLevelEnabled('trace') ? { texts: [] } : {}) }
+      : undefined;
+    try {
+      await (tally ? countStatements(tally, next) : next());
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status >= 500)
+        requestLog().error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
+      const api = koa.state.api ?? apiOfPath(koa.path);
+      if (api) renderError(koa, api, error, koa.state.operation);
+      else {
+        koa.status = error.status;
+        koa.body = { error: error.message };
+      }
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      accessLog.info(
+        {
+          requestId,
+          method: koa.method,
+          path: koa.path,
+          status: koa.status,
+          ms: Math.round(ms * 100) / 100,
+          ...(tally ? { db: tally.statements } : {}),
+          operationId: koa.state.operation?.operationId,
+        },
+        'request',
+      );
+      if (tally) koa.set('X-Db-Statements', String(tally.statements));
+      if (tally?.texts) requestLog().trace({ statements: tally.texts }, 'statements');
+    }
+  };
+}
+
+// Browser pages of the allowed origins may call both APIs (preflights answered here).
+function corsOf(origins: string[]): Koa.Middleware<AppState> {
+  const any = origins.includes('*');
+  return cors({
+    origin: (koa) => (any ? '*' : origins.includes(koa.get('Origin')) ? koa.get('Origin') : ''),
+    allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Location', 'Retry-After', 'Allow'],
+    maxAge: 600,
+  }) as unknown as Koa.Middleware<AppState>;
+}
+
+function bodyParser(): Koa.Middleware<AppState> {
+  return koaBody({
+    json: true,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    jsonStrict: true,
+    jsonLimit: JSON_LIMIT,
+    formLimit: '64kb',
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    onError: (err: Error) => {
+      throw bodyError(err);
+    },
+  });
+}
+
+function bodyError(err: Error & { status?: number; type?: string }): DomainError {
   if (err.status === 413 || err.type === 'entity.too.large') return errors.payloadTooLarge(JSON_LIMIT);
   if (err.status === 415) return errors.unsupportedMediaType('');
   return errors.malformedJson();
 }
 
-function toApiError(thrown: unknown): ApiError {
-  if (isApiError(thrown)) return thrown;
+function toApiError(thrown: unknown): DomainError {
+  if (isDomainError(thrown)) return thrown;
   if (thrown instanceof URIError) return errors.badEncoding();
   // Postgres class 22 (data exception) and 54000 (e.g. index row too large) come from values
   // the client sent; the transaction they broke has rolled back.
@@ -113,7 +165,7 @@ function toApiError(thrown: unknown): ApiError {
   if (typeof sqlState === 'string' && /^(22[0-9A-Z]{3}|54000)$/.test(sqlState)) return errors.unacceptableValue();
   const status = (thrown as { status?: number }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError('HTTP', status, (thrown as Error).message || 'Bad request');
+    return new DomainError('HTTP', status, (thrown as Error).message || 'Bad request');
   }
   return errors.internal();
 }

@@ -1,9 +1,15 @@
 // GET /docs: a browsable reference of both specs (Swagger UI, served from the package).
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Router from '@koa/router';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import type { AppState } from './dispatch';
+import { createRequire } from 'node:module';
+
+// The folder of swagger-ui-dist's files, found without loading the package: its entry point
+// loads the whole UI bundle into the server (about 20 MB of memory) just to name the folder.
+function getAbsoluteFSPath(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+import type { AppState } from './types';
 
 const SPECS_DIR = resolve(import.meta.dirname, '../../specs');
 const ASSETS = new Set([
@@ -35,7 +41,12 @@ export function mountDocs(router: Router<AppState>): void {
     const name = koa.params.name;
     if (name !== 'platform.yaml' && name !== 'pix.yaml') return;
     koa.type = 'application/yaml';
-    koa.body = readFileSync(resolve(SPECS_DIR, name));
+    // The documents name a relative server; served, they name the one they came from, so the
+    // page's "Try it out" and the curl it shows reach this server on any host and port.
+    koa.body = readFileSync(resolve(SPECS_DIR, name), 'utf8').replace(
+      /^servers:\n(?: {2}.*\n)+/m,
+      `servers:\n  - url: ${koa.origin}\n    description: This server\n`,
+    );
   });
   router.get('/docs/assets/:file', async (koa) => {
     const file = koa.params.file!;

@@ -1,5 +1,5 @@
-// The handler of every operation of the pix spec. Operations whose feature issue is still
-// open are `pending` (501); as an area lands, its handlers replace those lines.
+// The handler of every operation of the Pix spec (the generated map: leaving one out fails
+// to compile).
 import type { PixHandlers } from '../../generated/pix.operations';
 import { oauthHandlers } from '../identity/identity.handler';
 import { jwksHandlers } from '../signing/signing.handler';

@@ -1,5 +1,5 @@
-// The handler of every operation of the platform spec. Operations whose feature issue is still
-// open are `pending` (501); as an area lands, its handlers replace those lines.
+// The handler of every operation of the platform spec (the generated map: leaving one out
+// fails to compile).
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { accountHandlers } from '../accounts/accounts.handler';
 import { pixKeyHandlers } from '../keys/keys.handler';

@@ -1,9 +1,25 @@
-// Renders an ApiError in the format of the API that was called.
-import type { ApiError } from './errors';
-import type { ApiName, KoaContext } from './dispatch';
-import type { OperationMeta } from './types';
+// Renders a DomainError in the format of the API that was called.
+import type { DomainError, FieldIssue } from '../errors/errors';
+import type { ApiName, KoaContext, OperationMeta } from './types';
 
 const PIX_ERROR_BASE = 'https://pix.bcb.gov.br/api/v2/error/';
+
+// The error schemas' limits (specs: maxLength of messages and echoed values): an answer about
+// a 100 kB input quotes its start, not all of it.
+const MAX_MESSAGE = 4096;
+const MAX_ECHOED_VALUE = 1000;
+const MAX_FIELD = 1000;
+
+// Where an issue is, as both APIs write it: the request part it names, then its field
+// (body.customer.taxID); issues without a part are written as named (cob.valor.original).
+function located({ field, in: part }: Pick<FieldIssue, 'field' | 'in'>): string {
+  if (!part) return field;
+  return field ? `${part}.${field}` : part;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 // General Pix problem types by status, and their titles, as the standard names them.
 const PIX_GENERAL: Record<number, { type: string; title: string }> = {
@@ -15,43 +31,66 @@ const PIX_GENERAL: Record<number, { type: string; title: string }> = {
   409: { type: 'Conflito', title: 'Conflito.' },
   410: { type: 'PermanentementeRemovido', title: 'Permanentemente removido.' },
   413: { type: 'RequisicaoInvalida', title: 'Requisição inválida.' },
+  414: { type: 'RequisicaoInvalida', title: 'Requisição inválida.' },
   415: { type: 'RequisicaoInvalida', title: 'Requisição inválida.' },
   422: { type: 'RequisicaoInvalida', title: 'Requisição inválida.' },
   429: { type: 'LimiteExcedido', title: 'Limite de requisições excedido.' },
+  431: { type: 'RequisicaoInvalida', title: 'Requisição inválida.' },
   500: { type: 'ErroInternoDoServidor', title: 'Erro interno do servidor.' },
-  501: { type: 'NaoImplementado', title: 'Não implementado.' },
   503: { type: 'ServicoIndisponivel', title: 'Serviço indisponível.' },
   504: { type: 'IndisponibilidadePorTempoEsgotado', title: 'Indisponibilidade por tempo esgotado.' },
 };
 
+export interface ErrorResponse {
+  contentType: string;
+  body: Record<string, unknown>;
+}
+
 export function renderError(
   koa: KoaContext,
   api: ApiName,
-  error: ApiError,
+  error: DomainError,
   operation: OperationMeta | undefined,
 ): void {
   koa.status = error.status;
   for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
-  if (api === 'platform') {
-    koa.type = 'application/json';
-    koa.body = {
-      error: error.options.errorBody ?? error.message,
-      ...(error.options.details
-        ? { details: error.options.details.map(({ field, message }) => ({ field, message })) }
-        : {}),
-    };
-    return;
-  }
+  const { contentType, body } = errorResponseOf(api, error, operation);
+  koa.type = contentType;
+  koa.body = body;
+}
+
+// The error in the called API's format (also written by hand for what Koa never sees).
+export function errorResponseOf(api: ApiName, error: DomainError, operation?: OperationMeta): ErrorResponse {
+  if (api === 'platform') return { contentType: 'application/json', body: platformErrorOf(error) };
   if (error.options.oauthError || operation?.operationId === 'issueToken') {
     // The token endpoint speaks OAuth2 (RFC 6749 5.2), whatever went wrong.
     const code =
       error.options.oauthError ??
       (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : 'invalid_request');
-    const detail = error.options.details?.map((d) => `${d.field} ${d.message}`).join('; ');
-    koa.type = 'application/json';
-    koa.body = { error: code, error_description: detail ? `${error.message}: ${detail}` : error.message };
-    return;
+    const detail = error.options.details?.map((d) => `${located(d)} ${d.message}`).join('; ');
+    const description = detail ? `${error.message}: ${detail}` : error.message;
+    return { contentType: 'application/json', body: { error: code, error_description: description } };
   }
+  return { contentType: 'application/problem+json', body: problemOf(error, operation) };
+}
+
+function platformErrorOf(error: DomainError): Record<string, unknown> {
+  return {
+    error: error.options.errorBody ?? clip(error.message, MAX_MESSAGE),
+    ...(error.options.details
+      ? {
+          details: error.options.details.map(({ field, in: part, message }) => ({
+            field: clip(located({ field, in: part }), MAX_FIELD),
+            message: clip(message, MAX_MESSAGE),
+          })),
+        }
+      : {}),
+  };
+}
+
+// RFC 7807 as the standard writes it: the operation's own type for its statuses, else the
+// general type of the status.
+function problemOf(error: DomainError, operation: OperationMeta | undefined): Record<string, unknown> {
   const fromOperation = operation?.problemTypes[String(error.status)];
   const general = PIX_GENERAL[error.status] ?? PIX_GENERAL[error.status >= 500 ? 500 : 400]!;
   // An explicit type wins; a generic 404/400 of an operation takes that operation's type.
@@ -62,18 +101,17 @@ export function renderError(
       : PIX_GENERAL[error.status]?.type === type
         ? general.title
         : titleFromType(type);
-  koa.type = 'application/problem+json';
-  koa.body = {
+  return {
     type: PIX_ERROR_BASE + type,
     title,
     status: error.status,
-    detail: error.message,
+    detail: clip(error.message, MAX_MESSAGE),
     ...(error.options.details?.length
       ? {
           violacoes: error.options.details.map((d) => ({
-            razao: d.message,
-            propriedade: d.field,
-            ...(d.value !== undefined ? { valor: d.value } : {}),
+            razao: clip(d.message, MAX_MESSAGE),
+            propriedade: clip(located(d), MAX_FIELD),
+            ...(d.value !== undefined ? { valor: clip(d.value, MAX_ECHOED_VALUE) } : {}),
           })),
         }
       : {}),

@@ -1,11 +1,13 @@
 // Security schemes of both specs: resolve the caller, then check the operation's scope.
 import type { SecurityResolver } from './dispatch';
-import { errors } from './errors';
+import { errors } from '../errors/errors';
 import { requireScope } from '../identity/identity.service';
 
 export const platformSecurity: Record<string, SecurityResolver> = {
   AppID: async (koa, operation) => {
     const { services, ip } = koa.state.requestContext;
+    if (!koa.get('authorization') && operation.missingAuthorizationStatus === 400)
+      throw errors.badRequest('Invalid Authorization header');
     const principal = await services.identity.authenticateAppId(koa.get('authorization') || undefined, ip);
     requireScope(principal, operation.scope);
     return principal;

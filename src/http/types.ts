@@ -1,8 +1,9 @@
 // Types shared by the generated handler maps and the handwritten handlers. A handler takes
 // the validated request of one operation (types from openapi-typescript) and returns one of
-// that operation's success responses; errors are thrown as ApiError.
+// that operation's success responses; errors are thrown as DomainError.
+import type Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Principal } from './principal';
+import type { Principal } from '../identity/principal';
 import type { Services } from '../services';
 
 type ValueOf<T> = T[keyof T];
@@ -67,4 +68,19 @@ export interface OperationMeta {
   requestContentTypes: string[];
   // Pix problem types this operation answers, by status: type name and title.
   problemTypes: Record<string, { type: string; title: string }>;
+  // The status of a request without an Authorization header when the contract says other than
+  // 401 (x-missing-authorization-status: the account-register operations answer 400).
+  missingAuthorizationStatus?: number;
 }
+
+export type ApiName = 'platform' | 'pix';
+
+// What a request carries through the Koa middleware: its API, its operation once routed, and
+// the context its handler gets.
+export interface AppState {
+  api?: ApiName;
+  operation?: OperationMeta;
+  requestContext: RequestContext;
+}
+
+export type KoaContext = Koa.ParameterizedContext<AppState>;

@@ -1,5 +1,5 @@
 // All SQL of companies, bank accounts and applications.
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type {
   Application,
   BankAccount,
@@ -14,6 +14,7 @@ export type Db = Kysely<Database>;
 
 export interface ApplicationWithCompany extends Application {
   features: string[];
+  company: Company;
 }
 
 export async function insertCompany(db: Db, company: NewCompany): Promise<Company> {
@@ -28,29 +29,62 @@ export async function insertApplication(db: Db, application: NewApplication): Pr
   return db.insertInto('applications').values(application).returningAll().executeTakeFirstOrThrow();
 }
 
+// An active application and its company, in one statement (the company's columns aliased).
+function activeApplicationQuery(db: Db) {
+  return db
+    .selectFrom('applications')
+    .innerJoin('companies', 'companies.id', 'applications.company_id')
+    .selectAll('applications')
+    .select([
+      'companies.name as company_name',
+      'companies.tax_id as company_tax_id',
+      'companies.official_name as company_official_name',
+      'companies.trade_name as company_trade_name',
+      'companies.features as company_features',
+      'companies.created_at as company_created_at',
+      'companies.clock_offset_ms as company_clock_offset_ms',
+    ])
+    .where('applications.is_active', '=', true);
+}
+
+type ApplicationRow = Awaited<ReturnType<ReturnType<typeof activeApplicationQuery>['executeTakeFirstOrThrow']>>;
+
+function splitCompany(row: ApplicationRow | undefined): ApplicationWithCompany | undefined {
+  if (!row) return undefined;
+  const {
+    company_name,
+    company_tax_id,
+    company_official_name,
+    company_trade_name,
+    company_features,
+    company_created_at,
+    company_clock_offset_ms,
+    ...application
+  } = row;
+  const company: Company = {
+    id: application.company_id,
+    name: company_name,
+    tax_id: company_tax_id,
+    official_name: company_official_name,
+    trade_name: company_trade_name,
+    features: company_features,
+    created_at: company_created_at,
+    clock_offset_ms: Number(company_clock_offset_ms),
+  };
+  return { ...application, features: company.features, company };
+}
+
 export async function findActiveApplicationByClientId(
   db: Db,
   clientId: string,
 ): Promise<ApplicationWithCompany | undefined> {
-  return db
-    .selectFrom('applications')
-    .innerJoin('companies', 'companies.id', 'applications.company_id')
-    .selectAll('applications')
-    .select('companies.features')
-    .where('applications.client_id', '=', clientId)
-    .where('applications.is_active', '=', true)
-    .executeTakeFirst();
+  return splitCompany(
+    await activeApplicationQuery(db).where('applications.client_id', '=', clientId).executeTakeFirst(),
+  );
 }
 
 export async function findActiveApplicationById(db: Db, id: string): Promise<ApplicationWithCompany | undefined> {
-  return db
-    .selectFrom('applications')
-    .innerJoin('companies', 'companies.id', 'applications.company_id')
-    .selectAll('applications')
-    .select('companies.features')
-    .where('applications.id', '=', id)
-    .where('applications.is_active', '=', true)
-    .executeTakeFirst();
+  return splitCompany(await activeApplicationQuery(db).where('applications.id', '=', id).executeTakeFirst());
 }
 
 export async function findApplicationOfCompany(
@@ -76,6 +110,32 @@ export async function deactivateApplication(db: Db, id: string, at: Date): Promi
     .executeTakeFirstOrThrow();
 }
 
+// Sends a change-feed message when the surrounding transaction commits.
+export async function announce(db: Db, notify: RawBuilder<unknown>): Promise<void> {
+  await sql`select ${notify}`.execute(db);
+}
+
+// Moves a company's sandbox clock by `ms` and announces it, in one statement; the new offset.
+export async function moveCompanyClock(
+  db: Db,
+  companyId: string,
+  ms: number,
+  notify: RawBuilder<unknown>,
+): Promise<number | undefined> {
+  const row = await db
+    .with('moved', (q) =>
+      q
+        .updateTable('companies')
+        .set({ clock_offset_ms: sql`clock_offset_ms + ${ms}` })
+        .where('id', '=', companyId)
+        .returning('clock_offset_ms'),
+    )
+    .selectFrom('moved')
+    .select(['moved.clock_offset_ms', notify.as('announced')])
+    .executeTakeFirst();
+  return row ? Number(row.clock_offset_ms) : undefined;
+}
+
 export async function findOpenAccountOfCompany(
   db: Db,
   companyId: string,
@@ -88,6 +148,25 @@ export async function findOpenAccountOfCompany(
     .where('id', '=', accountId)
     .where('status', '=', 'OPEN')
     .executeTakeFirst();
+}
+
+// A bank account with its company's names (what payments and views show of a holder).
+export interface AccountWithCompany extends BankAccount {
+  tax_id: string;
+  official_name: string;
+  trade_name: string;
+}
+
+export async function findAccountsOfCompany(db: Db, companyId: string): Promise<AccountWithCompany[]> {
+  return db
+    .selectFrom('bank_accounts')
+    .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
+    .selectAll('bank_accounts')
+    .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
+    .where('bank_accounts.company_id', '=', companyId)
+    .orderBy('bank_accounts.created_at')
+    .orderBy('bank_accounts.id')
+    .execute();
 }
 
 export async function findCompany(db: Db, id: string): Promise<Company | undefined> {

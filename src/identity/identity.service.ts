@@ -2,9 +2,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from './principal';
 import type { Clock } from '../lib/clock';
+import { type ChangeFeed, notifySql } from '../db/change-feed';
+import { ReadCache } from '../db/read-cache';
+import { type CompanyDirectory, companyChange } from './companies';
 import { decodeAppId, newCredentials, secretMatches } from './credentials';
 import * as repo from './identity.repository';
 import type { ApplicationWithCompany } from './identity.repository';
@@ -72,18 +75,44 @@ export function hasFeature(principal: Principal, feature: string): boolean {
   return principal.features.includes(feature);
 }
 
+// Applications are read on every authenticated request: cached per process for a short time,
+// forgotten at once on every process when their company announces a change (src/db/read-cache).
+const CREDENTIALS_TTL_MS = 30_000;
+
 export class IdentityService {
+  private readonly applications: ReadCache<ApplicationWithCompany>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly companies: CompanyDirectory,
+    private readonly feed: ChangeFeed,
     private readonly knownScopes: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.applications = new ReadCache(feed, 'company', CREDENTIALS_TTL_MS);
+  }
+
+  // The active application (and its company) by a cache key, loading it with `load`.
+  private async cachedApplication(key: string, load: () => Promise<ApplicationWithCompany | undefined>) {
+    const generation = this.companies.mark();
+    return this.applications.get(
+      key,
+      async () => {
+        const app = await load();
+        if (app) this.companies.remember(app.company, generation);
+        return app;
+      },
+      (app) => app.company_id,
+    );
+  }
 
   // Resolves the platform API's Authorization header to its application; 401 otherwise.
   async authenticateAppId(header: string | undefined, ip: string): Promise<Principal> {
     const credentials = decodeAppId(header);
     if (!credentials) throw errors.unauthorized();
-    const app = await repo.findActiveApplicationByClientId(this.db, credentials.clientId);
+    const app = await this.cachedApplication(`client:${credentials.clientId}`, () =>
+      repo.findActiveApplicationByClientId(this.db, credentials.clientId),
+    );
     if (!app || !secretMatches(credentials.clientSecret, app.client_secret_hash)) throw errors.unauthorized();
     if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
       throw errors.forbidden('Your IP address is not allowed to use this application');
@@ -98,7 +127,7 @@ export class IdentityService {
   }
 
   async findActiveApplication(id: string): Promise<ApplicationWithCompany | undefined> {
-    return repo.findActiveApplicationById(this.db, id);
+    return this.cachedApplication(`id:${id}`, () => repo.findActiveApplicationById(this.db, id));
   }
 
   async createApplication(principal: Principal, input: CreateApplicationInput): Promise<ApplicationView> {
@@ -119,8 +148,8 @@ export class IdentityService {
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
       const account = await repo.findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
-      if (!account) throw errors.notFound('Account not found');
-      const now = await this.clock.now(trx);
+      if (!account) throw errors.missing('account');
+      const now = await this.clock.now(principal.companyId, trx);
       const app = await repo.insertApplication(trx, {
         id: randomUUID(),
         company_id: principal.companyId,
@@ -140,13 +169,20 @@ export class IdentityService {
     });
   }
 
+  // The application stops working at once on every process: the change is announced in the
+  // same transaction (delivered when it commits) and applied here right after.
   async deleteApplication(principal: Principal, clientId: string): Promise<ApplicationView> {
-    return this.db.transaction().execute(async (trx) => {
+    const removed = await this.db.transaction().execute(async (trx) => {
       const app = await repo.findApplicationOfCompany(trx, principal.companyId, clientId);
-      if (!app || !app.is_active) throw errors.notFound('Application not found');
+      if (!app || !app.is_active) throw errors.missing('application');
       if (app.type === 'MASTER') throw errors.badRequest('You cannot delete a master application');
-      return applicationView(await repo.deactivateApplication(trx, app.id, await this.clock.now(trx)));
+      await repo.announce(trx, notifySql(this.feed, companyChange(principal.companyId)));
+      return applicationView(
+        await repo.deactivateApplication(trx, app.id, await this.clock.now(principal.companyId, trx)),
+      );
     });
+    this.companies.changed(principal.companyId);
+    return removed;
   }
 
   // A company with its default bank account and a MASTER application (sandbox, demo data).
@@ -157,7 +193,7 @@ export class IdentityService {
   ) {
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
+      const now = this.clock.serverNow();
       const company = await repo.insertCompany(trx, {
         id: randomUUID(),
         name: input.name,

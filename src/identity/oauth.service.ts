@@ -2,8 +2,8 @@
 // are the application's Pix scopes intersected with the requested ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { ApiError, errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { DomainError, errors } from '../errors/errors';
+import type { Principal } from './principal';
 import type { SigningKeyService } from '../signing/signing.service';
 import type { IdentityService } from './identity.service';
 import { principalOf } from './identity.service';
@@ -12,8 +12,8 @@ export const TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = 'pixgate';
 const AUDIENCE = 'pix-api';
 
-function oauthError(status: number, error: string, description: string): ApiError {
-  return new ApiError('OAUTH', status, description, {
+function oauthError(status: number, error: string, description: string): DomainError {
+  return new DomainError('OAUTH', status, description, {
     oauthError: error,
     ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="pixgate"' } } : {}),
   });

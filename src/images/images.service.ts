@@ -2,10 +2,10 @@
 import type { Kysely } from 'kysely';
 import { brCodeOf, chargeIdOfGlobalId } from '../charges/charge-model';
 import * as charges from '../charges/charges.repository';
-import { chargeViewContext } from '../charges/platform/platform-view';
+import { chargeViewContext } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import { qrPngDataUri, renderQrPng } from '../lib/qr-image';
 import {
   findByAnyId as findStaticQr,
@@ -26,7 +26,7 @@ export class ImagesService {
     const s = size ?? DEFAULT_IMAGE_SIZE;
     if (!Number.isInteger(s) || s < MIN_IMAGE_SIZE || s > MAX_IMAGE_SIZE) {
       throw errors.validation(
-        [{ field: 'query.size', message: 'must be between 600 and 4096' }],
+        [{ field: 'size', in: 'query', message: 'must be between 600 and 4096' }],
         'size must be between 600 and 4096',
       );
     }
@@ -49,7 +49,7 @@ export class ImagesService {
   async png(paymentLinkId: string, size: number | undefined): Promise<Buffer> {
     const px = this.checkSize(size);
     const brCode = await this.brCodeOfPaymentLink(paymentLinkId.replace(/\.png$/i, ''));
-    if (!brCode) throw errors.notFound('Charge not found');
+    if (!brCode) throw errors.missing('charge');
     return renderQrPng(brCode, px);
   }
 
@@ -68,7 +68,7 @@ export class ImagesService {
       const code = (await findStaticQr(this.db, companyId, id)) ?? (await findStaticQrByPaymentLinkId(this.db, id));
       if (code && code.company_id === companyId) brCode = code.br_code;
     }
-    if (!brCode) throw errors.notFound('QR code not found');
+    if (!brCode) throw errors.missing('qrCode');
     return qrPngDataUri(brCode, px);
   }
 }

@@ -4,9 +4,9 @@
 // Open, like the QR code image: the payment link id is unguessable.
 import type { Kysely } from 'kysely';
 import * as charges from '../charges/charges.repository';
-import { platformChargeView } from '../charges/platform/platform-view';
+import { platformChargeView } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
-import { errors } from '../http/errors';
+import { errors } from '../errors/errors';
 import type { Clock } from '../lib/clock';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.repository';
 import { findByPaymentLinkId as findSubscriptionByPaymentLinkId } from '../subscriptions/subscriptions.repository';
@@ -95,7 +95,7 @@ export class PaymentPageService {
   // The page's HTML; 404 when no charge, subscription or static QR code has this payment link id.
   async render(paymentLinkId: string): Promise<string> {
     const model = await this.model(paymentLinkId);
-    if (!model) throw errors.notFound('Payment link not found');
+    if (!model) throw errors.missing('paymentLink');
     return renderPaymentPage(model);
   }
 
@@ -141,7 +141,7 @@ export class PaymentPageService {
   }
 
   private async chargeModel(charge: Charge, title: string): Promise<PaymentPageModel> {
-    const now = await this.clock.now();
+    const now = await this.clock.now(charge.company_id);
     const view = await platformChargeView(this.db, charge, this.publicUrl, now);
     const merchant = await this.merchantOf(charge.company_id);
     return {

@@ -1,4 +1,5 @@
 // All SQL of Pix keys. A key is unique across the whole server (its primary key).
+import { prepared } from '../db/prepared';
 import type { Kysely } from 'kysely';
 import type { Database, NewPixKey, PixKey } from '../db/schema';
 
@@ -9,6 +10,7 @@ export interface PixKeyOwner extends PixKey {
   company_tax_id: string;
   branch: string;
   account_number: string;
+  account_status: 'OPEN' | 'CLOSED';
 }
 
 export async function insertPixKey(db: Db, key: NewPixKey): Promise<PixKey> {
@@ -27,6 +29,7 @@ export async function findPixKeyOwner(db: Db, key: string): Promise<PixKeyOwner 
       'companies.tax_id as company_tax_id',
       'bank_accounts.branch',
       'bank_accounts.account_number',
+      'bank_accounts.status as account_status',
     ])
     .where('pix_keys.key', '=', key)
     .executeTakeFirst();
@@ -39,6 +42,37 @@ export async function findCompanyKey(db: Db, companyId: string, key: string): Pr
     .where('company_id', '=', companyId)
     .where('key', '=', key)
     .executeTakeFirst();
+}
+
+// A key that receives money with the account behind it (what a charge's views and events show).
+export interface ReceivingKey extends PixKey {
+  branch: string;
+  account_number: string;
+  account_status: 'OPEN' | 'CLOSED';
+}
+
+function receivingKeyQuery(db: Db, companyId: string) {
+  return db
+    .selectFrom('pix_keys')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
+    .selectAll('pix_keys')
+    .select(['bank_accounts.branch', 'bank_accounts.account_number', 'bank_accounts.status as account_status'])
+    .where('pix_keys.company_id', '=', companyId);
+}
+
+const defaultReceivingKey = prepared(['companyId'], (db, p: { companyId: string }) =>
+  receivingKeyQuery(db, p.companyId).where('pix_keys.is_default', '=', true),
+);
+const receivingKey = prepared(['companyId', 'key'], (db, p: { companyId: string; key: string }) =>
+  receivingKeyQuery(db, p.companyId).where('pix_keys.key', '=', p.key),
+);
+
+export async function findDefaultReceivingKey(db: Db, companyId: string): Promise<ReceivingKey | undefined> {
+  return (await defaultReceivingKey(db, { companyId }))[0];
+}
+
+export async function findReceivingKey(db: Db, companyId: string, key: string): Promise<ReceivingKey | undefined> {
+  return (await receivingKey(db, { companyId, key }))[0];
 }
 
 export async function findDefaultKey(db: Db, companyId: string): Promise<PixKey | undefined> {

@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 import { accountView } from '../accounts/accounts.service';
 import type { Database, PixKey } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newEvpKey } from '../lib/ids';
 import { validatePixKey } from '../lib/pix-key';
@@ -67,7 +67,7 @@ export class PixKeysService {
           account_id: account.id,
           type: input.type,
           is_default: !hasDefault,
-          created_at: await this.clock.now(trx),
+          created_at: await this.clock.now(principal.companyId, trx),
         });
         return pixKeyView(created);
       });
@@ -81,7 +81,7 @@ export class PixKeysService {
     const key = canonicalKey(rawKey);
     return this.db.transaction().execute(async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
-      if (!found) throw errors.notFound('Pix key not found');
+      if (!found) throw errors.missing('pixKey');
       return pixKeyView(await repo.makeDefault(trx, principal.companyId, key));
     });
   }
@@ -90,7 +90,7 @@ export class PixKeysService {
     const key = canonicalKey(rawKey);
     await this.db.transaction().execute(async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
-      if (!found) throw errors.notFound('Pix key not found');
+      if (!found) throw errors.missing('pixKey');
       if (found.is_default) throw errors.badRequest('The default Pix key cannot be deleted');
       await repo.deleteKey(trx, key);
     });

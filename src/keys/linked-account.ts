@@ -3,8 +3,8 @@
 import type { Kysely } from 'kysely';
 import { findAccountOfCompany, type AccountWithCompany } from '../accounts/accounts.repository';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 
 export async function requireLinkedAccount(db: Kysely<Database>, principal: Principal): Promise<AccountWithCompany> {
   const account = await findAccountOfCompany(db, principal.companyId, principal.accountId);

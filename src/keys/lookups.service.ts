@@ -4,17 +4,17 @@
 // costs 1 token, one that does not costs 20 (never below zero); an empty bucket answers 429.
 // Every refill and lookup is logged; a lookup's end-to-end id can then pay the key it found.
 import type { Kysely } from 'kysely';
-import type { Database, PixKeyTokenLogRow } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import type { Database, NewPixKeyTokenLogRow, PixKeyTokenLogRow } from '../db/schema';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';
 import { OWN_ISPB } from '../lib/psp';
 import { maskCpf } from '../rail/outside-world';
 import type { DictEntry, Rail } from '../rail/rail';
-import { requireLinkedAccount } from './linked-account';
+import type { CompanyDirectory } from '../identity/companies';
 import * as repo from './tokens.repository';
 
 export const BUCKET = {
@@ -89,6 +89,7 @@ export class KeyLookupService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly rail: Rail,
+    private readonly companies: CompanyDirectory,
   ) {}
 
   // GET /pix-keys/{pixKey}/check and POST /pix-keys/check.
@@ -98,23 +99,26 @@ export class KeyLookupService {
     const { key, type } = parsed.value;
     const outcome = await this.lookup(principal, key, type, 'pixKeyCheck');
     if (outcome.kind === 'empty') throw emptyBucket(outcome.nextRefresh);
-    if (outcome.kind === 'notFound') throw errors.notFound('Pix key not found');
+    if (outcome.kind === 'notFound') throw errors.missing('pixKey');
     return checkView(key, outcome.entry.type, outcome.endToEndId, outcome.entry);
   }
 
-  // One lookup in its own transaction (its cost is kept even when the caller then fails).
+  // One lookup in its own transaction (its cost is kept even when the caller then fails):
+  // the bucket locked (refilled on the way), the DICT asked, the spend and its log written.
   async lookup(principal: Principal, key: string, type: PixKeyType, reason: LookupReason): Promise<LookupOutcome> {
-    await requireLinkedAccount(this.db, principal);
+    await this.requireLinkedAccount(principal);
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const state = await this.refilledBucket(trx, principal, now);
-      if (state.tokens < BUCKET.lookupCost)
+      const now = await this.clock.now(principal.companyId, trx);
+      const { state, logs } = await this.refilledBucket(trx, principal, now);
+      if (state.tokens < BUCKET.lookupCost) {
+        if (logs.length) await repo.saveBucketWithLogs(trx, principal.companyId, state, logs);
         return { kind: 'empty', nextRefresh: new Date(state.refilledAt.getTime() + BUCKET.refillEveryMs) };
+      }
       const entry = await this.rail.lookupKey(trx, key, type);
       const cost = entry ? BUCKET.lookupCost : BUCKET.notFoundCost;
       const after = Math.max(0, state.tokens - cost);
       const endToEndId = newEndToEndId(OWN_ISPB, now);
-      await repo.insertLog(trx, {
+      logs.push({
         company_id: principal.companyId,
         account_id: principal.accountId,
         operation: 'REMOVE',
@@ -128,9 +132,16 @@ export class KeyLookupService {
         end_to_end_id: entry ? endToEndId : null,
         created_at: now,
       });
-      await repo.saveBucket(trx, principal.companyId, after, state.refilledAt);
+      await repo.saveBucketWithLogs(trx, principal.companyId, { tokens: after, refilledAt: state.refilledAt }, logs);
       return entry ? { kind: 'found', entry, endToEndId, at: now } : { kind: 'notFound' };
     });
+  }
+
+  // The caller's own account must be open (a lookup is made on behalf of an account).
+  private async requireLinkedAccount(principal: Principal) {
+    const account = await this.companies.account(principal.companyId, principal.accountId);
+    if (!account || account.status !== 'OPEN') throw errors.badRequest('You need to link a Bank Account to this API');
+    return account;
   }
 
   // A previous lookup of this company that found the key (a payment reuses its end-to-end id).
@@ -145,8 +156,8 @@ export class KeyLookupService {
   }
 
   async tokens(principal: Principal) {
-    await requireLinkedAccount(this.db, principal);
-    const now = await this.clock.now();
+    await this.requireLinkedAccount(principal);
+    const now = await this.clock.now(principal.companyId);
     const row = (await repo.findBucket(this.db, principal.companyId)) ?? {
       tokens: BUCKET.maxTokens,
       max_tokens: BUCKET.maxTokens,
@@ -168,7 +179,9 @@ export class KeyLookupService {
     return { logs: rows.map(logView), total };
   }
 
-  private async refilledBucket(trx: Kysely<Database>, principal: Principal, now: Date): Promise<BucketState> {
+  // The bucket locked and refilled for every whole period since its last tick, with the log
+  // row of that refill (written by the caller, with its spend).
+  private async refilledBucket(trx: Kysely<Database>, principal: Principal, now: Date) {
     const row = await repo.lockBucket(trx, principal.companyId, {
       tokens: BUCKET.maxTokens,
       maxTokens: BUCKET.maxTokens,
@@ -176,8 +189,9 @@ export class KeyLookupService {
       at: now,
     });
     const state = refill(row, now);
+    const logs: NewPixKeyTokenLogRow[] = [];
     if (state.added > 0) {
-      await repo.insertLog(trx, {
+      logs.push({
         company_id: principal.companyId,
         account_id: principal.accountId,
         operation: 'ADD',
@@ -192,9 +206,7 @@ export class KeyLookupService {
         created_at: state.refilledAt,
       });
     }
-    if (state.refilledAt !== row.refilled_at)
-      await repo.saveBucket(trx, principal.companyId, state.tokens, state.refilledAt);
-    return state;
+    return { state, logs };
   }
 }
 

@@ -11,7 +11,8 @@ export async function lockBucket(
   companyId: string,
   fresh: { tokens: number; maxTokens: number; refillRate: number; at: Date },
 ): Promise<PixKeyBucketRow> {
-  await db
+  // One statement: a conflicting insert updates (and so locks) the row and answers it.
+  return db
     .insertInto('pix_key_buckets')
     .values({
       company_id: companyId,
@@ -20,14 +21,31 @@ export async function lockBucket(
       refill_rate: fresh.refillRate,
       refilled_at: fresh.at,
     })
-    .onConflict((oc) => oc.column('company_id').doNothing())
-    .execute();
-  return db
-    .selectFrom('pix_key_buckets')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .forUpdate()
+    .onConflict((oc) => oc.column('company_id').doUpdateSet({ company_id: (eb) => eb.ref('excluded.company_id') }))
+    .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+// The bucket's new state and its log rows (a refill, a lookup), in one statement.
+export async function saveBucketWithLogs(
+  db: Db,
+  companyId: string,
+  state: { tokens: number; refilledAt: Date },
+  logs: NewPixKeyTokenLogRow[],
+): Promise<void> {
+  const update = db
+    .updateTable('pix_key_buckets')
+    .set({ tokens: state.tokens, refilled_at: state.refilledAt })
+    .where('company_id', '=', companyId);
+  if (logs.length === 0) {
+    await update.execute();
+    return;
+  }
+  await db
+    .with('saved', () => update)
+    .insertInto('pix_key_token_logs')
+    .values(logs)
+    .execute();
 }
 
 export async function findBucket(db: Db, companyId: string): Promise<PixKeyBucketRow | undefined> {

@@ -5,11 +5,11 @@ import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import type { Kysely } from 'kysely';
 import type { Database, KycChannel } from '../db/schema';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import * as repo from './kyc.repository';
-import { findRegister } from './onboarding.service';
+import { lockRegister } from './onboarding.service';
 
 export const CODE_RULES = {
   lifeMs: 10 * 60_000,
@@ -76,7 +76,7 @@ export class KycCodesService {
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
         if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
           return 'SAME_AS_ACCOUNT_USER';
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';
         const last = await repo.lastCode(trx, rep.id, channel);
         if (last && now.getTime() - last.sent_at.getTime() < CODE_RULES.resendGapMs)
@@ -127,7 +127,7 @@ export class KycCodesService {
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
         if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
           return 'SAME_AS_ACCOUNT_USER';
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';
         const last = await repo.lastCode(trx, rep.id, channel);
         if (!last || last.address !== address || last.used_at) return 'NO_ACTIVE_CODE';
@@ -174,9 +174,9 @@ export class KycCodesService {
 
   // The register (locked) and its representative; a send needs an address on the channel.
   private async target(trx: Db, principal: Principal, channel: KycChannel, target: CodeTarget, requireAddress = true) {
-    const onboarding = await findRegister(trx, principal.companyId, target.correlationID, true);
+    const onboarding = await lockRegister(trx, principal.companyId, target.correlationID);
     const rep = await repo.findRepresentative(trx, onboarding.id, target.representativeId);
-    if (!rep) throw errors.notFound('Representative not found');
+    if (!rep) throw errors.missing('representative');
     const address = channel === 'EMAIL' ? rep.email : rep.phone;
     if (address === null && requireAddress)
       throw errors.badRequest(`Representative has no ${channel === 'EMAIL' ? 'e-mail' : 'phone'}`);

@@ -1,6 +1,6 @@
 // HTTP in/out of KYC onboarding, representatives, one-time codes and the sandbox helpers.
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const kycHandlers = {

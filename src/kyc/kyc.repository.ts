@@ -31,30 +31,50 @@ export async function insertOnboardingIfFree(db: Db, row: NewKycOnboarding): Pro
     .executeTakeFirst();
 }
 
-export async function findOnboardingByCorrelationId(
-  db: Db,
-  companyId: string,
-  correlationId: string,
-  lock = false,
-): Promise<KycOnboardingRow | undefined> {
-  let q = db
+function selectOnboardingByCorrelationId(db: Db, companyId: string, correlationId: string) {
+  return db
     .selectFrom('kyc_onboardings')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('correlation_id', '=', correlationId);
-  if (lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+}
+
+export async function findOnboardingByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByCorrelationId(db, companyId, correlationId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockOnboardingByCorrelationId(
+  db: Db,
+  companyId: string,
+  correlationId: string,
+): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByCorrelationId(db, companyId, correlationId).forUpdate().executeTakeFirst();
+}
+
+function selectOnboardingByTaxId(db: Db, companyId: string, taxId: string) {
+  return db.selectFrom('kyc_onboardings').selectAll().where('company_id', '=', companyId).where('tax_id', '=', taxId);
 }
 
 export async function findOnboardingByTaxId(
   db: Db,
   companyId: string,
   taxId: string,
-  lock = false,
 ): Promise<KycOnboardingRow | undefined> {
-  let q = db.selectFrom('kyc_onboardings').selectAll().where('company_id', '=', companyId).where('tax_id', '=', taxId);
-  if (lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+  return selectOnboardingByTaxId(db, companyId, taxId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockOnboardingByTaxId(
+  db: Db,
+  companyId: string,
+  taxId: string,
+): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByTaxId(db, companyId, taxId).forUpdate().executeTakeFirst();
 }
 
 export async function findOnboardingByLinkToken(db: Db, token: string): Promise<KycOnboardingRow | undefined> {

@@ -6,9 +6,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
 import type { Database, KycOnboardingRow } from '../db/schema';
-import { ApiError, errors, type FieldIssue } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { DomainError, errors, type FieldIssue } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';
@@ -20,7 +20,7 @@ import {
   onboardingView,
   phoneConfirmed,
   representativeView,
-} from './kyc.views';
+} from './kyc.view';
 
 export const KYC_FEATURES = {
   emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP',
@@ -54,19 +54,21 @@ interface CleanRepresentative {
 
 // Checks a representative's CPF, e-mail and phone; field is the prefix of the issue paths.
 export function cleanRepresentative(r: RepresentativeInput, field: string, issues: FieldIssue[]): CleanRepresentative {
+  const at = (name: string) => (field ? `${field}.${name}` : name);
   const cpf = normalizeTaxId(r.taxID);
   if (!cpf.ok || cpf.value.type !== 'BR_CPF')
-    issues.push({ field: `${field}.taxID`, message: cpf.ok ? 'must be a CPF' : cpf.reason });
+    issues.push({ field: at('taxID'), in: 'body', message: cpf.ok ? 'must be a CPF' : cpf.reason });
   let email: string | null = null;
   if (r.email !== undefined) {
     email = r.email.trim().toLowerCase();
-    if (!isValidEmail(email)) issues.push({ field: `${field}.email`, message: 'must be a valid e-mail address' });
+    if (!isValidEmail(email))
+      issues.push({ field: at('email'), in: 'body', message: 'must be a valid e-mail address' });
   }
   let phone: string | null = null;
   if (r.phone !== undefined) {
     const p = normalizePhone(r.phone);
     if (p.ok) phone = p.value;
-    else issues.push({ field: `${field}.phone`, message: p.reason });
+    else issues.push({ field: at('phone'), in: 'body', message: p.reason });
   }
   const name = r.name?.trim();
   return {
@@ -92,20 +94,18 @@ export class KycOnboardingService {
     const cnpj = normalizeTaxId(input.taxID);
     if (!cnpj.ok || cnpj.value.type !== 'BR_CNPJ') {
       throw errors.badRequest('Invalid CNPJ', [
-        { field: 'body.taxID', message: cnpj.ok ? 'must be a CNPJ' : cnpj.reason },
+        { field: 'taxID', in: 'body', message: cnpj.ok ? 'must be a CNPJ' : cnpj.reason },
       ]);
     }
     const taxId = cnpj.value.taxId;
     const correlationId = input.correlationID === undefined ? taxId : input.correlationID.trim();
     const issues: FieldIssue[] = [];
-    if (correlationId.length === 0) issues.push({ field: 'body.correlationID', message: 'must not be blank' });
-    const reps = (input.representatives ?? []).map((r, i) =>
-      cleanRepresentative(r, `body.representatives[${i}]`, issues),
-    );
+    if (correlationId.length === 0) issues.push({ field: 'correlationID', in: 'body', message: 'must not be blank' });
+    const reps = (input.representatives ?? []).map((r, i) => cleanRepresentative(r, `representatives[${i}]`, issues));
     const seen = new Set<string>();
     reps.forEach((r, i) => {
       if (r.taxId && seen.has(r.taxId))
-        issues.push({ field: `body.representatives[${i}].taxID`, message: 'the same CPF appears twice' });
+        issues.push({ field: `representatives[${i}].taxID`, in: 'body', message: 'the same CPF appears twice' });
       seen.add(r.taxId);
     });
     if (issues.length) throw errors.validation(issues);
@@ -113,7 +113,7 @@ export class KycOnboardingService {
     return this.db.transaction().execute(async (trx) => {
       const existing = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
       if (existing) return { created: false, onboarding: await this.view(trx, principal.companyId, existing) };
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const inserted = await repo.insertOnboardingIfFree(trx, {
         id: randomUUID(),
         company_id: principal.companyId,
@@ -169,12 +169,12 @@ export class KycOnboardingService {
   // loses its confirmation).
   async upsertRepresentative(principal: Principal, input: RepresentativeInput & { correlationID: string }) {
     const issues: FieldIssue[] = [];
-    const r = cleanRepresentative(input, 'body', issues);
+    const r = cleanRepresentative(input, '', issues);
     if (issues.length) throw errors.validation(issues);
     return this.db.transaction().execute(async (trx) => {
-      const onboarding = await findRegister(trx, principal.companyId, input.correlationID, true);
+      const onboarding = await lockRegister(trx, principal.companyId, input.correlationID);
       if (onboarding.status !== 'PENDING') throw errors.badRequest(`Onboarding is already ${onboarding.status}`);
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const existing = await repo.findRepresentativeByTaxId(trx, onboarding.id, r.taxId);
       let id: string;
       if (existing) {
@@ -214,7 +214,7 @@ export class KycOnboardingService {
 
   async submit(principal: Principal, correlationId: string) {
     return this.db.transaction().execute(async (trx) => {
-      const onboarding = await findRegister(trx, principal.companyId, correlationId, true);
+      const onboarding = await lockRegister(trx, principal.companyId, correlationId);
       if (onboarding.status === 'SUBMITTED') return this.view(trx, principal.companyId, onboarding);
       if (onboarding.status !== 'PENDING') throw errors.badRequest(`Onboarding is already ${onboarding.status}`);
       const reps = await repo.listRepresentatives(trx, onboarding.id);
@@ -229,7 +229,7 @@ export class KycOnboardingService {
         const missing = targets.filter((r) => !phoneConfirmed(r));
         if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_PHONE_VERIFICATION', missing, 'phone');
       }
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', now);
       // The register the analysis settles (GET /api/v1/account-register), in the same transaction.
       await openAccountRegister(trx, {
@@ -254,10 +254,10 @@ export class KycOnboardingService {
     const token = /\/kyc\/onboarding\/([0-9a-f]{32})\/?$/.exec(link)?.[1];
     return this.db.transaction().execute(async (trx) => {
       const onboarding = token ? await repo.findOnboardingByLinkToken(trx, token) : undefined;
-      if (!onboarding) throw errors.notFound('Onboarding not found');
+      if (!onboarding) throw errors.missing('onboarding');
       if (onboarding.status !== 'SUBMITTED')
         throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(onboarding.company_id, trx);
       const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, now);
       await settleAccountRegister(trx, onboarding.company_id, onboarding.correlation_id, decision, now);
       return this.view(trx, onboarding.company_id, reviewed);
@@ -271,27 +271,37 @@ export class KycOnboardingService {
 }
 
 // The register named by its onboarding correlationID or its CNPJ (masked or not); 404 otherwise.
-export async function findRegister(
-  db: Db,
-  companyId: string,
-  correlationId: string,
-  lock = false,
-): Promise<KycOnboardingRow> {
+export async function findRegister(db: Db, companyId: string, correlationId: string): Promise<KycOnboardingRow> {
   const id = correlationId.trim();
-  const byCorrelation = await repo.findOnboardingByCorrelationId(db, companyId, id, lock);
-  if (byCorrelation) return byCorrelation;
   const bare = onlyDigitsAndLetters(id).toUpperCase();
-  const byTaxId = bare.length === 14 ? await repo.findOnboardingByTaxId(db, companyId, bare, lock) : undefined;
-  if (!byTaxId) throw errors.notFound('Onboarding not found');
-  return byTaxId;
+  return (
+    (await repo.findOnboardingByCorrelationId(db, companyId, id)) ??
+    (bare.length === 14 ? await repo.findOnboardingByTaxId(db, companyId, bare) : undefined) ??
+    notFoundRegister()
+  );
+}
+
+// The same register, locked FOR UPDATE.
+export async function lockRegister(db: Db, companyId: string, correlationId: string): Promise<KycOnboardingRow> {
+  const id = correlationId.trim();
+  const bare = onlyDigitsAndLetters(id).toUpperCase();
+  return (
+    (await repo.lockOnboardingByCorrelationId(db, companyId, id)) ??
+    (bare.length === 14 ? await repo.lockOnboardingByTaxId(db, companyId, bare) : undefined) ??
+    notFoundRegister()
+  );
+}
+
+function notFoundRegister(): never {
+  throw errors.missing('onboarding');
 }
 
 function missingVerification(
   code: string,
   reps: repo.RepresentativeWithChannels[],
   channel: 'email' | 'phone',
-): ApiError {
-  return new ApiError('CONFLICT', 409, code, {
+): DomainError {
+  return new DomainError('CONFLICT', 409, code, {
     details: reps.map((r) => ({
       field: `representatives[${r.id}].${channel}`,
       message: `${channel === 'email' ? 'e-mail' : 'phone'} not confirmed by a one-time code`,

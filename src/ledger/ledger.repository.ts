@@ -1,67 +1,74 @@
-// All SQL of balances and ledger entries.
-import type { Kysely } from 'kysely';
+// All SQL of balances and ledger entries. A move costs two statements: one locks (creating
+// missing rows) the balances it touches and reads any earlier application of the same move id;
+// one writes its entries and the new balances together.
+import { type Kysely, sql } from 'kysely';
 import type { AccountBalance, Database, LedgerBucket, LedgerEntryKind } from '../db/schema';
 
 type Db = Kysely<Database>;
 
-// Locks the balance rows of these accounts (creating missing ones), in id order so that two
-// moves over the same accounts never deadlock.
-export async function lockBalances(db: Db, accountIds: string[], at: Date): Promise<Map<string, AccountBalance>> {
-  const ids = [...new Set(accountIds)].sort();
-  await db
-    .insertInto('account_balances')
-    .values(ids.map((account_id) => ({ account_id, updated_at: at })))
-    .onConflict((oc) => oc.column('account_id').doNothing())
-    .execute();
-  const rows = await db
-    .selectFrom('account_balances')
-    .selectAll()
-    .where('account_id', 'in', ids)
-    .orderBy('account_id')
-    .forUpdate()
-    .execute();
-  return new Map(rows.map((r) => [r.account_id, r]));
+export interface StoredLeg {
+  move_id?: string;
+  account_id: string;
+  kind: LedgerEntryKind;
+  bucket: LedgerBucket;
+  amount: number;
 }
 
-export async function moveAlreadyApplied(db: Db, accountIds: string[], moveId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('ledger_entries')
-    .select('id')
-    .where('account_id', 'in', [...new Set(accountIds)])
-    .where('move_id', '=', moveId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function insertEntries(
+// Locks the balance rows of these accounts (creating missing ones) in id order, so that two
+// moves over the same accounts never deadlock; with the legs already stored under `moveIds`.
+export async function lockBalancesForMoves(
   db: Db,
-  entries: Array<{
-    account_id: string;
-    move_id: string;
-    kind: LedgerEntryKind;
-    bucket: LedgerBucket;
-    amount: number;
-    transaction_id: string | null;
-    description: string | null;
-    created_at: Date;
-  }>,
-): Promise<void> {
-  await db.insertInto('ledger_entries').values(entries).execute();
+  accountIds: string[],
+  moveIds: string[],
+  at: Date,
+): Promise<{ balances: Map<string, AccountBalance>; stored: StoredLeg[] }> {
+  const ids = [...new Set(accountIds)].sort();
+  const { rows } = await sql<AccountBalance & { stored: StoredLeg[] | null }>`
+    insert into account_balances (account_id, updated_at)
+    select id, ${at}::timestamptz from unnest(${ids}::text[]) with ordinality as t(id, n) order by n
+    on conflict (account_id) do update set account_id = excluded.account_id
+    returning *, (
+      select json_agg(json_build_object('move_id', e.move_id, 'account_id', e.account_id, 'kind', e.kind, 'bucket', e.bucket, 'amount', e.amount) order by e.id)
+      from ledger_entries e where e.move_id = any(${moveIds}::text[])
+    ) as stored`.execute(db);
+  const stored = rows[0]?.stored ?? [];
+  return {
+    balances: new Map(rows.map(({ stored: _, ...b }) => [b.account_id, numeric(b)])),
+    stored: stored.map((l) => ({ ...l, amount: Number(l.amount) })),
+  };
 }
 
-export async function saveBalance(db: Db, balance: AccountBalance): Promise<void> {
-  await db
-    .updateTable('account_balances')
-    .set({
-      total: balance.total,
-      blocked: balance.blocked,
-      blocked_security: balance.blocked_security,
-      blocked_withdraw_safety: balance.blocked_withdraw_safety,
-      updated_at: balance.updated_at,
-    })
-    .where('account_id', '=', balance.account_id)
-    .execute();
+// Locks the balance rows of these accounts (creating missing ones), in id order.
+export async function lockBalances(db: Db, accountIds: string[], at: Date): Promise<Map<string, AccountBalance>> {
+  return (await lockBalancesForMoves(db, accountIds, [], at)).balances;
+}
+
+export interface NewEntry extends StoredLeg {
+  move_id: string;
+  transaction_id: string | null;
+  description: string | null;
+  created_at: Date;
+}
+
+// The entries of a move and the balances they lead to, in one statement.
+export async function writeMove(db: Db, entries: NewEntry[], balances: AccountBalance[]): Promise<void> {
+  const values = sql.join(
+    entries.map(
+      (e) =>
+        sql`(${e.account_id}, ${e.move_id}, ${e.kind}, ${e.bucket}, ${e.amount}::int8, ${e.transaction_id}::text, ${e.description}::text, ${e.created_at}::timestamptz)`,
+    ),
+  );
+  await sql`
+    with entries as (
+      insert into ledger_entries (account_id, move_id, kind, bucket, amount, transaction_id, description, created_at)
+      values ${values}
+    )
+    update account_balances b
+    set total = v.total, blocked = v.blocked, blocked_security = v.blocked_security,
+      blocked_withdraw_safety = v.blocked_withdraw_safety, updated_at = v.updated_at
+    from jsonb_to_recordset(${JSON.stringify(balances)}::jsonb) as v(account_id text, total int8, blocked int8,
+      blocked_security int8, blocked_withdraw_safety int8, updated_at timestamptz)
+    where b.account_id = v.account_id`.execute(db);
 }
 
 export async function findBalance(db: Db, accountId: string): Promise<AccountBalance | undefined> {
@@ -71,4 +78,14 @@ export async function findBalance(db: Db, accountId: string): Promise<AccountBal
 export async function findBalances(db: Db, accountIds: string[]): Promise<AccountBalance[]> {
   if (accountIds.length === 0) return [];
   return db.selectFrom('account_balances').selectAll().where('account_id', 'in', accountIds).execute();
+}
+
+function numeric(b: AccountBalance): AccountBalance {
+  return {
+    ...b,
+    total: Number(b.total),
+    blocked: Number(b.blocked),
+    blocked_security: Number(b.blocked_security),
+    blocked_withdraw_safety: Number(b.blocked_withdraw_safety),
+  };
 }

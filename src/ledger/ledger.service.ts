@@ -25,7 +25,16 @@ export interface Move {
   description?: string;
 }
 
-export type MoveFailure = 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_HELD' | 'INVALID_AMOUNT';
+// The platform's counter-accounts (see the double-entry migration): money from and to other
+// institutions through the Pix rail, and the fees it earns. They have entries but no balance
+// row: every move touches one, and locking a row every move writes would make all money
+// movement of the server wait on it. Their balance is the sum of their entries (nothing
+// checks it: they may go negative).
+export const OUTSIDE = '@outside';
+export const FEES = '@fees';
+export const isCounterAccount = (accountId: string) => accountId.startsWith('@');
+
+export type MoveFailure = 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_HELD' | 'INVALID_AMOUNT' | 'EXISTS_WITH_DIFFERENT_LEGS';
 
 export type MoveResult =
   | { ok: true; applied: boolean; balances: Map<string, BalanceView> }
@@ -56,57 +65,128 @@ export function balanceView(
   return { total, blocked, available: total - blocked, blockedBySecurity, blockedByWithdrawSafety };
 }
 
+// What a leg does to its account's total: credits add, debits take; holds and releases move
+// money between buckets of the same account.
+export function effectOf(leg: Pick<LedgerLeg, 'kind' | 'amount'>): number {
+  return leg.kind === 'CREDIT' ? leg.amount : leg.kind === 'DEBIT' ? -leg.amount : 0;
+}
+
+// The counter-leg that balances a move with the outside world (or the fees account): a credit
+// here is a debit there.
+export function counterLeg(accountId: typeof OUTSIDE | typeof FEES, effect: number): LedgerLeg {
+  return { accountId, kind: effect > 0 ? 'CREDIT' : 'DEBIT', amount: Math.abs(effect) as Cents };
+}
+
+// Applies the move's legs atomically (two statements), once per move id: a replay with the
+// same legs is a no-op, with other legs EXISTS_WITH_DIFFERENT_LEGS. A customer account never
+// goes below zero (INSUFFICIENT_FUNDS / INSUFFICIENT_HELD, nothing written).
 export async function applyMove(trx: Kysely<Database>, move: Move): Promise<MoveResult> {
-  const accountIds = move.legs.map((l) => l.accountId);
-  for (const leg of move.legs) {
-    if (!Number.isSafeInteger(leg.amount) || leg.amount <= 0)
-      return { ok: false, code: 'INVALID_AMOUNT', accountId: leg.accountId };
+  return applyMoves(trx, [move]);
+}
+
+// Several moves in order, written together (one statement). With `locked` (balances the
+// caller locked in this transaction, covering every account of the moves, whose move ids it
+// has just made and so cannot be stored yet) nothing is locked or read again.
+export async function applyMoves(trx: Kysely<Database>, moves: Move[], locked?: LockedBalances): Promise<MoveResult> {
+  for (const move of moves) {
+    const invalid = move.legs.find((leg) => !Number.isSafeInteger(leg.amount) || leg.amount <= 0);
+    if (invalid) return { ok: false, code: 'INVALID_AMOUNT', accountId: invalid.accountId };
+    // Double entry: a move that creates or destroys money is a bug of its caller.
+    const net = move.legs.reduce((sum, leg) => sum + effectOf(leg), 0);
+    if (net !== 0) throw new Error(`move ${move.moveId} does not balance: its legs add up to ${net}`);
   }
-  const locked = await repo.lockBalances(trx, accountIds, move.at);
-  if (await repo.moveAlreadyApplied(trx, accountIds, move.moveId)) {
-    return { ok: true, applied: false, balances: viewsOf(locked) };
-  }
-  const next = new Map([...locked].map(([id, b]) => [id, { ...b }]));
-  for (const leg of move.legs) {
-    const b = next.get(leg.accountId)!;
-    const bucket = leg.bucket ?? 'available';
-    const available = b.total - b.blocked - b.blocked_security - b.blocked_withdraw_safety;
-    if (leg.kind === 'CREDIT') b.total += leg.amount;
-    else if (leg.kind === 'DEBIT' && bucket === 'available') {
-      if (available < leg.amount) return { ok: false, code: 'INSUFFICIENT_FUNDS', accountId: leg.accountId };
-      b.total -= leg.amount;
-    } else if (leg.kind === 'DEBIT') {
-      const column = HELD[bucket as HeldBucket];
-      if (b[column] < leg.amount) return { ok: false, code: 'INSUFFICIENT_HELD', accountId: leg.accountId };
-      b[column] -= leg.amount;
-      b.total -= leg.amount;
-    } else if (leg.kind === 'HOLD') {
-      if (bucket === 'available') throw new Error('a hold needs a held bucket');
-      if (available < leg.amount) return { ok: false, code: 'INSUFFICIENT_FUNDS', accountId: leg.accountId };
-      b[HELD[bucket as HeldBucket]] += leg.amount;
-    } else {
-      if (bucket === 'available') throw new Error('a release needs a held bucket');
-      const column = HELD[bucket as HeldBucket];
-      if (b[column] < leg.amount) return { ok: false, code: 'INSUFFICIENT_HELD', accountId: leg.accountId };
-      b[column] -= leg.amount;
+  const accountIds = moves.flatMap((m) => m.legs.map((l) => l.accountId)).filter((id) => !isCounterAccount(id));
+  let balances: Map<string, AccountBalance>;
+  let pending = moves;
+  if (locked) {
+    const missing = accountIds.find((id) => !locked.rows.has(id));
+    if (missing) throw new Error(`account ${missing} was not locked before its move`);
+    balances = locked.rows;
+  } else {
+    const read = await repo.lockBalancesForMoves(
+      trx,
+      accountIds,
+      moves.map((m) => m.moveId),
+      moves[0]!.at,
+    );
+    balances = read.balances;
+    for (const move of moves) {
+      const stored = read.stored.filter((l) => l.move_id === move.moveId);
+      if (stored.length > 0 && !sameLegs(stored, move.legs))
+        return { ok: false, code: 'EXISTS_WITH_DIFFERENT_LEGS', accountId: stored[0]!.account_id };
     }
-    b.updated_at = move.at;
+    pending = moves.filter((move) => !read.stored.some((l) => l.move_id === move.moveId));
   }
-  await repo.insertEntries(
+  if (pending.length === 0) return { ok: true, applied: false, balances: viewsOf(balances) };
+  const next = new Map([...balances].map(([id, b]) => [id, { ...b }]));
+  for (const move of pending) {
+    for (const leg of move.legs) {
+      if (isCounterAccount(leg.accountId)) continue;
+      const b = next.get(leg.accountId)!;
+      b.updated_at = move.at;
+      const refused = applyLeg(b, leg);
+      if (refused) return { ok: false, code: refused, accountId: leg.accountId };
+    }
+  }
+  const touched = new Set(pending.flatMap((m) => m.legs.map((l) => l.accountId)).filter((id) => !isCounterAccount(id)));
+  await repo.writeMove(
     trx,
-    move.legs.map((leg) => ({
-      account_id: leg.accountId,
-      move_id: move.moveId,
-      kind: leg.kind,
-      bucket: leg.bucket ?? 'available',
-      amount: leg.amount,
-      transaction_id: move.transactionId ?? null,
-      description: move.description ?? null,
-      created_at: move.at,
-    })),
+    pending.flatMap(entriesOf),
+    [...touched].map((id) => next.get(id)!),
   );
-  for (const b of next.values()) await repo.saveBalance(trx, b);
+  for (const id of touched) balances.set(id, next.get(id)!);
   return { ok: true, applied: true, balances: viewsOf(next) };
+}
+
+function entriesOf(move: Move): repo.NewEntry[] {
+  return move.legs.map((leg) => ({
+    account_id: leg.accountId,
+    move_id: move.moveId,
+    kind: leg.kind,
+    bucket: leg.bucket ?? 'available',
+    amount: leg.amount,
+    transaction_id: move.transactionId ?? null,
+    description: move.description ?? null,
+    created_at: move.at,
+  }));
+}
+
+// One leg on a locked balance; the refusal when a customer account would go below zero.
+function applyLeg(b: AccountBalance, leg: LedgerLeg): 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_HELD' | undefined {
+  const bucket = leg.bucket ?? 'available';
+  const guarded = !isCounterAccount(b.account_id);
+  const available = b.total - b.blocked - b.blocked_security - b.blocked_withdraw_safety;
+  if (leg.kind === 'CREDIT') {
+    b.total += leg.amount;
+  } else if (leg.kind === 'DEBIT' && bucket === 'available') {
+    if (guarded && available < leg.amount) return 'INSUFFICIENT_FUNDS';
+    b.total -= leg.amount;
+  } else if (leg.kind === 'DEBIT') {
+    const column = HELD[bucket as HeldBucket];
+    if (b[column] < leg.amount) return 'INSUFFICIENT_HELD';
+    b[column] -= leg.amount;
+    b.total -= leg.amount;
+  } else if (leg.kind === 'HOLD') {
+    if (bucket === 'available') throw new Error('a hold needs a held bucket');
+    if (guarded && available < leg.amount) return 'INSUFFICIENT_FUNDS';
+    b[HELD[bucket as HeldBucket]] += leg.amount;
+  } else {
+    if (bucket === 'available') throw new Error('a release needs a held bucket');
+    const column = HELD[bucket as HeldBucket];
+    if (b[column] < leg.amount) return 'INSUFFICIENT_HELD';
+    b[column] -= leg.amount;
+  }
+  return undefined;
+}
+
+function sameLegs(stored: repo.StoredLeg[], legs: LedgerLeg[]): boolean {
+  const key = (l: { account_id: string; kind: string; bucket: string; amount: number }) =>
+    `${l.account_id} ${l.kind} ${l.bucket} ${l.amount}`;
+  const a = stored.map(key).sort();
+  const b = legs
+    .map((l) => key({ account_id: l.accountId, kind: l.kind, bucket: l.bucket ?? 'available', amount: l.amount }))
+    .sort();
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 function viewsOf(balances: Map<string, AccountBalance>): Map<string, BalanceView> {
@@ -123,12 +203,18 @@ export async function getBalances(db: Kysely<Database>, accountIds: string[]): P
   return new Map(accountIds.map((id) => [id, balanceView(byId.get(id))]));
 }
 
-// Locks the balance rows of these accounts for the rest of the caller's transaction (in id
-// order), so checks made before a move (limits, usage) cannot race with another move.
-export async function lockAccounts(
-  trx: Kysely<Database>,
-  accountIds: string[],
-  at: Date,
-): Promise<Map<string, BalanceView>> {
-  return viewsOf(await repo.lockBalances(trx, accountIds, at));
+// Balances locked for the rest of the caller's transaction: to check before a move (limits,
+// usage cannot race with another move) and to move money without locking again.
+export class LockedBalances {
+  constructor(readonly rows: Map<string, AccountBalance>) {}
+
+  get(accountId: string): BalanceView | undefined {
+    const row = this.rows.get(accountId);
+    return row ? balanceView(row) : undefined;
+  }
+}
+
+// Locks the balance rows of these accounts (in id order, creating missing ones).
+export async function lockAccounts(trx: Kysely<Database>, accountIds: string[], at: Date): Promise<LockedBalances> {
+  return new LockedBalances(await repo.lockBalances(trx, accountIds, at));
 }

@@ -287,9 +287,15 @@ export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: stri
   }
   if (modalidade === 1 || modalidade === 2) {
     if (items.length === 0) return fail(`discountFixedDate is required for ${discount.modality}`);
-    const descontoDataFixa = items.map((i) => ({
-      data: addCalendarDays(dueDate, -i.daysActive),
-      valorPerc: hundredths(i.value),
+    // The platform grants the largest discount still live; the standard the one of the first
+    // date not passed yet. Each date carrying the largest value from it on makes them agree,
+    // so the one body prices both APIs.
+    const byDate = items
+      .map((i) => ({ data: addCalendarDays(dueDate, -i.daysActive), value: i.value }))
+      .sort((a, b) => (a.data < b.data ? -1 : a.data > b.data ? 1 : 0));
+    const descontoDataFixa = byDate.map((item, i) => ({
+      data: item.data,
+      valorPerc: hundredths(Math.max(...byDate.slice(i).map((later) => later.value))),
     }));
     return ok({ modalidade, descontoDataFixa });
   }
@@ -298,32 +304,32 @@ export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: stri
   return ok({ modalidade, valorPerc: hundredths(rate) });
 }
 
-// The platform discount for a payment date: when several fixed-date items are live, the largest wins.
-export function platformDiscountFor(
-  original: Cents,
+// The platform's view of a cobv's valor: its percentage fine and interest and its discount in
+// the platform's terms (what the platform API answers, whichever API set or revised them).
+// Fixed-amount fines and interests have no platform form and are left out (the amounts due
+// still count them).
+export function platformSettingsOf(
+  valor: Pick<DueChargeInput, 'multa' | 'juros' | 'desconto'>,
   dueDate: string,
-  paymentDate: string,
-  discount: PlatformDiscount,
-): Cents {
-  const mapped = platformDiscountToCobv(discount, dueDate);
-  if (!mapped.ok) throw new Error(`invalid platform discount: ${mapped.reason}`);
-  if (!isValidDate(paymentDate)) throw new Error(`invalid payment date ${paymentDate}`);
-  if (paymentDate > dueDate) return cents(0);
-  const base = BigInt(cents(original));
-  const cobv = mapped.value;
-  let best = 0n;
-  if (cobv.descontoDataFixa) {
-    for (const item of cobv.descontoDataFixa) {
-      if (item.data < paymentDate) continue; // window expired
-      const r =
-        cobv.modalidade === 1
-          ? valueTimes('value', item.valorPerc, 1n)
-          : percentTimes('value', base, item.valorPerc, 1n);
-      if (r.ok && r.cents > best) best = r.cents;
-    }
-  } else {
-    const r = descontoAmount(base, dueDate, paymentDate, cobv);
-    if (r.ok) best = r.cents;
+): { fines?: { value: number }; interests?: { value: number }; discount?: PlatformDiscount } {
+  const bp = (s: string) => Math.round(Number(s) * 100);
+  const out: { fines?: { value: number }; interests?: { value: number }; discount?: PlatformDiscount } = {};
+  if (valor.multa?.modalidade === 2) out.fines = { value: bp(valor.multa.valorPerc) };
+  if (valor.juros?.modalidade === 2) out.interests = { value: bp(valor.juros.valorPerc) };
+  const d = valor.desconto;
+  const modality = (Object.keys(PLATFORM_DISCOUNT_MODALITIES) as PlatformDiscountModality[]).find(
+    (name) => PLATFORM_DISCOUNT_MODALITIES[name] === d?.modalidade,
+  );
+  if (d && modality) {
+    out.discount = d.descontoDataFixa
+      ? {
+          modality,
+          discountFixedDate: d.descontoDataFixa.map((i) => ({
+            daysActive: daysBetween(i.data, dueDate),
+            value: bp(i.valorPerc),
+          })),
+        }
+      : { modality, value: bp(d.valorPerc ?? '0') };
   }
-  return toCents(best > base ? base : best);
+  return out;
 }

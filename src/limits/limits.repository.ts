@@ -26,13 +26,42 @@ export interface UsageWindows {
   dayEnd: Date;
 }
 
+export interface Usage {
+  month: number;
+  daytime: number;
+  nighttime: number;
+}
+
 // Money out of the account this month, and today by daytime and nighttime.
-export async function usage(
+export async function usage(db: Db, accountId: string, w: UsageWindows): Promise<Usage> {
+  const row = await usageQuery(db, accountId, w).executeTakeFirstOrThrow();
+  return { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) };
+}
+
+// The account's own limits (if it has some) and its usage, in one statement.
+export async function limitsAndUsage(
   db: Db,
   accountId: string,
   w: UsageWindows,
-): Promise<{ month: number; daytime: number; nighttime: number }> {
-  const row = await db
+): Promise<{ limits: AccountLimitsRow | undefined; used: Usage }> {
+  const row = await usageQuery(db, accountId, w)
+    .select((eb) =>
+      eb
+        .selectFrom('account_limits')
+        .select(sql<AccountLimitsRow>`row_to_json(account_limits)`.as('l'))
+        .where('account_limits.account_id', '=', accountId)
+        .as('limits'),
+    )
+    .executeTakeFirstOrThrow();
+  const limits = row.limits ? { ...row.limits, updated_at: new Date(row.limits.updated_at) } : undefined;
+  return {
+    limits,
+    used: { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) },
+  };
+}
+
+function usageQuery(db: Db, accountId: string, w: UsageWindows) {
+  return db
     .selectFrom('transactions')
     .select([
       sql<number>`coalesce(sum(value), 0)::int8`.as('month'),
@@ -46,7 +75,5 @@ export async function usage(
     .where('account_id', '=', accountId)
     .where('type', 'in', ['PIX_OUT', 'WITHDRAW'])
     .where('created_at', '>=', w.monthStart)
-    .where('created_at', '<', w.monthEnd)
-    .executeTakeFirstOrThrow();
-  return { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) };
+    .where('created_at', '<', w.monthEnd);
 }

@@ -4,8 +4,8 @@
 // ones cannot pass a limit together. Accounts without their own row use the defaults.
 import type { Kysely } from 'kysely';
 import type { AccountLimitsRow, Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { findAccountOfCompany } from '../accounts/accounts.repository';
 import { dayWindows, isNighttime, monthWindow, NIGHT_END_HOUR, NIGHT_START_HOUR } from './brasilia-time';
@@ -39,26 +39,29 @@ export class LimitsService {
   ) {}
 
   async settings(db: Kysely<Database>, accountId: string, since: Date): Promise<AccountLimitsRow> {
+    return (await repo.findLimits(db, accountId)) ?? this.defaultsFor(accountId, since);
+  }
+
+  // The limits of an account that has none of its own.
+  private defaultsFor(accountId: string, since: Date): AccountLimitsRow {
     const d = this.defaults;
-    return (
-      (await repo.findLimits(db, accountId)) ?? {
-        account_id: accountId,
-        daytime_per_transaction: d.daytimePerTransaction,
-        daytime_daily: d.daytimeDaily,
-        nighttime_per_transaction: d.nighttimePerTransaction,
-        nighttime_daily: d.nighttimeDaily,
-        monthly: d.monthly,
-        min_free_withdraw_value: d.minFreeWithdrawValue,
-        withdraw_fee: d.withdrawFee,
-        updated_at: since,
-      }
-    );
+    return {
+      account_id: accountId,
+      daytime_per_transaction: d.daytimePerTransaction,
+      daytime_daily: d.daytimeDaily,
+      nighttime_per_transaction: d.nighttimePerTransaction,
+      nighttime_daily: d.nighttimeDaily,
+      monthly: d.monthly,
+      min_free_withdraw_value: d.minFreeWithdrawValue,
+      withdraw_fee: d.withdrawFee,
+      updated_at: since,
+    };
   }
 
   async view(principal: Principal, accountId: string) {
     const account = await findAccountOfCompany(this.db, principal.companyId, accountId);
-    if (!account) throw errors.notFound('Account not found');
-    const now = await this.clock.now();
+    if (!account) throw errors.missing('account');
+    const now = await this.clock.now(principal.companyId);
     const limits = await this.settings(this.db, account.id, account.created_at);
     const used = await this.usage(this.db, account.id, now);
     return {
@@ -80,8 +83,18 @@ export class LimitsService {
   // Throws 400 when sending `value` now would pass a limit. Call it holding the payer's
   // balance row lock (the usage cannot change under it).
   async check(trx: Kysely<Database>, accountId: string, value: number, now: Date): Promise<void> {
-    const limits = await this.settings(trx, accountId, now);
-    const used = await this.usage(trx, accountId, now);
+    const day = dayWindows(now);
+    const month = monthWindow(now);
+    const read = await repo.limitsAndUsage(trx, accountId, {
+      monthStart: month.start,
+      monthEnd: month.end,
+      dayStart: day.start,
+      nightEnds: day.nightEnds,
+      nightStarts: day.nightStarts,
+      dayEnd: day.end,
+    });
+    const limits = read.limits ?? this.defaultsFor(accountId, now);
+    const used = read.used;
     const night = isNighttime(now);
     const period = night ? 'nighttime' : 'daytime';
     const perTransaction = night ? limits.nighttime_per_transaction : limits.daytime_per_transaction;

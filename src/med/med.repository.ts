@@ -52,15 +52,27 @@ export async function insertRecovery(db: Db, row: NewFundsRecovery): Promise<Fun
 }
 
 // companyId undefined: any company's (the sandbox's analysis moves).
+function selectRecovery(db: Db, id: string, companyId: string | undefined) {
+  let q = db.selectFrom('funds_recoveries').selectAll().where('id', '=', id);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  return q;
+}
+
 export async function findRecovery(
   db: Db,
   id: string,
   companyId: string | undefined,
-  lock = false,
 ): Promise<FundsRecovery | undefined> {
-  let q = db.selectFrom('funds_recoveries').selectAll().where('id', '=', id);
-  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
-  return lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
+  return selectRecovery(db, id, companyId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRecovery(
+  db: Db,
+  id: string,
+  companyId: string | undefined,
+): Promise<FundsRecovery | undefined> {
+  return selectRecovery(db, id, companyId).forUpdate().executeTakeFirst();
 }
 
 export async function updateStatus(

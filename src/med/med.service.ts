@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FundsRecovery, FundsRecoveryStatus, StoredRecoveryEvent } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import { FEATURES, hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { OWN_ISPB } from '../lib/psp';
@@ -69,13 +69,13 @@ export class MedService {
     this.guard(principal);
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         const rows = await repo.findCompanyTransactions(trx, principal.companyId, input.transactionEndToEndId);
         if (rows.length === 0) {
           // A payment that failed (or was removed) writes no transaction, only its endToEndId.
           const payment = await repo.findCompanyPayment(trx, principal.companyId, input.transactionEndToEndId);
           if (payment && REJECTED_PAYMENTS.has(payment.status)) throw errors.badRequest('Transaction was rejected');
-          throw errors.notFound('Transaction not found');
+          throw errors.missing('transaction');
         }
         const sent = rows.find((r) => r.type === 'PIX_OUT');
         if (!sent) throw errors.badRequest('Transaction was not sent from your account');
@@ -122,7 +122,7 @@ export class MedService {
   async cancel(principal: Principal, id: string) {
     this.guard(principal);
     return this.db.transaction().execute(async (trx) => {
-      const row = await repo.findRecovery(trx, id, principal.companyId, true);
+      const row = await repo.lockRecovery(trx, id, principal.companyId);
       if (!row) throw errors.notFound(NOT_FOUND);
       if (TERMINAL.includes(row.status)) throw errors.conflict('Funds recovery is already COMPLETED or CANCELLED');
       return fundsRecoveryView(await this.move(trx, row, 'CANCELLED', 'Cancelled by the reporter'));
@@ -132,7 +132,7 @@ export class MedService {
   // Sandbox: the analysis of the receiving institution (CREATED -> AWAITING_ANALYSIS -> COMPLETED).
   async advance(id: string, status: 'AWAITING_ANALYSIS' | 'COMPLETED') {
     return this.db.transaction().execute(async (trx) => {
-      const row = await repo.findRecovery(trx, id, undefined, true);
+      const row = await repo.lockRecovery(trx, id, undefined);
       if (!row) throw errors.notFound(NOT_FOUND);
       const step = ANALYSIS_MOVES[status]!;
       if (row.status !== step.from)
@@ -147,7 +147,7 @@ export class MedService {
     status: FundsRecoveryStatus,
     description: string,
   ): Promise<FundsRecovery> {
-    const now = await this.clock.now(trx);
+    const now = await this.clock.now(row.company_id, trx);
     const event: StoredRecoveryEvent = { type: 'STATUS_CHANGED', status, description, createdAt: now.toISOString() };
     return repo.updateStatus(trx, row.id, status, [...row.events, event], now);
   }

@@ -75,12 +75,20 @@ export async function listPreRegistrations(
     .execute();
 }
 
-export async function countPreRegistrations(db: Db, partnerCompanyId: string, affiliatedOnly = false): Promise<number> {
-  let q = db
+function countOf(db: Db, partnerCompanyId: string) {
+  return db
     .selectFrom('partner_pre_registrations')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('partner_company_id', '=', partnerCompanyId);
-  if (affiliatedOnly) q = q.where('company_id', 'is not', null);
+}
+
+export async function countPreRegistrations(db: Db, partnerCompanyId: string): Promise<number> {
+  return Number((await countOf(db, partnerCompanyId).executeTakeFirstOrThrow()).n);
+}
+
+// Pre-registrations that became companies (affiliates).
+export async function countAffiliates(db: Db, partnerCompanyId: string): Promise<number> {
+  const q = countOf(db, partnerCompanyId).where('company_id', 'is not', null);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 

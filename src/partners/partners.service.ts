@@ -4,9 +4,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, PreRegistrationUser } from '../db/schema';
-import { errors, type FieldIssue } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors, type FieldIssue } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { newCredentials } from '../identity/credentials';
 import * as identityRepo from '../identity/identity.repository';
 import { applicationView, hasFeature } from '../identity/identity.service';
@@ -41,14 +41,15 @@ function requirePartner(principal: Principal): void {
 // The tax id without mask, checked against its declared type (and the kinds allowed).
 function cleanTaxId(input: TaxIdInput, field: string, issues: FieldIssue[], allowed: TaxIdType[]): string {
   const n = normalizeTaxId(input.taxID);
-  if (!n.ok) issues.push({ field: `${field}.taxID`, message: n.reason });
+  if (!n.ok) issues.push({ field: `${field}.taxID`, in: 'body', message: n.reason });
   else if ((n.value.type === 'BR_CPF' ? 'BR:CPF' : 'BR:CNPJ') !== input.type)
     issues.push({
       field: `${field}.type`,
+      in: 'body',
       message: `does not match the tax id (a ${n.value.type === 'BR_CPF' ? 'CPF' : 'CNPJ'})`,
     });
   else if (!allowed.includes(input.type))
-    issues.push({ field: `${field}.type`, message: `must be ${allowed.join(' or ')}` });
+    issues.push({ field: `${field}.type`, in: 'body', message: `must be ${allowed.join(' or ')}` });
   return n.ok ? n.value.taxId : '';
 }
 
@@ -83,19 +84,20 @@ export class PartnersService {
   async createPreRegistration(principal: Principal, input: PreRegistrationInput) {
     requirePartner(principal);
     const issues: FieldIssue[] = [];
-    const taxId = cleanTaxId(input.preRegistration.taxID, 'body.preRegistration.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
+    const taxId = cleanTaxId(input.preRegistration.taxID, 'preRegistration.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
     const u = input.user;
-    const userTaxId = u.taxID ? cleanTaxId(u.taxID, 'body.user.taxID', issues, ['BR:CPF']) : undefined;
+    const userTaxId = u.taxID ? cleanTaxId(u.taxID, 'user.taxID', issues, ['BR:CPF']) : undefined;
     const email = u.email.trim().toLowerCase();
-    if (!isValidEmail(email)) issues.push({ field: 'body.user.email', message: 'must be a valid e-mail address' });
+    if (!isValidEmail(email))
+      issues.push({ field: 'user.email', in: 'body', message: 'must be a valid e-mail address' });
     let phone = u.phone;
     if (phone.startsWith('+55')) {
       const p = normalizePhone(phone);
       if (p.ok) phone = p.value;
-      else issues.push({ field: 'body.user.phone', message: p.reason });
+      else issues.push({ field: 'user.phone', in: 'body', message: p.reason });
     }
     const name = input.preRegistration.name.trim();
-    if (!name) issues.push({ field: 'body.preRegistration.name', message: 'must not be blank' });
+    if (!name) issues.push({ field: 'preRegistration.name', in: 'body', message: 'must not be blank' });
     if (issues.length) throw errors.validation(issues);
     const user: PreRegistrationUser = {
       firstName: u.firstName.trim(),
@@ -117,7 +119,7 @@ export class PartnersService {
         user: JSON.stringify(user),
         company_id: null,
         affiliated_at: null,
-        created_at: await this.clock.now(trx),
+        created_at: await this.clock.now(principal.companyId, trx),
       });
       const row = await repo.findPreRegistration(trx, principal.companyId, taxId);
       return { created, preRegistration: preRegistrationView(row!) };
@@ -136,7 +138,7 @@ export class PartnersService {
 
   async getPreRegistration(principal: Principal, taxId: string) {
     const row = await repo.findPreRegistration(this.db, principal.companyId, taxId);
-    if (!row) throw errors.notFound('Pre registration not found');
+    if (!row) throw errors.missing('preRegistration');
     return preRegistrationView(row);
   }
 
@@ -150,7 +152,7 @@ export class PartnersService {
           correlationID: r.id,
           createdAt: r.affiliated_at!.toISOString(),
         })),
-        total: await repo.countPreRegistrations(trx, principal.companyId, true),
+        total: await repo.countAffiliates(trx, principal.companyId),
       };
     });
   }
@@ -158,16 +160,16 @@ export class PartnersService {
   async createApplication(principal: Principal, input: PartnerApplicationInput) {
     requirePartner(principal);
     const issues: FieldIssue[] = [];
-    const taxId = cleanTaxId(input.taxID, 'body.taxID', issues, ['BR:CPF', 'BR:CNPJ']);
+    const taxId = cleanTaxId(input.taxID, 'taxID', issues, ['BR:CPF', 'BR:CNPJ']);
     const name = input.application.name.trim();
-    if (!name) issues.push({ field: 'body.application.name', message: 'must not be blank' });
+    if (!name) issues.push({ field: 'application.name', in: 'body', message: 'must not be blank' });
     if (issues.length) throw errors.validation(issues);
     const scopes = input.application.scopes;
     const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
     if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
     return this.db.transaction().execute(async (trx) => {
       const pre = await repo.lockPreRegistration(trx, principal.companyId, taxId);
-      if (!pre) throw errors.notFound('Pre registration not found');
+      if (!pre) throw errors.missing('preRegistration');
       const existing = await repo.findPartnerApplication(trx, pre.id, name);
       if (existing) {
         return {
@@ -181,45 +183,8 @@ export class PartnersService {
           },
         };
       }
-      const now = await this.clock.now(trx);
-      let companyId = pre.company_id;
-      let accountId: string;
-      if (companyId === null) {
-        const company = await identityRepo.insertCompany(trx, {
-          id: randomUUID(),
-          name: pre.name,
-          tax_id: pre.tax_id,
-          official_name: pre.name,
-          trade_name: pre.name,
-          features: JSON.stringify([]),
-          created_at: now,
-        });
-        const account = await identityRepo.insertBankAccount(trx, {
-          id: randomUUID(),
-          company_id: company.id,
-          is_default: true,
-          branch: '0001',
-          account_number: String(randomInt(10_000_000, 99_999_999)),
-          account_name: pre.name,
-          status: 'OPEN',
-          created_at: now,
-        });
-        await insertPixKey(trx, {
-          key: newEvpKey(),
-          company_id: company.id,
-          account_id: account.id,
-          type: 'EVP',
-          is_default: true,
-          created_at: now,
-        });
-        await repo.setAffiliate(trx, pre.id, company.id, now);
-        companyId = company.id;
-        accountId = account.id;
-      } else {
-        const account = await repo.defaultOpenAccount(trx, companyId);
-        if (!account) throw errors.badRequest('The company has no open default account');
-        accountId = account;
-      }
+      const now = await this.clock.now(principal.companyId, trx);
+      const { companyId, accountId } = await affiliatedCompanyOf(trx, pre, now);
       const credentials = newCredentials();
       const app = await identityRepo.insertApplication(trx, {
         id: randomUUID(),
@@ -256,4 +221,47 @@ export class PartnersService {
       };
     });
   }
+}
+
+// The company of a pre-registration: made on its first application (with a default account and
+// an EVP key), the one already affiliated after that.
+async function affiliatedCompanyOf(
+  trx: Kysely<Database>,
+  pre: { id: string; company_id: string | null; name: string; tax_id: string },
+  now: Date,
+): Promise<{ companyId: string; accountId: string }> {
+  if (pre.company_id !== null) {
+    const account = await repo.defaultOpenAccount(trx, pre.company_id);
+    if (!account) throw errors.badRequest('The company has no open default account');
+    return { companyId: pre.company_id, accountId: account };
+  }
+  const company = await identityRepo.insertCompany(trx, {
+    id: randomUUID(),
+    name: pre.name,
+    tax_id: pre.tax_id,
+    official_name: pre.name,
+    trade_name: pre.name,
+    features: JSON.stringify([]),
+    created_at: now,
+  });
+  const account = await identityRepo.insertBankAccount(trx, {
+    id: randomUUID(),
+    company_id: company.id,
+    is_default: true,
+    branch: '0001',
+    account_number: String(randomInt(10_000_000, 99_999_999)),
+    account_name: pre.name,
+    status: 'OPEN',
+    created_at: now,
+  });
+  await insertPixKey(trx, {
+    key: newEvpKey(),
+    company_id: company.id,
+    account_id: account.id,
+    type: 'EVP',
+    is_default: true,
+    created_at: now,
+  });
+  await repo.setAffiliate(trx, pre.id, company.id, now);
+  return { companyId: company.id, accountId: account.id };
 }

@@ -6,8 +6,8 @@
 import type { components } from '../../generated/platform.types';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import { parseBrCode } from '../lib/brcode';
 import { cents, type Cents } from '../lib/money';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';
@@ -81,7 +81,7 @@ export class PaymentDestinations {
 
   private async pixKey(principal: Principal, body: Extract<CreatePaymentBody, { type: 'PIX_KEY' }>): Promise<Resolved> {
     const parsed = validatePixKey(body.destinationAlias.trim(), body.destinationAliasType);
-    if (!parsed.ok) throw errors.validation([{ field: 'body.destinationAlias', message: parsed.reason }]);
+    if (!parsed.ok) throw errors.validation([{ field: 'destinationAlias', in: 'body', message: parsed.reason }]);
     const { key, type } = parsed.value;
     const echo: PaymentRequestEcho = { destinationAlias: key, destinationAliasType: body.destinationAliasType };
     if (body.pixKeyEndToEndId !== undefined) {
@@ -154,7 +154,9 @@ export class PaymentDestinations {
   private valueOf(amount: Cents | undefined, editable: boolean, value: number | undefined): Cents {
     if (amount === undefined) {
       if (value === undefined)
-        throw errors.validation([{ field: 'body.value', message: 'is required to pay a QR code without an amount' }]);
+        throw errors.validation([
+          { field: 'value', in: 'body', message: 'is required to pay a QR code without an amount' },
+        ]);
       return cents(value);
     }
     if (value !== undefined && value !== amount && !editable) {
@@ -171,7 +173,8 @@ export class PaymentDestinations {
     if (!taxId.ok || taxId.value.type !== declared) {
       throw errors.validation([
         {
-          field: 'body.holder.taxID.taxID',
+          field: 'holder.taxID.taxID',
+          in: 'body',
           message: taxId.ok ? `is not a ${body.holder.taxID.type.slice(3)}` : taxId.reason,
         },
       ]);

@@ -1,6 +1,6 @@
 // HTTP in/out of outgoing payments and boleto validation.
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const paymentHandlers = {
@@ -19,6 +19,9 @@ export const paymentHandlers = {
     return { status: 200, body: await ctx.services.payments.approve(callerOf(ctx), req.body.correlationID) };
   },
   async validateBoleto(req, ctx) {
-    return { status: 200, body: { boleto: await ctx.services.payments.validateBoleto(req.body.barcode) } };
+    return {
+      status: 200,
+      body: { boleto: await ctx.services.payments.validateBoleto(callerOf(ctx), req.body.barcode) },
+    };
   },
 } satisfies Partial<PlatformHandlers>;

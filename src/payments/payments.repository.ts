@@ -1,6 +1,8 @@
 // All SQL of outgoing payments, with the payer side (account and company) they are shown with.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { companyNowSql } from '../db/clock-sql';
 import type { Database, NewPaymentRow, PaymentRow } from '../db/schema';
+import type { WritePart } from '../db/together';
 
 type Db = Kysely<Database>;
 
@@ -29,8 +31,13 @@ function withPayer(db: Db) {
     ]);
 }
 
-export async function insertPayment(db: Db, row: NewPaymentRow): Promise<void> {
-  await db.insertInto('payments').values(row).execute();
+export async function insertPayment(db: Db, row: NewPaymentRow): Promise<PaymentRow> {
+  return db.insertInto('payments').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+// A payment's outcome as a part of a statement that writes several tables (src/db/together.ts).
+export function updatePaymentPart(id: string, changes: Parameters<typeof updatePayment>[2]): WritePart {
+  return (qc) => qc.updateTable('payments').set(changes).where('id', '=', id);
 }
 
 export async function findByCorrelation(
@@ -61,13 +68,20 @@ export async function lockByCorrelation(
 }
 
 // By id, else correlationID, else endToEndId, within the company.
+// A company's payment by id, else correlationID, else end-to-end id (one statement).
 export async function findPayment(db: Db, companyId: string, id: string): Promise<PaymentWithPayer | undefined> {
-  const of = () => withPayer(db).where('payments.company_id', '=', companyId);
-  return (
-    (await of().where('payments.id', '=', id).executeTakeFirst()) ??
-    (await of().where('payments.correlation_id', '=', id).executeTakeFirst()) ??
-    (await of().where('payments.end_to_end_id', '=', id).executeTakeFirst())
-  );
+  const rows = await withPayer(db)
+    .where('payments.company_id', '=', companyId)
+    .where((eb) =>
+      eb.or([
+        eb('payments.id', '=', id),
+        eb('payments.correlation_id', '=', id),
+        eb('payments.end_to_end_id', '=', id),
+      ]),
+    )
+    .execute();
+  const rank = (p: PaymentWithPayer) => (p.id === id ? 0 : p.correlation_id === id ? 1 : 2);
+  return rows.sort((a, b) => rank(a) - rank(b))[0];
 }
 
 export async function endToEndIdTaken(db: Db, endToEndId: string): Promise<boolean> {
@@ -112,12 +126,13 @@ export async function updatePayment(
 }
 
 // CREATED payments older than `before`, locked (others skip them): the expiry job's batch.
-export async function claimStale(db: Db, before: Date, limit: number): Promise<PaymentWithPayer[]> {
+// CREATED payments older than `ageMs` on their company's clock.
+export async function claimStale(db: Db, ageMs: number, limit: number): Promise<PaymentWithPayer[]> {
   const ids = await db
     .selectFrom('payments')
     .select('id')
     .where('status', '=', 'CREATED')
-    .where('created_at', '<', before)
+    .where('created_at', '<', companyNowSql(sql.ref('payments.company_id'), -ageMs))
     .orderBy('created_at')
     .limit(limit)
     .forUpdate()

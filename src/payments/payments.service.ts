@@ -6,21 +6,31 @@
 // payment stays CREATED, or with autoApprove is not stored at all.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, PaymentRow } from '../db/schema';
 import { isUniqueViolation, retryOnConflict } from '../db/errors';
-import { recordEvent } from '../events/events.repository';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { recordEvent, recordEventsPart } from '../events/events.repository';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
-import { applyMove, lockAccounts } from '../ledger/ledger.service';
+import {
+  applyMoves,
+  counterLeg,
+  type LockedBalances,
+  lockAccounts,
+  type Move,
+  OUTSIDE,
+} from '../ledger/ledger.service';
 import type { LimitsService } from '../limits/limits.service';
 import { localDate } from '../limits/brasilia-time';
-import { findAccountOfCompany, findDefaultOpenAccount } from '../accounts/accounts.repository';
 import type { Destination, Rail } from '../rail/rail';
-import { insertTransaction } from '../transactions/transactions.repository';
+import { insertTransactionPart } from '../transactions/transactions.repository';
+import { writeTogether } from '../db/together';
+import type { AccountWithCompany } from '../identity/identity.repository';
+import type { CompanyDirectory } from '../identity/companies';
+import type { Cents } from '../lib/money';
 import { describeBoleto } from './boletos';
 import {
   type CreatePaymentBody,
@@ -66,27 +76,29 @@ export class PaymentsService {
     private readonly rail: Rail,
     private readonly limits: LimitsService,
     private readonly destinations: PaymentDestinations,
+    private readonly companies: CompanyDirectory,
   ) {}
 
+  // A correlationID already used answers that payment (the same body) or a refusal: the unique
+  // index says so when this one is inserted, so a new payment reads nothing before it.
   async create(principal: Principal, request: PaymentCreateRequest): Promise<PaymentResult> {
     const body = withPaymentType(request);
     const hash = requestHash(body);
-    const existing = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
-    if (existing) return this.sameOrRefuse(existing, hash);
     const source = await this.sourceAccount(principal, body.sourceAccountId);
-    const resolved = await this.destinations.resolve(principal, body, localDate(await this.clock.now()));
+    const resolved = await this.destinations.resolve(
+      principal,
+      body,
+      localDate(await this.clock.now(principal.companyId)),
+    );
     const id = `pay_${randomUUID().replace(/-/g, '')}`;
     try {
       return await retryOnConflict(() =>
         this.db.transaction().execute(async (trx) => {
-          const at = await this.clock.now(trx);
-          if (resolved.endToEndId && (await repo.endToEndIdTaken(trx, resolved.endToEndId))) {
-            throw errors.badRequest('pixKeyEndToEndId was already used by another payment');
-          }
-          await repo.insertPayment(trx, {
+          const at = await this.clock.now(principal.companyId, trx);
+          const inserted = await repo.insertPayment(trx, {
             id,
             company_id: principal.companyId,
-            account_id: source,
+            account_id: source.id,
             correlation_id: body.correlationID,
             type: body.type,
             status: 'CREATED',
@@ -104,7 +116,7 @@ export class PaymentsService {
             updated_at: at,
             settled_at: null,
           });
-          const row = (await repo.lockByCorrelation(trx, principal.companyId, body.correlationID))!;
+          const row = withPayer(inserted, source);
           return paymentResult(body.autoApprove ? await this.execute(trx, row, at) : row);
         }),
       );
@@ -120,24 +132,24 @@ export class PaymentsService {
     return retryOnConflict(() =>
       this.db.transaction().execute(async (trx) => {
         const row = await repo.lockByCorrelation(trx, principal.companyId, correlationID);
-        if (!row) throw errors.notFound('Payment not found');
+        if (!row) throw errors.missing('payment');
         if (row.status !== 'CREATED')
           throw errors.conflict(`Payment is not awaiting approval: its status is ${row.status}`);
-        return paymentResult(await this.execute(trx, row, await this.clock.now(trx)));
+        return paymentResult(await this.execute(trx, row, await this.clock.now(principal.companyId, trx)));
       }),
     );
   }
 
   // POST /boleto/validate: the boleto as of today (Brasília), or 400 naming the failing check.
-  async validateBoleto(barcode: string) {
-    const described = describeBoleto(barcode, localDate(await this.clock.now()));
+  async validateBoleto(principal: Principal, barcode: string) {
+    const described = describeBoleto(barcode, localDate(await this.clock.now(principal.companyId)));
     if (!described.ok) throw errors.badRequest(described.reason);
     return described.value.view;
   }
 
   async get(principal: Principal, id: string): Promise<PaymentResult> {
     const row = await repo.findPayment(this.db, principal.companyId, id);
-    if (!row) throw errors.notFound('Payment not found');
+    if (!row) throw errors.missing('payment');
     return paymentResult(row);
   }
 
@@ -149,9 +161,9 @@ export class PaymentsService {
   // Removes CREATED payments left unapproved past the approval window (DENIED, MOVEMENT_REMOVED).
   async expireStale(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const stale = await repo.claimStale(trx, new Date(now.getTime() - APPROVAL_WINDOW_MS), 100);
+      const stale = await repo.claimStale(trx, APPROVAL_WINDOW_MS, 100);
       for (const row of stale) {
+        const now = await this.clock.now(row.company_id, trx);
         const reason = 'Not approved within 7 days';
         await repo.updatePayment(trx, row.id, {
           status: 'DENIED',
@@ -183,23 +195,26 @@ export class PaymentsService {
     return paymentResult(existing);
   }
 
-  private async sourceAccount(principal: Principal, sourceAccountId: string | undefined): Promise<string> {
+  private async sourceAccount(principal: Principal, sourceAccountId: string | undefined) {
+    const accounts = await this.companies.accounts(principal.companyId);
     const account = sourceAccountId
-      ? await findAccountOfCompany(this.db, principal.companyId, sourceAccountId)
-      : await findDefaultOpenAccount(this.db, principal.companyId);
+      ? accounts.find((a) => a.id === sourceAccountId)
+      : accounts.find((a) => a.is_default && a.status === 'OPEN');
     if (!account)
       throw errors.badRequest(sourceAccountId ? 'Source account not found' : 'The company has no open default account');
     if (account.status !== 'OPEN') throw errors.badRequest('The source account is closed');
-    return account.id;
+    return account;
   }
 
-  // Sends a CREATED payment (locked by the caller) and answers it CONFIRMED or FAILED.
+  // Sends a CREATED payment (locked by the caller) and answers it CONFIRMED or FAILED: the
+  // balances locked, the limits read, then the outcome written in two statements (the ledger's
+  // hold and its settlement or release; the transaction, the payment and its event).
   private async execute(trx: Kysely<Database>, row: repo.PaymentWithPayer, at: Date): Promise<repo.PaymentWithPayer> {
     if (row.payer_account_status !== 'OPEN') throw errors.badRequest('The source account is closed');
     const destination = row.destination as unknown as Destination;
     // Both balances of a local payment are locked up front in id order, so payments crossing
     // between two companies never wait on each other in opposite orders.
-    await lockAccounts(
+    const locked = await lockAccounts(
       trx,
       [row.account_id, ...(destination.where === 'local' && destination.accountId ? [destination.accountId] : [])],
       at,
@@ -210,27 +225,53 @@ export class PaymentsService {
     // The limits are Pix limits: a boleto is not a Pix.
     if (row.type !== 'BOLETO') await this.limits.check(trx, row.account_id, row.value, at);
     if (refusal === 'NOT_ENOUGH_BALANCE') throw errors.badRequest(INSUFFICIENT_BALANCE);
+    const available = locked.get(row.account_id)?.available ?? 0;
+    if (available < row.value) throw errors.badRequest(INSUFFICIENT_BALANCE);
     const endToEndId = row.end_to_end_id ?? newEndToEndId(OWN_ISPB, at);
-    const amount = row.value as never;
-    const hold = await applyMove(trx, {
-      moveId: `payment:${row.id}:hold`,
-      legs: [{ accountId: row.account_id, kind: 'HOLD', bucket: 'blocked', amount }],
-      at,
-      description: `Payment ${row.correlation_id} held`,
-    });
-    if (!hold.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
     const payer = payerOf(row);
     const outcome = await this.rail.send(trx, {
       endToEndId,
-      value: amount,
+      value: row.value as never,
       at,
       payer,
       destination,
       ...(row.comment ? { comment: row.comment } : {}),
     });
-    let done: repo.PaymentWithPayer;
-    if (outcome.ok) {
-      const tx = await insertTransaction(trx, {
+    return outcome.ok
+      ? this.confirm(trx, { row, destination, endToEndId, at }, locked)
+      : this.fail(trx, { row, destination, endToEndId, at }, locked, outcome);
+  }
+
+  private async confirm(trx: Kysely<Database>, sent: Sent, locked: LockedBalances): Promise<repo.PaymentWithPayer> {
+    const { row, destination, endToEndId, at } = sent;
+    const amount = row.value as Cents;
+    const transactionId = randomUUID();
+    const moved = await applyMoves(
+      trx,
+      [
+        holdOf(row, at),
+        {
+          moveId: `payment:${row.id}:settle`,
+          legs: [{ accountId: row.account_id, kind: 'DEBIT', bucket: 'blocked', amount }, counterLeg(OUTSIDE, amount)],
+          at,
+          transactionId,
+          description: `Payment ${row.correlation_id}`,
+        },
+      ],
+      locked,
+    );
+    if (!moved.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
+    const set = {
+      status: 'CONFIRMED' as const,
+      end_to_end_id: endToEndId,
+      transaction_id: transactionId,
+      settled_at: at,
+      updated_at: at,
+    };
+    const done = { ...row, ...set };
+    await writeTogether(trx, [
+      insertTransactionPart({
+        id: transactionId,
         company_id: row.company_id,
         account_id: row.account_id,
         type: row.type === 'BOLETO' ? 'BILL_PAYMENT' : 'PIX_OUT',
@@ -239,74 +280,115 @@ export class PaymentsService {
         charge_id: null,
         payment_id: row.id,
         created_at: at,
-        details: {
-          destination: {
-            name: destination.name,
-            taxID: destination.taxId,
-            pixKey: destination.pixKey,
-            pixKeyType: destination.pixKeyType,
-            ispb: destination.ispb,
-            bank: destination.bank,
-            branch: destination.branch,
-            account: destination.account,
-            accountType: destination.accountType,
-          },
-          debitParty: partyView(payer),
-          creditParty: partyView(destination),
-          ...(destination.txid ? { txid: destination.txid } : {}),
-          ...(row.comment ? { comment: row.comment } : {}),
-          payment: { correlationID: row.correlation_id, type: row.type },
+        details: transactionDetailsOf(row, destination),
+      }),
+      repo.updatePaymentPart(row.id, set),
+      recordEventsPart([
+        {
+          companyId: row.company_id,
+          type: 'OPENPIX:MOVEMENT_CONFIRMED',
+          payload: { payment: paymentView(done), transaction: paymentTransactionView(done)! },
+          at,
         },
-      });
-      const settle = await applyMove(trx, {
-        moveId: `payment:${row.id}:settle`,
-        legs: [{ accountId: row.account_id, kind: 'DEBIT', bucket: 'blocked', amount }],
-        at,
-        transactionId: tx.id,
-        description: `Payment ${row.correlation_id}`,
-      });
-      if (!settle.ok) throw new Error(`settling the hold of payment ${row.id} failed: ${settle.code}`);
-      const set = {
-        status: 'CONFIRMED' as const,
-        end_to_end_id: endToEndId,
-        transaction_id: tx.id,
-        settled_at: at,
-        updated_at: at,
-      };
-      await repo.updatePayment(trx, row.id, set);
-      done = { ...row, ...set };
-      await recordEvent(trx, {
-        companyId: row.company_id,
-        type: 'OPENPIX:MOVEMENT_CONFIRMED',
-        payload: { payment: paymentView(done), transaction: paymentTransactionView(done)! },
-        at,
-      });
-    } else {
-      const release = await applyMove(trx, {
-        moveId: `payment:${row.id}:release`,
-        legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'blocked', amount }],
-        at,
-        description: `Payment ${row.correlation_id} failed: ${outcome.code}`,
-      });
-      if (!release.ok) throw new Error(`releasing the hold of payment ${row.id} failed: ${release.code}`);
-      const set = {
-        status: 'FAILED' as const,
-        end_to_end_id: endToEndId,
-        failure_code: outcome.code,
-        failure_reason: outcome.reason,
-        settled_at: at,
-        updated_at: at,
-      };
-      await repo.updatePayment(trx, row.id, set);
-      done = { ...row, ...set };
-      const error = `${outcome.code}: ${outcome.reason}`;
-      await recordEvent(trx, {
-        companyId: row.company_id,
-        type: 'OPENPIX:MOVEMENT_FAILED',
-        payload: { payment: paymentView(done), transaction: paymentTransactionView(done)!, error },
-        at,
-      });
-    }
+      ]),
+    ]);
     return done;
   }
+
+  private async fail(
+    trx: Kysely<Database>,
+    sent: Sent,
+    locked: LockedBalances,
+    outcome: { code: string; reason: string },
+  ): Promise<repo.PaymentWithPayer> {
+    const { row, endToEndId, at } = sent;
+    const amount = row.value as Cents;
+    const moved = await applyMoves(
+      trx,
+      [
+        holdOf(row, at),
+        {
+          moveId: `payment:${row.id}:release`,
+          legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'blocked', amount }],
+          at,
+          description: `Payment ${row.correlation_id} failed: ${outcome.code}`,
+        },
+      ],
+      locked,
+    );
+    if (!moved.ok) throw errors.badRequest(INSUFFICIENT_BALANCE);
+    const set = {
+      status: 'FAILED' as const,
+      end_to_end_id: endToEndId,
+      failure_code: outcome.code,
+      failure_reason: outcome.reason,
+      settled_at: at,
+      updated_at: at,
+    };
+    const done = { ...row, ...set };
+    const error = `${outcome.code}: ${outcome.reason}`;
+    await writeTogether(trx, [
+      repo.updatePaymentPart(row.id, set),
+      recordEventsPart([
+        {
+          companyId: row.company_id,
+          type: 'OPENPIX:MOVEMENT_FAILED',
+          payload: { payment: paymentView(done), transaction: paymentTransactionView(done)!, error },
+          at,
+        },
+      ]),
+    ]);
+    return done;
+  }
+}
+
+interface Sent {
+  row: repo.PaymentWithPayer;
+  destination: Destination;
+  endToEndId: string;
+  at: Date;
+}
+
+// The payment's value set aside until the rail answers.
+function holdOf(row: repo.PaymentWithPayer, at: Date): Move {
+  return {
+    moveId: `payment:${row.id}:hold`,
+    legs: [{ accountId: row.account_id, kind: 'HOLD', bucket: 'blocked', amount: row.value as Cents }],
+    at,
+    description: `Payment ${row.correlation_id} held`,
+  };
+}
+
+function transactionDetailsOf(row: repo.PaymentWithPayer, destination: Destination) {
+  return {
+    destination: {
+      name: destination.name,
+      taxID: destination.taxId,
+      pixKey: destination.pixKey,
+      pixKeyType: destination.pixKeyType,
+      ispb: destination.ispb,
+      bank: destination.bank,
+      branch: destination.branch,
+      account: destination.account,
+      accountType: destination.accountType,
+    },
+    debitParty: partyView(payerOf(row)),
+    creditParty: partyView(destination),
+    ...(destination.txid ? { txid: destination.txid } : {}),
+    ...(row.comment ? { comment: row.comment } : {}),
+    payment: { correlationID: row.correlation_id, type: row.type },
+  };
+}
+
+// A payment row with its payer's account, as the account was read.
+function withPayer(row: PaymentRow, account: AccountWithCompany): repo.PaymentWithPayer {
+  return {
+    ...row,
+    payer_branch: account.branch,
+    payer_account_number: account.account_number,
+    payer_account_status: account.status,
+    payer_tax_id: account.tax_id,
+    payer_official_name: account.official_name,
+    payer_trade_name: account.trade_name,
+  };
 }

@@ -5,7 +5,7 @@ import type { Charge, WithdrawalKind } from '../db/schema';
 import { todayUtc } from '../lib/business-days';
 import { type Cents, cents, parseDecimalAmount } from '../lib/money';
 import { onlyDigitsAndLetters } from '../lib/taxid';
-import { money } from './pixin.views';
+import { money } from './pixin.view';
 
 export interface PaymentParts {
   components: Record<string, unknown> | null;

@@ -6,13 +6,13 @@ import type { Kysely } from 'kysely';
 import { findCompanyCharge, platformChargeView } from '../charges/payable';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { recordEvent } from '../events/events.repository';
-import { applyMove, type LedgerLeg } from '../ledger/ledger.service';
+import { applyMove, type LedgerLeg, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import type { Clock } from '../lib/clock';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import { insertTransaction } from '../transactions/transactions.repository';
 import * as repo from './pixin.repository';
-import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.views';
+import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.view';
 
 export const SETTLEMENT_JOB = 'pixin.devolutions';
 export const SETTLEMENT_INTERVAL_MS = 2000;
@@ -41,7 +41,7 @@ export class DevolutionSettlement {
     return this.db.transaction().execute(async (trx) => {
       const devolution = await repo.claimPendingDevolution(trx);
       if (!devolution) return false;
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(devolution.company_id, trx);
       const pix = (await repo.findReceivedOfCompany(trx, devolution.company_id, devolution.end_to_end_id))!;
       const refusal = await this.refusalOf(trx, pix);
       if (refusal) await this.refuse(trx, devolution, pix, refusal, now);
@@ -81,7 +81,12 @@ export class DevolutionSettlement {
       },
     });
     const legs: LedgerLeg[] = [{ accountId: d.account_id, kind: 'DEBIT', bucket: 'blocked', amount: cents(d.value) }];
-    if (pix.payer_account_id) legs.push({ accountId: pix.payer_account_id, kind: 'CREDIT', amount: cents(d.value) });
+    // Back to the payer: its account here, or outside.
+    legs.push(
+      pix.payer_account_id
+        ? { accountId: pix.payer_account_id, kind: 'CREDIT', amount: cents(d.value) }
+        : counterLeg(OUTSIDE, Number(d.value)),
+    );
     const move = await applyMove(trx, {
       moveId: `devolucao:${d.rtr_id}`,
       legs,

@@ -8,7 +8,7 @@ import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import * as repo from './pixin.repository';
-import { money } from './pixin.views';
+import { money } from './pixin.view';
 
 // The standard's window: 90 days from the original settlement, on the server clock.
 export const DEVOLUTION_WINDOW_MS = 90 * 24 * 3600 * 1000;
@@ -46,6 +46,48 @@ function sameRequest(d: PixDevolution, input: DevolutionInput): boolean {
   );
 }
 
+type Refusal = Extract<DevolutionResult, { ok: false }>;
+
+// Why a new devolution of the Pix cannot be asked for: the window, the nature, what is left.
+async function refusalOf(
+  trx: Kysely<Database>,
+  pix: PixReceived,
+  input: DevolutionInput,
+  now: Date,
+): Promise<Refusal | undefined> {
+  if (now.getTime() - pix.settled_at.getTime() > DEVOLUTION_WINDOW_MS) {
+    return {
+      ok: false,
+      code: 'OUTSIDE_WINDOW',
+      field: 'horario',
+      value: pix.settled_at.toISOString(),
+      message: 'The devolution window of 90 days from the settlement of the Pix has ended',
+    };
+  }
+  if (input.natureza === 'RETIRADA' && pix.withdrawal_value === 0) {
+    return {
+      ok: false,
+      code: 'NOT_A_WITHDRAWAL',
+      field: 'natureza',
+      value: 'RETIRADA',
+      message: 'The Pix has no withdrawal part (it is not a Pix Saque or Pix Troco): only natureza ORIGINAL applies',
+    };
+  }
+  const refundable = (await refundableOf(trx, pix))[input.natureza];
+  if (input.value > refundable) {
+    const part =
+      input.natureza === 'RETIRADA' ? 'withdrawal part' : pix.withdrawal_value > 0 ? 'purchase part' : 'value';
+    return {
+      ok: false,
+      code: 'ABOVE_REFUNDABLE',
+      field: 'valor',
+      value: money(input.value),
+      message: `The devolution exceeds what is left to return of the Pix ${part}: at most ${money(refundable)}`,
+    };
+  }
+  return undefined;
+}
+
 // Requests devolution `id` of a Pix the caller has locked (FOR UPDATE). The same id with the
 // same request answers the existing devolution.
 export async function requestDevolution(
@@ -66,37 +108,9 @@ export async function requestDevolution(
       message: `The devolution id ${id} is already used for this Pix with another request`,
     };
   }
-  if (now.getTime() - pix.settled_at.getTime() > DEVOLUTION_WINDOW_MS) {
-    return {
-      ok: false,
-      code: 'OUTSIDE_WINDOW',
-      field: 'horario',
-      value: pix.settled_at.toISOString(),
-      message: 'The devolution window of 90 days from the settlement of the Pix has ended',
-    };
-  }
+  const refused = await refusalOf(trx, pix, input, now);
+  if (refused) return refused;
   const valor = money(input.value);
-  if (input.natureza === 'RETIRADA' && pix.withdrawal_value === 0) {
-    return {
-      ok: false,
-      code: 'NOT_A_WITHDRAWAL',
-      field: 'natureza',
-      value: 'RETIRADA',
-      message: 'The Pix has no withdrawal part (it is not a Pix Saque or Pix Troco): only natureza ORIGINAL applies',
-    };
-  }
-  const refundable = (await refundableOf(trx, pix))[input.natureza];
-  if (input.value > refundable) {
-    const part =
-      input.natureza === 'RETIRADA' ? 'withdrawal part' : pix.withdrawal_value > 0 ? 'purchase part' : 'value';
-    return {
-      ok: false,
-      code: 'ABOVE_REFUNDABLE',
-      field: 'valor',
-      value: valor,
-      message: `The devolution exceeds what is left to return of the Pix ${part}: at most ${money(refundable)}`,
-    };
-  }
   const rtrId = newReturnId(OWN_ISPB, now);
   const hold = await applyMove(trx, {
     moveId: `devolucao-hold:${rtrId}`,

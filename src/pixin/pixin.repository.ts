@@ -31,37 +31,68 @@ export async function insertReceived(db: Db, row: NewPixReceived): Promise<PixRe
   return db.insertInto('pix_received').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findReceivedOfCompany(
-  db: Db,
-  companyId: string,
-  endToEndId: string,
-  forUpdate = false,
-): Promise<PixReceived | undefined> {
-  let q = db
+// Stores a received Pix unless its end-to-end id is settled already (then undefined): a
+// concurrent settlement of the same id waits here for the first and finds it done.
+export async function claimReceived(db: Db, row: NewPixReceived): Promise<PixReceived | undefined> {
+  return db
+    .insertInto('pix_received')
+    .values(row)
+    .onConflict((oc) => oc.column('end_to_end_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+function selectReceivedOfCompany(db: Db, companyId: string, endToEndId: string) {
+  return db
     .selectFrom('pix_received')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('end_to_end_id', '=', endToEndId);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+}
+
+export async function findReceivedOfCompany(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<PixReceived | undefined> {
+  return selectReceivedOfCompany(db, companyId, endToEndId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockReceivedOfCompany(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<PixReceived | undefined> {
+  return selectReceivedOfCompany(db, companyId, endToEndId).forUpdate().executeTakeFirst();
 }
 
 // The Pix that paid a charge (a charge is completed by one Pix).
-export async function findReceivedOfCharge(
-  db: Db,
-  companyId: string,
-  chargeId: string,
-  forUpdate = false,
-): Promise<PixReceived | undefined> {
-  let q = db
+function selectReceivedOfCharge(db: Db, companyId: string, chargeId: string) {
+  return db
     .selectFrom('pix_received')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('charge_id', '=', chargeId)
     .orderBy('settled_at')
     .limit(1);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+}
+
+export async function findReceivedOfCharge(
+  db: Db,
+  companyId: string,
+  chargeId: string,
+): Promise<PixReceived | undefined> {
+  return selectReceivedOfCharge(db, companyId, chargeId).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockReceivedOfCharge(
+  db: Db,
+  companyId: string,
+  chargeId: string,
+): Promise<PixReceived | undefined> {
+  return selectReceivedOfCharge(db, companyId, chargeId).forUpdate().executeTakeFirst();
 }
 
 export interface ReceivedListFilter {
@@ -157,6 +188,41 @@ export async function findDevolutionByCorrelationId(
 }
 
 // The devolutions of some Pix, oldest first, grouped by end-to-end id.
+// The first Pix that paid each of these charges, with its devolutions, in one statement.
+export async function paymentsOfCharges(
+  db: Db,
+  companyId: string,
+  chargeIds: string[],
+): Promise<Map<string, { pix: PixReceived; devolutions: PixDevolution[] }>> {
+  const out = new Map<string, { pix: PixReceived; devolutions: PixDevolution[] }>();
+  if (chargeIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('pix_received')
+    .selectAll('pix_received')
+    .select((eb) =>
+      eb
+        .selectFrom('pix_devolutions')
+        .select(sql<PixDevolution[]>`coalesce(json_agg(pix_devolutions.* order by requested_at, id), '[]')`.as('d'))
+        .whereRef('pix_devolutions.end_to_end_id', '=', 'pix_received.end_to_end_id')
+        .as('devolutions'),
+    )
+    .where('company_id', '=', companyId)
+    .where('charge_id', 'in', chargeIds)
+    .orderBy('settled_at')
+    .execute();
+  for (const { devolutions, ...pix } of rows) {
+    if (!pix.charge_id || out.has(pix.charge_id)) continue;
+    out.set(pix.charge_id, { pix, devolutions: (devolutions ?? []).map(devolutionFromJson) });
+  }
+  return out;
+}
+
+// A devolution row as json_agg gives it (timestamps as text) with its types back.
+function devolutionFromJson(row: PixDevolution): PixDevolution {
+  const at = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return { ...row, requested_at: at(row.requested_at)!, settled_at: at(row.settled_at) } as PixDevolution;
+}
+
 export async function devolutionsOf(db: Db, endToEndIds: string[]): Promise<Map<string, PixDevolution[]>> {
   const out = new Map<string, PixDevolution[]>(endToEndIds.map((e) => [e, []]));
   if (endToEndIds.length === 0) return out;

@@ -2,20 +2,18 @@
 // a charge (platform API), the settlement job. One devolution model behind both.
 import type { Kysely } from 'kysely';
 import { findCompanyCharge } from '../charges/payable';
-import { configureReceive } from '../charges/receive.service';
 import type { Config } from '../config';
 import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
-import { errors } from '../http/errors';
-import { type Page, type PixListQuery, parametros, pixListQuery } from '../http/paging';
-import type { Principal } from '../http/principal';
-import type { Scheduler } from '../jobs/scheduler';
+import { errors } from '../errors/errors';
+import { type Page, type PixListQuery, parametros, pixListQuery } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
-import { DevolutionSettlement, SETTLEMENT_INTERVAL_MS, SETTLEMENT_JOB } from './devolution-settlement';
+import { DevolutionSettlement } from './devolution-settlement';
 import { type DevolutionInput, type DevolutionRefusalCode, refundableOf, requestDevolution } from './devolution.rules';
 import * as repo from './pixin.repository';
-import { devolucaoView, pixRefundView, pixView, refundView } from './pixin.views';
+import { devolucaoView, pixRefundView, pixView, refundView } from './pixin.view';
 import { MAX_PIX_CENTS, SandboxPayService } from './sandbox-pay.service';
 
 const DEVOLUTION_ID = /^[a-zA-Z0-9]{1,35}$/;
@@ -51,14 +49,12 @@ export class PixInService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    jobs: Scheduler,
     config: Pick<Config, 'publicUrl'>,
   ) {
-    configureReceive({ publicUrl: config.publicUrl });
     this.settlement = new DevolutionSettlement(db, clock, config.publicUrl);
-    this.sandbox = new SandboxPayService(db, clock);
-    jobs.register(SETTLEMENT_JOB, SETTLEMENT_INTERVAL_MS, async () => {
-      await this.settlement.settlePending();
+    this.sandbox = new SandboxPayService(db, {
+      publicUrl: config.publicUrl,
+      now: (companyId, trx) => clock.now(companyId, trx),
     });
   }
 
@@ -66,7 +62,7 @@ export class PixInService {
 
   async getPix(principal: Principal, e2eid: string) {
     const pix = await repo.findReceivedOfCompany(this.db, principal.companyId, e2eid);
-    if (!pix) throw errors.notFound('Pix not found');
+    if (!pix) throw errors.missing('pix');
     const devolutions = await repo.devolutionsOf(this.db, [pix.end_to_end_id]);
     return pixView(pix, devolutions.get(pix.end_to_end_id)!);
   }
@@ -115,9 +111,9 @@ export class PixInService {
       descricao: body.descricao ? body.descricao : null,
     };
     return this.db.transaction().execute(async (trx) => {
-      const pix = await repo.findReceivedOfCompany(trx, principal.companyId, e2eid, true);
-      if (!pix) throw errors.notFound('Pix not found');
-      const result = await requestDevolution(trx, pix, id, input, await this.clock.now(trx));
+      const pix = await repo.lockReceivedOfCompany(trx, principal.companyId, e2eid);
+      if (!pix) throw errors.missing('pix');
+      const result = await requestDevolution(trx, pix, id, input, await this.clock.now(principal.companyId, trx));
       if (!result.ok)
         throw errors.badRequest(result.message, [
           { field: result.field, message: result.message, value: result.value },
@@ -132,7 +128,7 @@ export class PixInService {
       const pix = await repo.findReceivedOfCompany(this.db, principal.companyId, e2eid);
       throw pix
         ? errors.notFound(`The Pix has no devolution ${id}`, 'PixDevolucaoNaoEncontrada')
-        : errors.notFound('Pix not found', 'PixNaoEncontrado');
+        : errors.missing('pix', 'PixNaoEncontrado');
     }
     return devolucaoView(devolution);
   }
@@ -141,7 +137,7 @@ export class PixInService {
 
   async listChargeRefunds(principal: Principal, chargeId: string, page: Page) {
     const charge = await findCompanyCharge(this.db, principal.companyId, chargeId);
-    if (!charge) throw errors.notFound('Charge not found');
+    if (!charge) throw errors.missing('charge');
     const { rows, total } = await repo.listChargeDevolutions(
       this.db,
       principal.companyId,
@@ -156,8 +152,8 @@ export class PixInService {
   async createChargeRefund(principal: Principal, chargeId: string, input: ChargeRefundInput) {
     const devolution = await this.refundOnce(principal, input, CHARGE_REFUSALS, async (trx) => {
       const charge = await findCompanyCharge(trx, principal.companyId, chargeId);
-      if (!charge) throw errors.notFound('Charge not found');
-      const pix = await repo.findReceivedOfCharge(trx, principal.companyId, charge.id, true);
+      if (!charge) throw errors.missing('charge');
+      const pix = await repo.lockReceivedOfCharge(trx, principal.companyId, charge.id);
       if (!pix)
         return {
           pix: undefined,
@@ -173,8 +169,8 @@ export class PixInService {
 
   async createRefund(principal: Principal, input: RefundInput) {
     const devolution = await this.refundOnce(principal, input, TRANSACTION_REFUSALS, async (trx) => {
-      const pix = await repo.findReceivedOfCompany(trx, principal.companyId, input.transactionEndToEndId, true);
-      if (!pix) throw errors.notFound('Transaction not found');
+      const pix = await repo.lockReceivedOfCompany(trx, principal.companyId, input.transactionEndToEndId);
+      if (!pix) throw errors.missing('transaction');
       return { pix, owns: (d) => d.end_to_end_id === pix.end_to_end_id };
     });
     return pixRefundView(devolution);
@@ -182,7 +178,7 @@ export class PixInService {
 
   async getRefund(principal: Principal, id: string) {
     const devolution = await repo.findDevolutionByAnyId(this.db, principal.companyId, id);
-    if (!devolution) throw errors.notFound('Refund not found');
+    if (!devolution) throw errors.missing('refund');
     return pixRefundView(devolution);
   }
 
@@ -192,7 +188,7 @@ export class PixInService {
       to: query.end ? new Date(query.end) : undefined,
     };
     if (range.from && range.to && range.from > range.to)
-      throw errors.validation([{ field: 'query.end', message: 'must not be before start' }]);
+      throw errors.validation([{ field: 'end', in: 'query', message: 'must not be before start' }]);
     const { rows, total } = await repo.listCompanyDevolutions(
       this.db,
       principal.companyId,
@@ -240,7 +236,7 @@ export class PixInService {
         pix,
         id,
         { value, natureza: 'ORIGINAL', descricao: input.comment || null, correlationId: input.correlationID },
-        await this.clock.now(trx),
+        await this.clock.now(principal.companyId, trx),
       );
       if (!result.ok) throw errors.badRequest(refusals[result.code] ?? result.message);
       return result.devolution;

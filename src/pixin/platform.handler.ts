@@ -1,6 +1,6 @@
 // HTTP in/out of refunds (of a charge or of any received Pix) and the sandbox's outside payer (platform API).
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const pixInPlatformHandlers = {

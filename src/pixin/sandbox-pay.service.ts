@@ -1,16 +1,14 @@
 // The sandbox's outside payer: pays a BR Code of this server, or sends a Pix to a key, as if
 // from another institution (its own ISPB), through receivePix.
 import type { Kysely } from 'kysely';
-import { lockChargeForPayment } from '../charges/payable';
-import { type IncomingPix, type SettledPix, settleIncomingPix } from '../charges/receive.service';
+import { type IncomingPix, type ReceiveContext, type SettledPix, settleIncomingPix } from './receive.service';
 import type { Database } from '../db/schema';
-import { ApiError, errors } from '../http/errors';
+import { DomainError, errors } from '../errors/errors';
 import { parseBrCode } from '../lib/brcode';
-import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
-import { cents, type Cents } from '../lib/money';
+import { cents } from '../lib/money';
 import { normalizeTaxId } from '../lib/taxid';
-import { money } from './pixin.views';
+import { money } from './pixin.view';
 
 // The bank of the sandbox's outside payers (a real participant's ISPB, not this server's).
 export const OUTSIDE_PAYER_ISPB = '18236120';
@@ -38,7 +36,8 @@ export interface SandboxPixInInput {
 export class SandboxPayService {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
+    // The receiving company's clock decides the payment's time (expiry, amounts due).
+    private readonly context: ReceiveContext,
   ) {}
 
   async pay(input: SandboxPayInput) {
@@ -60,53 +59,52 @@ export class SandboxPayService {
     if (code.kind === 'static' && code.amount === undefined && input.value === undefined) {
       throw errors.validation([{ field: 'value', message: 'value is required to pay a QR code without amount' }]);
     }
-    const settled = await this.db.transaction().execute(async (trx) => {
-      const at = await this.clock.now(trx);
-      const base = { endToEndId: newEndToEndId(OUTSIDE_PAYER_ISPB, at), at, payer };
-      let incoming: IncomingPix;
-      if (code.kind === 'dynamic') {
-        const locationUrl = code.locationUrl!;
-        const value = input.value ?? code.amount ?? (await this.amountDueAt(trx, locationUrl, at));
-        incoming = { ...base, value: cents(value), locationUrl };
-      } else {
-        incoming = {
-          ...base,
-          value: cents(input.value ?? code.amount!),
-          pixKey: code.pixKey!,
-          ...(code.txid ? { txid: code.txid } : {}),
-        };
-      }
-      return settle(trx, incoming, code.kind === 'dynamic' ? 'Charge not found' : 'Pix key not found');
-    });
+    // The outside payer's bank names the Pix on its own (the server's) time.
+    const at = new Date();
+    const base = { endToEndId: newEndToEndId(OUTSIDE_PAYER_ISPB, at), at, payer };
+    const incoming: IncomingPix =
+      code.kind === 'dynamic'
+        ? {
+            ...base,
+            // A code without amount (cobv) is paid what its payload says is due now.
+            value:
+              input.value !== undefined
+                ? cents(input.value)
+                : code.amount !== undefined
+                  ? cents(code.amount)
+                  : 'amount-due',
+            locationUrl: code.locationUrl!,
+          }
+        : {
+            ...base,
+            value: cents(input.value ?? code.amount!),
+            pixKey: code.pixKey!,
+            ...(code.txid ? { txid: code.txid } : {}),
+          };
+    const settled = await this.db
+      .transaction()
+      .execute((trx) =>
+        settle(trx, incoming, this.context, code.kind === 'dynamic' ? 'Charge not found' : 'Pix key not found'),
+      );
     return resultView(settled);
   }
 
   async pixIn(input: SandboxPixInInput) {
     const payer = payerOf(input.payer);
     checkValue(input.value);
-    const settled = await this.db.transaction().execute(async (trx) => {
-      const at = await this.clock.now(trx);
-      return settle(
-        trx,
-        {
-          endToEndId: newEndToEndId(OUTSIDE_PAYER_ISPB, at),
-          at,
-          payer,
-          value: cents(input.value),
-          pixKey: input.pixKey,
-          ...(input.comment ? { infoPagador: input.comment } : {}),
-        },
-        'Pix key not found',
-      );
-    });
+    const at = new Date();
+    const incoming: IncomingPix = {
+      endToEndId: newEndToEndId(OUTSIDE_PAYER_ISPB, at),
+      at,
+      payer,
+      value: cents(input.value),
+      pixKey: input.pixKey,
+      ...(input.comment ? { infoPagador: input.comment } : {}),
+    };
+    const settled = await this.db
+      .transaction()
+      .execute((trx) => settle(trx, incoming, this.context, 'Pix key not found'));
     return resultView(settled);
-  }
-
-  // What the payer's bank reads from the payload when the code carries no amount (cobv).
-  private async amountDueAt(trx: Kysely<Database>, locationUrl: string, at: Date): Promise<Cents> {
-    const locked = await lockChargeForPayment(trx, { locationUrl }, at);
-    if (!locked.ok) throw refusal(locked.code, locked.code === 'NOT_FOUND' ? 'Charge not found' : locked.message);
-    return locked.value.amountDue;
   }
 }
 
@@ -122,13 +120,18 @@ function payerOf(payer: SandboxPayer): IncomingPix['payer'] {
   return { name: payer.name.trim() || payer.name, taxId: taxId.value.taxId, ispb: OUTSIDE_PAYER_ISPB };
 }
 
-async function settle(trx: Kysely<Database>, incoming: IncomingPix, notFound: string): Promise<SettledPix> {
-  const result = await settleIncomingPix(trx, incoming);
+async function settle(
+  trx: Kysely<Database>,
+  incoming: IncomingPix,
+  context: ReceiveContext,
+  notFound: string,
+): Promise<SettledPix> {
+  const result = await settleIncomingPix(trx, incoming, context);
   if (!result.ok) throw refusal(result.code, result.code === 'NOT_FOUND' ? notFound : result.message);
   return result;
 }
 
-function refusal(code: string, message: string): ApiError {
+function refusal(code: string, message: string): DomainError {
   return code === 'NOT_FOUND' ? errors.notFound(message) : errors.badRequest(message);
 }
 

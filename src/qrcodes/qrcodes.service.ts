@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import type { Database, PixKey, StaticQrCodeRow } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { findCompany } from '../identity/identity.repository';
 import { findCompanyKey, findDefaultKey } from '../keys/keys.repository';
 import { buildStaticBrCode } from '../lib/brcode';
@@ -39,22 +39,32 @@ export class QrCodesService {
     input: PixQrCodeCreateInput,
   ): Promise<{ pixQrCode: PixQrCodeView; correlationID: string; brCode: string }> {
     const name = input.name.trim();
-    if (!name) throw errors.validation([{ field: 'body.name', message: 'must not be blank' }], 'Invalid name');
+    if (!name) throw errors.validation([{ field: 'name', in: 'body', message: 'must not be blank' }], 'Invalid name');
     if (input.value !== undefined && input.value > MAX_STATIC_QR_VALUE) {
       throw errors.validation(
-        [{ field: 'body.value', message: `must be at most ${MAX_STATIC_QR_VALUE} cents`, value: String(input.value) }],
+        [
+          {
+            field: 'value',
+            in: 'body',
+            message: `must be at most ${MAX_STATIC_QR_VALUE} cents`,
+            value: String(input.value),
+          },
+        ],
         'Invalid value',
       );
     }
     if (input.correlationID !== undefined && !input.correlationID.trim()) {
-      throw errors.validation([{ field: 'body.correlationID', message: 'must not be blank' }], 'Invalid correlationID');
+      throw errors.validation(
+        [{ field: 'correlationID', in: 'body', message: 'must not be blank' }],
+        'Invalid correlationID',
+      );
     }
     const comment = input.comment?.trim() || undefined;
     return this.db.transaction().execute(async (trx) => {
       const key = await this.keyOf(trx, principal.companyId, input.pixKey);
       const company = await findCompany(trx, principal.companyId);
-      if (!company) throw errors.notFound('Company not found');
-      const now = await this.clock.now(trx);
+      if (!company) throw errors.missing('company');
+      const now = await this.clock.now(principal.companyId, trx);
       const correlationId = input.correlationID ?? randomUUID();
       // Twice at most: a new identifier if a (key, identifier) pair were ever taken.
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -85,7 +95,7 @@ export class QrCodesService {
         if (row) return { pixQrCode: this.view(row), correlationID: row.correlation_id, brCode: row.br_code };
         if (await repo.findByCorrelationId(trx, principal.companyId, correlationId)) {
           throw errors.badRequest('QR code with this correlationID already exists', [
-            { field: 'body.correlationID', message: 'is already used by another QR code' },
+            { field: 'correlationID', in: 'body', message: 'is already used by another QR code' },
           ]);
         }
       }
@@ -108,7 +118,10 @@ export class QrCodesService {
   async delete(principal: Principal, id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await repo.findByAnyId(trx, principal.companyId, id);
-      if (!row || !(await repo.markDeleted(trx, principal.companyId, row.id, await this.clock.now(trx))))
+      if (
+        !row ||
+        !(await repo.markDeleted(trx, principal.companyId, row.id, await this.clock.now(principal.companyId, trx)))
+      )
         throw errors.notFound(NOT_FOUND);
     });
   }
@@ -137,7 +150,7 @@ export class QrCodesService {
       const key = await findDefaultKey(trx, companyId);
       if (!key)
         throw errors.badRequest('The company has no default Pix key: send pixKey', [
-          { field: 'body.pixKey', message: 'is required: the company has no default key' },
+          { field: 'pixKey', in: 'body', message: 'is required: the company has no default key' },
         ]);
       return key;
     }
@@ -146,7 +159,7 @@ export class QrCodesService {
       (await findCompanyKey(trx, companyId, trimmed)) ?? (await findCompanyKey(trx, companyId, trimmed.toLowerCase()));
     if (!key)
       throw errors.badRequest('Pix key not found for this company', [
-        { field: 'body.pixKey', message: 'is not a key of this company' },
+        { field: 'pixKey', in: 'body', message: 'is not a key of this company' },
       ]);
     return key;
   }

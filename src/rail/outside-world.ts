@@ -4,7 +4,7 @@
 // same owner.
 import { createHash } from 'node:crypto';
 import type { PixKeyType } from '../lib/pix-key';
-import type { AccountType, Party } from './rail';
+import type { AccountType, Party } from './party';
 
 export interface Institution {
   ispb: string;

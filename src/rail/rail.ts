@@ -4,7 +4,7 @@
 // the caller's transaction); anything else goes to the simulated outside world, which in
 // sandbox mode fails for the destinations of the failure table (src/rail/outside-world.ts).
 import type { Kysely } from 'kysely';
-import { receivePix, type ReceiveFailure } from '../charges/receive.service';
+import { receivePix, type ReceiveFailure } from '../pixin/receive.service';
 import type { Database } from '../db/schema';
 import type { Cents } from '../lib/money';
 import type { PixKeyType } from '../lib/pix-key';
@@ -19,22 +19,9 @@ import {
   sandboxFailureOf,
   type SandboxFailure,
 } from './outside-world';
+import type { AccountType, Party } from './party';
 
-export type AccountType = 'CACC' | 'SVGS' | 'TRAN' | 'SLRY';
-
-// An account holder at an institution (a debit or credit party).
-export interface Party {
-  name: string;
-  tradeName?: string;
-  // Digits; a person's CPF is shown masked by lookups (taxIdMasked).
-  taxId: string;
-  taxIdType: 'BR:CPF' | 'BR:CNPJ';
-  ispb: string;
-  bank: string;
-  branch: string;
-  account: string;
-  accountType: AccountType;
-}
+export type { AccountType, Party } from './party';
 
 // Where a payment goes: the party, and how the money is addressed.
 export interface Destination extends Party {
@@ -118,7 +105,11 @@ export function localParty(row: repo.LocalAccount): Party {
 }
 
 export class SimulatedRail implements Rail {
-  constructor(private readonly sandbox: boolean) {}
+  constructor(
+    private readonly sandbox: boolean,
+    // Written into the charge views of the events a local payment raises on its receiver.
+    private readonly publicUrl: string,
+  ) {}
 
   async lookupKey(db: Kysely<Database>, key: string, type: PixKeyType): Promise<DictEntry | undefined> {
     const local = await repo.findLocalKey(db, key);
@@ -196,20 +187,24 @@ export class SimulatedRail implements Rail {
     else if (destination.pixKey)
       address = { pixKey: destination.pixKey, ...(destination.txid ? { txid: destination.txid } : {}) };
     else address = { accountId: destination.accountId };
-    const result = await receivePix(trx, {
-      endToEndId: transfer.endToEndId,
-      value: transfer.value,
-      at: transfer.at,
-      payer: {
-        name: payer.name,
-        taxId: payer.taxId,
-        ispb: OWN_ISPB,
-        companyId: payer.companyId,
-        accountId: payer.accountId,
+    const result = await receivePix(
+      trx,
+      {
+        endToEndId: transfer.endToEndId,
+        value: transfer.value,
+        at: transfer.at,
+        payer: {
+          name: payer.name,
+          taxId: payer.taxId,
+          ispb: OWN_ISPB,
+          companyId: payer.companyId,
+          accountId: payer.accountId,
+        },
+        ...address,
+        ...(transfer.comment ? { infoPagador: transfer.comment } : {}),
       },
-      ...address,
-      ...(transfer.comment ? { infoPagador: transfer.comment } : {}),
-    });
+      { publicUrl: this.publicUrl },
+    );
     if (result.ok) return { ok: true };
     return {
       ok: false,

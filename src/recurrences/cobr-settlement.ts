@@ -5,14 +5,13 @@
 // (SANDBOX_PAYER_LIMIT_CENTS) and rejects larger ones (AM02).
 import type { Kysely } from 'kysely';
 import type { CobRAttempt, Database, RecurringCharge } from '../db/schema';
-import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
-import { applyMove } from '../ledger/ledger.service';
+import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { cents, formatDecimalAmount } from '../lib/money';
 import { insertTransaction } from '../transactions/transactions.repository';
 import * as cobrRepo from './cobr.repository';
-import { RETRY_WINDOW_DAYS, SANDBOX_PAYER_LIMIT_CENTS } from './cobr-rules';
-import { changeCobrStatus, recordCobrEvent } from './rec-state';
+import { RETRY_WINDOW_DAYS, SANDBOX_PAYER_LIMIT_CENTS } from './cobr.rules';
+import { changeCobrStatus, changeRecStatus, recordCobrEvent } from './rec-state';
 import * as repo from './recurrences.repository';
 import type { SolicRecService } from './solicrec.service';
 
@@ -28,15 +27,25 @@ export class RecurrencesJob {
 
   async run(): Promise<void> {
     while ((await this.solicrecs.expireDue()) === 100);
+    while ((await this.expireStaleRecurrences()) === BATCH);
     while ((await this.settleDue()) === BATCH);
     while ((await this.expireStale()) === BATCH);
   }
 
+  // A recurrence nobody approved by its first date (dataInicial) ends EXPIRADA: its first
+  // charge could not be made, and a payer cannot approve it any more.
+  private async expireStaleRecurrences(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const stale = await repo.claimStaleRecurrences(trx, BATCH);
+      for (const rec of stale) await changeRecStatus(trx, rec, 'EXPIRADA', await this.clock.now(rec.company_id, trx));
+      return stale.length;
+    });
+  }
+
   private async settleDue(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const due = await cobrRepo.claimDueCobrs(trx, todayUtc(now), BATCH);
-      for (const cobr of due) await this.settle(trx, cobr, now);
+      const due = await cobrRepo.claimDueCobrs(trx, BATCH);
+      for (const cobr of due) await this.settle(trx, cobr, await this.clock.now(cobr.company_id, trx));
       return due.length;
     });
   }
@@ -90,7 +99,10 @@ export class RecurrencesJob {
     });
     const move = await applyMove(trx, {
       moveId: `cobr:${attempt.endToEndId}`,
-      legs: [{ accountId: cobr.account_id, kind: 'CREDIT', amount: cents(cobr.value) }],
+      legs: [
+        { accountId: cobr.account_id, kind: 'CREDIT', amount: cents(cobr.value) },
+        counterLeg(OUTSIDE, -Number(cobr.value)),
+      ],
       at: now,
       transactionId: tx.id,
       description: `Pix Automatico ${cobr.txid} of recurrence ${cobr.id_rec}`,
@@ -110,9 +122,9 @@ export class RecurrencesJob {
   // ATIVA charges without a pending attempt past the retry window end EXPIRADA.
   private async expireStale(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const stale = await cobrRepo.claimStaleCobrs(trx, addCalendarDays(todayUtc(now), -RETRY_WINDOW_DAYS), BATCH);
+      const stale = await cobrRepo.claimStaleCobrs(trx, RETRY_WINDOW_DAYS, BATCH);
       for (const cobr of stale) {
+        const now = await this.clock.now(cobr.company_id, trx);
         const rec = (await repo.findRecurrence(trx, cobr.company_id, cobr.id_rec))!;
         await changeCobrStatus(trx, cobr, 'EXPIRADA', rec.body.politicaRetentativa, now);
       }

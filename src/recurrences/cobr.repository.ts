@@ -1,5 +1,6 @@
 // All SQL of recurring charges (cobr) and the company data they need.
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
+import { companyTodaySql } from '../db/clock-sql';
 import type { BankAccount, CobRStatus, Company, Database, RecurringCharge, RecurringChargesTable } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -8,15 +9,17 @@ export async function insertCobr(db: Db, row: Insertable<RecurringChargesTable>)
   return db.insertInto('recurring_charges').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findCobr(
-  db: Db,
-  companyId: string,
-  txid: string,
-  forUpdate = false,
-): Promise<RecurringCharge | undefined> {
-  let q = db.selectFrom('recurring_charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectCobr(db: Db, companyId: string, txid: string) {
+  return db.selectFrom('recurring_charges').selectAll().where('company_id', '=', companyId).where('txid', '=', txid);
+}
+
+export async function findCobr(db: Db, companyId: string, txid: string): Promise<RecurringCharge | undefined> {
+  return selectCobr(db, companyId, txid).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockCobr(db: Db, companyId: string, txid: string): Promise<RecurringCharge | undefined> {
+  return selectCobr(db, companyId, txid).forUpdate().executeTakeFirst();
 }
 
 export async function updateCobr(
@@ -89,12 +92,13 @@ export async function listCobrs(db: Db, filter: CobrListFilter, offset: number, 
 }
 
 // ATIVA charges with an attempt due on or before `today` (other processes skip held rows).
-export async function claimDueCobrs(db: Db, today: string, limit: number): Promise<RecurringCharge[]> {
+// ATIVA charges with an attempt due by their company's today.
+export async function claimDueCobrs(db: Db, limit: number): Promise<RecurringCharge[]> {
   return db
     .selectFrom('recurring_charges')
     .selectAll()
     .where('status', '=', 'ATIVA')
-    .where('next_attempt_date', '<=', today)
+    .where('next_attempt_date', '<=', companyTodaySql(sql.ref('recurring_charges.company_id')))
     .orderBy('id')
     .limit(limit)
     .forUpdate()
@@ -103,13 +107,13 @@ export async function claimDueCobrs(db: Db, today: string, limit: number): Promi
 }
 
 // ATIVA charges with no attempt pending whose retry window (settlement date + 7 days) ended.
-export async function claimStaleCobrs(db: Db, lastSettlementDate: string, limit: number): Promise<RecurringCharge[]> {
+export async function claimStaleCobrs(db: Db, windowDays: number, limit: number): Promise<RecurringCharge[]> {
   return db
     .selectFrom('recurring_charges')
     .selectAll()
     .where('status', '=', 'ATIVA')
     .where('next_attempt_date', 'is', null)
-    .where('settlement_date', '<', lastSettlementDate)
+    .where('settlement_date', '<', companyTodaySql(sql.ref('recurring_charges.company_id'), -windowDays))
     .orderBy('id')
     .limit(limit)
     .forUpdate()

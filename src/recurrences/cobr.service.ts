@@ -4,19 +4,19 @@
 // (CRIADA, then ATIVA with an AGENDADA attempt); cobr-settlement.ts settles attempts on their date.
 import type { Kysely } from 'kysely';
 import type { CobRAttempt, Database, Recurrence, RecurringCharge } from '../db/schema';
-import { errors, type FieldIssue } from '../http/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors, type FieldIssue } from '../errors/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { addCalendarDays, isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId, newPublicId, newTxid } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import * as cobrRepo from './cobr.repository';
-import { cycleOf, MAX_RETRIES, RETRY_WINDOW_DAYS, settlementDateOf } from './cobr-rules';
+import { cycleOf, MAX_RETRIES, RETRY_WINDOW_DAYS, settlementDateOf } from './cobr.rules';
 import { changeCobrStatus, companyOf, recordCobrEvent } from './rec-state';
 import * as repo from './recurrences.repository';
 import { SANDBOX_PAYER_ISPB } from './sandbox-rec.service';
-import { cobrView } from './views';
+import { cobrView, fullCobrView } from './recurrences.view';
 
 export interface CobRInput {
   idRec: string;
@@ -76,76 +76,16 @@ export class CobRService {
   // PUT /cobr/{txid} (txid given; an unknown idRec answers 404) or POST /cobr (txid ours).
   async create(principal: Principal, txid: string | undefined, input: CobRInput) {
     return this.db.transaction().execute(async (trx) => {
-      const rec = await repo.findRecurrence(trx, principal.companyId, input.idRec, true);
+      const rec = await repo.lockRecurrence(trx, principal.companyId, input.idRec);
       if (!rec) {
         if (txid !== undefined) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`, 'RecNaoEncontrada');
         invalid([{ field: 'cobr.idRec', message: 'No recurrence has this idRec', value: input.idRec }]);
       }
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const today = todayUtc(now);
-      const issues: FieldIssue[] = [];
-      const chosenTxid = txid ?? newTxid();
-      if (
-        txid !== undefined &&
-        ((await cobrRepo.findCobr(trx, principal.companyId, txid)) ||
-          (await cobrRepo.txidUsedByCharge(trx, principal.companyId, txid)))
-      ) {
-        issues.push({ field: 'cobr.txid', message: 'The txid is already in use', value: txid });
-      }
-      if (rec.status !== 'APROVADA')
-        issues.push({
-          field: 'cobr.idRec',
-          message: `The recurrence is ${rec.status}; charges need an APROVADA recurrence`,
-          value: rec.id_rec,
-        });
+      const { account, value } = await checkCobrRequest(trx, principal.companyId, rec, txid, input, today);
       const due = input.calendario.dataDeVencimento;
-      const cal = rec.body.calendario as { dataInicial: string; dataFinal?: string; periodicidade: string };
-      if (!isValidDate(due))
-        issues.push({
-          field: 'cobr.calendario.dataDeVencimento',
-          message: 'calendario.dataDeVencimento is not a date',
-          value: due,
-        });
-      else if (due < today)
-        issues.push({
-          field: 'cobr.calendario.dataDeVencimento',
-          message: 'calendario.dataDeVencimento cannot be before the creation date',
-          value: due,
-        });
-      else if (due < cal.dataInicial || (cal.dataFinal !== undefined && due > cal.dataFinal)) {
-        issues.push({
-          field: 'cobr.calendario.dataDeVencimento',
-          message: 'calendario.dataDeVencimento is outside the period of the recurrence',
-          value: due,
-        });
-      }
-      const value = parseDecimalAmount(input.valor.original);
-      if (!value.ok || value.value <= 0)
-        issues.push({
-          field: 'cobr.valor.original',
-          message: 'valor.original must be greater than zero',
-          value: input.valor.original,
-        });
-      else if (rec.body.valor?.valorRec !== undefined && rec.body.valor.valorRec !== input.valor.original) {
-        issues.push({
-          field: 'cobr.valor.original',
-          message: `valor.original must be the fixed amount of the recurrence (${rec.body.valor.valorRec})`,
-          value: input.valor.original,
-        });
-      }
-      const account = await cobrRepo.findCompanyAccount(
-        trx,
-        principal.companyId,
-        input.recebedor.conta,
-        input.recebedor.agencia,
-      );
-      if (!account)
-        issues.push({
-          field: 'cobr.recebedor.conta',
-          message: 'conta and agencia are not an account of the receiving user',
-          value: input.recebedor.conta,
-        });
-      if (issues.length) invalid(issues);
+      const cal = rec.body.calendario as { dataInicial: string; periodicidade: string };
       const cycle = cycleOf(cal.periodicidade, cal.dataInicial, due);
       if ((await cobrRepo.liveCobrsInCycle(trx, rec.id_rec, cycle)).length) {
         invalid([
@@ -157,70 +97,45 @@ export class CobRService {
         ]);
       }
       const company = await companyOf(trx, principal.companyId);
-      const ajusteDiaUtil = input.ajusteDiaUtil ?? true;
-      const settlement = settlementDateOf(due, ajusteDiaUtil);
-      const body = {
-        ...(input.infoAdicional !== undefined ? { infoAdicional: input.infoAdicional } : {}),
-        calendario: { criacao: today, dataDeVencimento: due },
-        valor: { original: input.valor.original },
-        ajusteDiaUtil,
-        ...(input.devedor !== undefined ? { devedor: input.devedor } : {}),
-        recebedor: {
-          ...(input.recebedor.agencia !== undefined
-            ? { agencia: input.recebedor.agencia }
-            : { agencia: account!.branch }),
-          conta: input.recebedor.conta,
-          tipoConta: input.recebedor.tipoConta,
-          cnpj: company.tax_id,
-          nome: company.official_name,
-        },
-      };
-      const at = now.toISOString();
-      const created = await cobrRepo.insertCobr(trx, {
-        id: newPublicId('cobr'),
-        company_id: principal.companyId,
-        account_id: account!.id,
-        id_rec: rec.id_rec,
-        txid: chosenTxid,
-        status: 'CRIADA',
-        value: value.ok ? value.value : 0,
+      const body = cobrBodyOf(input, today, account.branch, company);
+      const active = await insertActiveCobr(trx, {
+        companyId: principal.companyId,
+        accountId: account.id,
+        rec,
+        txid: txid ?? newTxid(),
+        value,
         cycle,
-        due_date: due,
-        settlement_date: settlement,
-        next_attempt_date: null,
-        body: JSON.stringify(body),
-        history: JSON.stringify([{ status: 'CRIADA', data: at }]),
-        attempts: JSON.stringify([]),
-        created_at: now,
-        updated_at: now,
-      });
-      // The payer's PSP accepts and schedules the settlement at once (simulated).
-      const active = await cobrRepo.updateCobr(trx, created.id, {
-        status: 'ATIVA',
-        history: JSON.stringify([...created.history, { status: 'ATIVA', data: at }]),
-        attempts: JSON.stringify([newAttempt(rec, settlement, 'AGND', 'AGENDADA', now)]),
-        next_attempt_date: settlement,
+        body,
+        now,
       });
       await recordCobrEvent(trx, active, rec.body.politicaRetentativa, now);
-      return cobrView(active, rec.body.politicaRetentativa, false);
+      return cobrView(active, rec.body.politicaRetentativa);
     });
+  }
+
+  // The cobr (404 if none) with its recurrence.
+  private async findWithRec(db: Kysely<Database>, principal: Principal, txid: string) {
+    return this.withRec(db, await cobrRepo.findCobr(db, principal.companyId, txid), txid);
+  }
+
+  // The same, the cobr locked FOR UPDATE.
+  private async lockWithRec(db: Kysely<Database>, principal: Principal, txid: string) {
+    return this.withRec(db, await cobrRepo.lockCobr(db, principal.companyId, txid), txid);
   }
 
   private async withRec(
     db: Kysely<Database>,
-    principal: Principal,
+    cobr: RecurringCharge | undefined,
     txid: string,
-    forUpdate = false,
   ): Promise<{ cobr: RecurringCharge; rec: Recurrence }> {
-    const cobr = await cobrRepo.findCobr(db, principal.companyId, txid, forUpdate);
     if (!cobr) throw NOT_FOUND(txid);
-    const rec = (await repo.findRecurrence(db, principal.companyId, cobr.id_rec))!;
+    const rec = (await repo.findRecurrence(db, cobr.company_id, cobr.id_rec))!;
     return { cobr, rec };
   }
 
   async get(principal: Principal, txid: string) {
-    const { cobr, rec } = await this.withRec(this.db, principal, txid);
-    return cobrView(cobr, rec.body.politicaRetentativa, true);
+    const { cobr, rec } = await this.findWithRec(this.db, principal, txid);
+    return fullCobrView(cobr, rec.body.politicaRetentativa);
   }
 
   async list(principal: Principal, query: CobRListQuery) {
@@ -249,7 +164,7 @@ export class CobRService {
     return {
       parametros: parametros(query, page, total, extra),
       cobsr: rows.map(({ rec_body, ...cobr }) =>
-        cobrView(cobr as RecurringCharge, (rec_body as Record<string, any>).politicaRetentativa, true),
+        fullCobrView(cobr as RecurringCharge, (rec_body as Record<string, any>).politicaRetentativa),
       ),
     };
   }
@@ -257,13 +172,13 @@ export class CobRService {
   // PATCH: only cancellation, before the date of the first settlement attempt.
   async cancel(principal: Principal, txid: string, status: string | undefined) {
     return this.db.transaction().execute(async (trx) => {
-      const { cobr, rec } = await this.withRec(trx, principal, txid, true);
+      const { cobr, rec } = await this.lockWithRec(trx, principal, txid);
       if (status !== 'CANCELADA')
         invalid([{ field: 'cobr.status', message: 'Only status CANCELADA can be set', value: String(status ?? '') }]);
       if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA') {
         invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: 'CANCELADA' }]);
       }
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       if (todayUtc(now) >= cobr.settlement_date) {
         invalid(
           [
@@ -283,15 +198,15 @@ export class CobRService {
           descricao: 'Cancelada pelo usuario recebedor',
         },
       });
-      return cobrView(cancelled, rec.body.politicaRetentativa, false);
+      return cobrView(cancelled, rec.body.politicaRetentativa);
     });
   }
 
   // POST /cobr/{txid}/retentativa/{data}: a new attempt (RIFL) after a failed one.
   async retry(principal: Principal, txid: string, data: string) {
     return this.db.transaction().execute(async (trx) => {
-      const { cobr, rec } = await this.withRec(trx, principal, txid, true);
-      const now = await this.clock.now(trx);
+      const { cobr, rec } = await this.lockWithRec(trx, principal, txid);
+      const now = await this.clock.now(principal.companyId, trx);
       const today = todayUtc(now);
       const politica = rec.body.politicaRetentativa as string;
       if (!isValidDate(data) || data <= today)
@@ -318,7 +233,133 @@ export class CobRService {
         updated_at: now,
       });
       await recordCobrEvent(trx, saved, politica, now);
-      return cobrView(saved, politica, true);
+      return fullCobrView(saved, politica);
     });
   }
+}
+
+// What a new cobr must satisfy beyond its schema (refused together, as the standard's
+// violations list): a free txid, an APROVADA recurrence, a due date in its period, the
+// recurrence's fixed amount, an account of the receiving user.
+async function checkCobrRequest(
+  trx: Kysely<Database>,
+  companyId: string,
+  rec: Recurrence,
+  txid: string | undefined,
+  input: CobRInput,
+  today: string,
+): Promise<{ account: { id: string; branch: string }; value: number }> {
+  const issues: FieldIssue[] = [];
+  const taken =
+    txid !== undefined &&
+    ((await cobrRepo.findCobr(trx, companyId, txid)) || (await cobrRepo.txidUsedByCharge(trx, companyId, txid)));
+  if (taken) issues.push({ field: 'cobr.txid', message: 'The txid is already in use', value: txid });
+  if (rec.status !== 'APROVADA')
+    issues.push({
+      field: 'cobr.idRec',
+      message: `The recurrence is ${rec.status}; charges need an APROVADA recurrence`,
+      value: rec.id_rec,
+    });
+  checkCobrDueDate(rec, input.calendario.dataDeVencimento, today, issues);
+  const value = parseDecimalAmount(input.valor.original);
+  if (!value.ok || value.value <= 0)
+    issues.push({
+      field: 'cobr.valor.original',
+      message: 'valor.original must be greater than zero',
+      value: input.valor.original,
+    });
+  else if (rec.body.valor?.valorRec !== undefined && rec.body.valor.valorRec !== input.valor.original) {
+    issues.push({
+      field: 'cobr.valor.original',
+      message: `valor.original must be the fixed amount of the recurrence (${rec.body.valor.valorRec})`,
+      value: input.valor.original,
+    });
+  }
+  const account = await cobrRepo.findCompanyAccount(trx, companyId, input.recebedor.conta, input.recebedor.agencia);
+  if (!account)
+    issues.push({
+      field: 'cobr.recebedor.conta',
+      message: 'conta and agencia are not an account of the receiving user',
+      value: input.recebedor.conta,
+    });
+  if (issues.length || !account || !value.ok) invalid(issues);
+  return { account, value: value.value };
+}
+
+function checkCobrDueDate(rec: Recurrence, due: string, today: string, issues: FieldIssue[]): void {
+  const cal = rec.body.calendario as { dataInicial: string; dataFinal?: string };
+  const field = 'cobr.calendario.dataDeVencimento';
+  if (!isValidDate(due)) issues.push({ field, message: 'calendario.dataDeVencimento is not a date', value: due });
+  else if (due < today)
+    issues.push({ field, message: 'calendario.dataDeVencimento cannot be before the creation date', value: due });
+  else if (due < cal.dataInicial || (cal.dataFinal !== undefined && due > cal.dataFinal))
+    issues.push({ field, message: 'calendario.dataDeVencimento is outside the period of the recurrence', value: due });
+}
+
+// The stored cobr body: the request's fields, the creation date, and the receiver named by the
+// company (its agency from the account when the request leaves it out).
+function cobrBodyOf(
+  input: CobRInput,
+  today: string,
+  branch: string,
+  company: { tax_id: string; official_name: string },
+) {
+  return {
+    ...(input.infoAdicional !== undefined ? { infoAdicional: input.infoAdicional } : {}),
+    calendario: { criacao: today, dataDeVencimento: input.calendario.dataDeVencimento },
+    valor: { original: input.valor.original },
+    ajusteDiaUtil: input.ajusteDiaUtil ?? true,
+    ...(input.devedor !== undefined ? { devedor: input.devedor } : {}),
+    recebedor: {
+      agencia: input.recebedor.agencia ?? branch,
+      conta: input.recebedor.conta,
+      tipoConta: input.recebedor.tipoConta,
+      cnpj: company.tax_id,
+      nome: company.official_name,
+    },
+  };
+}
+
+// Inserts the cobr CRIADA and, as the payer's PSP accepts and schedules its settlement at once
+// (simulated), makes it ATIVA with its first attempt AGENDADA.
+async function insertActiveCobr(
+  trx: Kysely<Database>,
+  c: {
+    companyId: string;
+    accountId: string;
+    rec: Recurrence;
+    txid: string;
+    value: number;
+    cycle: number;
+    body: ReturnType<typeof cobrBodyOf>;
+    now: Date;
+  },
+): Promise<RecurringCharge> {
+  const at = c.now.toISOString();
+  const due = c.body.calendario.dataDeVencimento;
+  const settlement = settlementDateOf(due, c.body.ajusteDiaUtil);
+  const created = await cobrRepo.insertCobr(trx, {
+    id: newPublicId('cobr'),
+    company_id: c.companyId,
+    account_id: c.accountId,
+    id_rec: c.rec.id_rec,
+    txid: c.txid,
+    status: 'CRIADA',
+    value: c.value,
+    cycle: c.cycle,
+    due_date: due,
+    settlement_date: settlement,
+    next_attempt_date: null,
+    body: JSON.stringify(c.body),
+    history: JSON.stringify([{ status: 'CRIADA', data: at }]),
+    attempts: JSON.stringify([]),
+    created_at: c.now,
+    updated_at: c.now,
+  });
+  return cobrRepo.updateCobr(trx, created.id, {
+    status: 'ATIVA',
+    history: JSON.stringify([...created.history, { status: 'ATIVA', data: at }]),
+    attempts: JSON.stringify([newAttempt(c.rec, settlement, 'AGND', 'AGENDADA', c.now)]),
+    next_attempt_date: settlement,
+  });
 }

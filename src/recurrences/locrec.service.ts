@@ -2,13 +2,13 @@
 // recurrence. A location serves one recurrence at a time and keeps its URL for life.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newAccessToken } from '../lib/ids';
 import * as repo from './recurrences.repository';
-import { locRecView } from './views';
+import { locRecView } from './recurrences.view';
 
 const NOT_FOUND = 'Recurrence payload location not found';
 
@@ -36,7 +36,7 @@ export class LocRecService {
       const loc = await repo.insertRecLocation(trx, {
         company_id: principal.companyId,
         token: newAccessToken(),
-        created_at: await this.clock.now(trx),
+        created_at: await this.clock.now(principal.companyId, trx),
       });
       return locRecView(loc, this.publicUrl);
     });
@@ -77,12 +77,15 @@ export class LocRecService {
     const locationId = recLocationIdOf(id);
     return this.db.transaction().execute(async (trx) => {
       const loc =
-        locationId === undefined ? undefined : await repo.findRecLocation(trx, principal.companyId, locationId, true);
+        locationId === undefined ? undefined : await repo.lockRecLocation(trx, principal.companyId, locationId);
       if (!loc) throw errors.notFound(NOT_FOUND);
       if (loc.id_rec) {
-        const rec = await repo.findRecurrence(trx, principal.companyId, loc.id_rec, true);
+        const rec = await repo.lockRecurrence(trx, principal.companyId, loc.id_rec);
         if (rec && rec.location_id !== null && Number(rec.location_id) === Number(loc.id)) {
-          await repo.updateRecurrence(trx, rec.id_rec, { location_id: null, updated_at: await this.clock.now(trx) });
+          await repo.updateRecurrence(trx, rec.id_rec, {
+            location_id: null,
+            updated_at: await this.clock.now(principal.companyId, trx),
+          });
         }
         await repo.setRecLocationRec(trx, Number(loc.id), null);
       }

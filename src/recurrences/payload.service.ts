@@ -2,11 +2,11 @@
 // serves, as a compact JWS (RecPayload) signed with the server's payload key.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
+import { errors } from '../errors/errors';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
 import { ENDED_REC } from './rec-state';
 import * as repo from './recurrences.repository';
-import { recPayloadView } from './views';
+import { recPayloadView } from './recurrences.view';
 
 export class RecPayloadService {
   constructor(

@@ -14,7 +14,7 @@ import type {
 import { recordEvent } from '../events/events.repository';
 import * as cobrRepo from './cobr.repository';
 import * as repo from './recurrences.repository';
-import { ativacaoView, cobrView } from './views';
+import { ativacaoView, fullCobrView } from './recurrences.view';
 
 export const ENDED_REC: RecStatus[] = ['EXPIRADA', 'CANCELADA', 'REJEITADA'];
 export const OPEN_REQUEST: SolicRecStatus[] = ['CRIADA', 'ENVIADA', 'RECEBIDA'];
@@ -40,7 +40,7 @@ export async function recordCobrEvent(
   politica: string,
   at: Date,
 ): Promise<void> {
-  const { idRec, txid, status, atualizacao, encerramento, tentativas, pix } = cobrView(cobr, politica, true) as Record<
+  const { idRec, txid, status, atualizacao, encerramento, tentativas, pix } = fullCobrView(cobr, politica) as Record<
     string,
     any
   >;
@@ -75,7 +75,7 @@ export async function changeRecStatus(
   });
   await recordRecEvent(trx, saved, at);
   if (ENDED_REC.includes(status)) {
-    for (const request of await repo.requestsOfRecurrence(trx, rec.id_rec, true)) {
+    for (const request of await repo.lockRequestsOfRecurrence(trx, rec.id_rec)) {
       if (OPEN_REQUEST.includes(request.status)) await changeRequestStatus(trx, request, 'CANCELADA', at);
     }
     for (const cobr of await cobrRepo.openCobrsOfRec(trx, rec.id_rec)) {

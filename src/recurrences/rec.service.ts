@@ -2,9 +2,9 @@
 // side (approval, rejection) is simulated by the sandbox (sandbox-rec.service.ts).
 import type { Kysely } from 'kysely';
 import type { Database, RecLocation, RecStatus, Recurrence } from '../db/schema';
-import { errors, type FieldIssue } from '../http/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors, type FieldIssue } from '../errors/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newIdRec } from '../lib/ids';
@@ -13,7 +13,7 @@ import { OWN_ISPB } from '../lib/psp';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
 import * as repo from './recurrences.repository';
 import { changeRecStatus, companyOf, ENDED_REC } from './rec-state';
-import { recView } from './views';
+import { recView } from './recurrences.view';
 
 const NOT_FOUND = (idRec: string) => errors.notFound(`No recurrence has idRec ${idRec}.`);
 const CONVENIO = /^[A-Za-z0-9 ._/-]{1,60}$/;
@@ -57,67 +57,14 @@ export class RecService {
 
   async create(principal: Principal, input: RecInput) {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const today = todayUtc(now);
-      const issues: FieldIssue[] = [];
+      const issues = checkRecRequest(input, today);
       const devedor = input.vinculo.devedor;
-      if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf))
-        issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
-      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj))
-        issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
-      const { dataInicial, dataFinal } = input.calendario;
-      if (!isValidDate(dataInicial))
-        issues.push({
-          field: 'rec.calendario.dataInicial',
-          message: 'calendario.dataInicial is not a date',
-          value: dataInicial,
-        });
-      else if (dataInicial < today)
-        issues.push({
-          field: 'rec.calendario.dataInicial',
-          message: 'calendario.dataInicial cannot be before the creation date',
-          value: dataInicial,
-        });
-      if (dataFinal !== undefined) {
-        if (!isValidDate(dataFinal))
-          issues.push({
-            field: 'rec.calendario.dataFinal',
-            message: 'calendario.dataFinal is not a date',
-            value: dataFinal,
-          });
-        else if (dataFinal < dataInicial)
-          issues.push({
-            field: 'rec.calendario.dataFinal',
-            message: 'calendario.dataFinal cannot be before calendario.dataInicial',
-            value: dataFinal,
-          });
-      }
-      const valor = input.valor ?? {};
-      if (valor.valorRec !== undefined && valor.valorMinimoRecebedor !== undefined) {
-        issues.push({
-          field: 'rec.valor',
-          message: 'valorRec and valorMinimoRecebedor cannot be used together',
-          value: valor.valorRec,
-        });
-      }
-      for (const key of ['valorRec', 'valorMinimoRecebedor'] as const) {
-        const v = valor[key];
-        if (v === undefined) continue;
-        const parsed = parseDecimalAmount(v);
-        if (!parsed.ok || parsed.value <= 0)
-          issues.push({ field: `rec.valor.${key}`, message: `valor.${key} must be greater than zero`, value: v });
-      }
       const convenio = input.recebedor?.convenio;
-      if (convenio !== undefined && !CONVENIO.test(convenio)) {
-        issues.push({
-          field: 'rec.recebedor.convenio',
-          message: 'convenio is not accepted: use letters, digits, space, dot, slash, hyphen or underscore',
-          value: convenio,
-        });
-      }
       let loc: RecLocation | undefined;
       if (input.loc !== undefined) {
-        loc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
+        loc = await repo.lockRecLocation(trx, principal.companyId, input.loc);
         if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
         else if (loc.id_rec)
           issues.push({
@@ -131,26 +78,7 @@ export class RecService {
       const company = await companyOf(trx, principal.companyId);
       const idRec = newIdRec(OWN_ISPB, now, input.politicaRetentativa === 'PERMITE_3R_7D');
       const txid = input.ativacao?.dadosJornada?.txid;
-      const body = {
-        vinculo: {
-          ...(input.vinculo.objeto !== undefined ? { objeto: input.vinculo.objeto } : {}),
-          devedor: devedorOf(devedor),
-          contrato: input.vinculo.contrato,
-        },
-        calendario: {
-          dataInicial,
-          ...(dataFinal !== undefined ? { dataFinal } : {}),
-          periodicidade: input.calendario.periodicidade,
-        },
-        ...(input.valor && Object.keys(input.valor).length ? { valor: input.valor } : {}),
-        recebedor: {
-          cnpj: company.tax_id,
-          nome: company.official_name,
-          ...(convenio !== undefined ? { convenio } : {}),
-        },
-        politicaRetentativa: input.politicaRetentativa,
-        ...(txid ? { ativacao: { dadosJornada: { txid } } } : {}),
-      };
+      const body = recBodyOf(input, company, txid);
       const rec = await repo.insertRecurrence(trx, {
         id_rec: idRec,
         company_id: principal.companyId,
@@ -234,88 +162,19 @@ export class RecService {
 
   async revise(principal: Principal, idRec: string, input: RecRevision) {
     return this.db.transaction().execute(async (trx) => {
-      const rec = await repo.findRecurrence(trx, principal.companyId, idRec, true);
+      const rec = await repo.lockRecurrence(trx, principal.companyId, idRec);
       if (!rec) throw NOT_FOUND(idRec);
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       if (ENDED_REC.includes(rec.status)) {
         invalid([
           { field: 'rec.status', message: `The recurrence is ${rec.status} and cannot be changed`, value: rec.status },
         ]);
       }
-      const others =
-        input.vinculo !== undefined ||
-        input.loc !== undefined ||
-        input.calendario !== undefined ||
-        input.ativacao !== undefined;
-      if (input.status === 'CANCELADA') {
-        if (others)
-          invalid([
-            {
-              field: 'rec.status',
-              message: 'status CANCELADA cannot be combined with other changes',
-              value: 'CANCELADA',
-            },
-          ]);
-        const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
-          cancelamento: {
-            solicitante: 'USUARIO_RECEBEDOR',
-            codigo: 'SLCR',
-            descricao: 'Cancelada pelo usuario recebedor',
-          },
-        });
-        const loc =
-          cancelled.location_id !== null
-            ? await repo.findRecLocation(trx, principal.companyId, Number(cancelled.location_id))
-            : undefined;
-        return recView(cancelled, loc, this.publicUrl);
-      }
+      if (input.status === 'CANCELADA') return this.cancel(trx, principal.companyId, rec, input, now);
 
-      const issues: FieldIssue[] = [];
       const body = structuredClone(rec.body) as Record<string, any>;
       let locationId = rec.location_id === null ? null : Number(rec.location_id);
-      let newLoc: RecLocation | undefined;
-      const dataInicial = input.calendario?.dataInicial;
-      if (dataInicial !== undefined && dataInicial !== body.calendario.dataInicial) {
-        if (rec.status !== 'CRIADA')
-          issues.push({
-            field: 'rec.calendario.dataInicial',
-            message: 'calendario.dataInicial changes only while the recurrence is CRIADA',
-            value: dataInicial,
-          });
-        else if (dataInicial < todayUtc(now))
-          issues.push({
-            field: 'rec.calendario.dataInicial',
-            message: 'calendario.dataInicial cannot be before the creation date',
-            value: dataInicial,
-          });
-        else if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < dataInicial) {
-          issues.push({
-            field: 'rec.calendario.dataInicial',
-            message: 'calendario.dataInicial cannot be after calendario.dataFinal',
-            value: dataInicial,
-          });
-        } else body.calendario.dataInicial = dataInicial;
-      }
-      if (input.loc !== undefined && input.loc !== locationId) {
-        if (rec.status !== 'CRIADA')
-          issues.push({
-            field: 'rec.loc',
-            message: 'loc changes only while the recurrence is CRIADA',
-            value: String(input.loc),
-          });
-        else {
-          newLoc = await repo.findRecLocation(trx, principal.companyId, input.loc, true);
-          if (!newLoc)
-            issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
-          else if (newLoc.id_rec && newLoc.id_rec !== rec.id_rec)
-            issues.push({
-              field: 'rec.loc',
-              message: 'The location is used by another recurrence',
-              value: String(input.loc),
-            });
-        }
-      }
-      if (issues.length) invalid(issues);
+      const newLoc = await checkRecRevision(trx, principal.companyId, rec, input, body, now);
       if (input.vinculo?.devedor?.nome !== undefined) body.vinculo.devedor.nome = input.vinculo.devedor.nome;
       let journey = rec.journey;
       const txid = input.ativacao?.dadosJornada?.txid;
@@ -339,6 +198,22 @@ export class RecService {
       return recView(saved, loc, this.publicUrl);
     });
   }
+
+  // PATCH with status CANCELADA: alone, by the receiving user.
+  private async cancel(trx: Kysely<Database>, companyId: string, rec: Recurrence, input: RecRevision, now: Date) {
+    if ([input.vinculo, input.loc, input.calendario, input.ativacao].some((change) => change !== undefined))
+      invalid([
+        { field: 'rec.status', message: 'status CANCELADA cannot be combined with other changes', value: 'CANCELADA' },
+      ]);
+    const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
+      cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+    });
+    const loc =
+      cancelled.location_id !== null
+        ? await repo.findRecLocation(trx, companyId, Number(cancelled.location_id))
+        : undefined;
+    return recView(cancelled, loc, this.publicUrl);
+  }
 }
 
 function devedorOf(p: Person): Person {
@@ -346,3 +221,148 @@ function devedorOf(p: Person): Person {
 }
 
 export type { RecStatus, Recurrence };
+
+// What a new recurrence must satisfy beyond its schema (refused together): a valid debtor,
+// dates from today in order, one kind of amount above zero, an accepted convenio.
+function checkRecRequest(input: RecInput, today: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const devedor = input.vinculo.devedor;
+  if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf))
+    issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
+  if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj))
+    issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
+  const { dataInicial, dataFinal } = input.calendario;
+  if (!isValidDate(dataInicial))
+    issues.push({
+      field: 'rec.calendario.dataInicial',
+      message: 'calendario.dataInicial is not a date',
+      value: dataInicial,
+    });
+  else if (dataInicial < today)
+    issues.push({
+      field: 'rec.calendario.dataInicial',
+      message: 'calendario.dataInicial cannot be before the creation date',
+      value: dataInicial,
+    });
+  if (dataFinal !== undefined) {
+    if (!isValidDate(dataFinal))
+      issues.push({
+        field: 'rec.calendario.dataFinal',
+        message: 'calendario.dataFinal is not a date',
+        value: dataFinal,
+      });
+    else if (dataFinal < dataInicial)
+      issues.push({
+        field: 'rec.calendario.dataFinal',
+        message: 'calendario.dataFinal cannot be before calendario.dataInicial',
+        value: dataFinal,
+      });
+  }
+  const valor = input.valor ?? {};
+  if (valor.valorRec !== undefined && valor.valorMinimoRecebedor !== undefined) {
+    issues.push({
+      field: 'rec.valor',
+      message: 'valorRec and valorMinimoRecebedor cannot be used together',
+      value: valor.valorRec,
+    });
+  }
+  for (const key of ['valorRec', 'valorMinimoRecebedor'] as const) {
+    const v = valor[key];
+    if (v === undefined) continue;
+    const parsed = parseDecimalAmount(v);
+    if (!parsed.ok || parsed.value <= 0)
+      issues.push({ field: `rec.valor.${key}`, message: `valor.${key} must be greater than zero`, value: v });
+  }
+  const convenio = input.recebedor?.convenio;
+  if (convenio !== undefined && !CONVENIO.test(convenio)) {
+    issues.push({
+      field: 'rec.recebedor.convenio',
+      message: 'convenio is not accepted: use letters, digits, space, dot, slash, hyphen or underscore',
+      value: convenio,
+    });
+  }
+  return issues;
+}
+
+// The stored recurrence: the request's fields, the receiver named by the company.
+function recBodyOf(input: RecInput, company: { tax_id: string; official_name: string }, txid: string | undefined) {
+  const { dataInicial, dataFinal } = input.calendario;
+  const convenio = input.recebedor?.convenio;
+  return {
+    vinculo: {
+      ...(input.vinculo.objeto !== undefined ? { objeto: input.vinculo.objeto } : {}),
+      devedor: devedorOf(input.vinculo.devedor),
+      contrato: input.vinculo.contrato,
+    },
+    calendario: {
+      dataInicial,
+      ...(dataFinal !== undefined ? { dataFinal } : {}),
+      periodicidade: input.calendario.periodicidade,
+    },
+    ...(input.valor && Object.keys(input.valor).length ? { valor: input.valor } : {}),
+    recebedor: {
+      cnpj: company.tax_id,
+      nome: company.official_name,
+      ...(convenio !== undefined ? { convenio } : {}),
+    },
+    politicaRetentativa: input.politicaRetentativa,
+    ...(txid ? { ativacao: { dadosJornada: { txid } } } : {}),
+  };
+}
+
+// Checks a revision's dataInicial and loc (both only while CRIADA), setting the new dataInicial
+// in `body`; answers the new location to move to, if any. Refuses everything wrong together.
+async function checkRecRevision(
+  trx: Kysely<Database>,
+  companyId: string,
+  rec: Recurrence,
+  input: RecRevision,
+  body: Record<string, any>,
+  now: Date,
+): Promise<RecLocation | undefined> {
+  const issues: FieldIssue[] = [];
+  const locationId = rec.location_id === null ? null : Number(rec.location_id);
+  let newLoc: RecLocation | undefined;
+  const dataInicial = input.calendario?.dataInicial;
+  if (dataInicial !== undefined && dataInicial !== body.calendario.dataInicial) {
+    if (rec.status !== 'CRIADA')
+      issues.push({
+        field: 'rec.calendario.dataInicial',
+        message: 'calendario.dataInicial changes only while the recurrence is CRIADA',
+        value: dataInicial,
+      });
+    else if (dataInicial < todayUtc(now))
+      issues.push({
+        field: 'rec.calendario.dataInicial',
+        message: 'calendario.dataInicial cannot be before the creation date',
+        value: dataInicial,
+      });
+    else if (body.calendario.dataFinal !== undefined && body.calendario.dataFinal < dataInicial) {
+      issues.push({
+        field: 'rec.calendario.dataInicial',
+        message: 'calendario.dataInicial cannot be after calendario.dataFinal',
+        value: dataInicial,
+      });
+    } else body.calendario.dataInicial = dataInicial;
+  }
+  if (input.loc !== undefined && input.loc !== locationId) {
+    if (rec.status !== 'CRIADA')
+      issues.push({
+        field: 'rec.loc',
+        message: 'loc changes only while the recurrence is CRIADA',
+        value: String(input.loc),
+      });
+    else {
+      newLoc = await repo.lockRecLocation(trx, companyId, input.loc);
+      if (!newLoc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
+      else if (newLoc.id_rec && newLoc.id_rec !== rec.id_rec)
+        issues.push({
+          field: 'rec.loc',
+          message: 'The location is used by another recurrence',
+          value: String(input.loc),
+        });
+    }
+  }
+  if (issues.length) invalid(issues);
+  return newLoc;
+}

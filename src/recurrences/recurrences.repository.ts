@@ -1,6 +1,7 @@
 // All SQL of the recurrence family: recurrence locations, recurrences and confirmation requests.
 // Recurring charges are in cobr.repository.ts.
-import type { Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { companyNowSql, companyTodaySql } from '../db/clock-sql';
 import type {
   Database,
   RecLocation,
@@ -10,7 +11,6 @@ import type {
   RecurrencesTable,
   RecRequestsTable,
 } from '../db/schema';
-import type { Insertable, Updateable } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -23,15 +23,17 @@ export async function insertRecLocation(
   return db.insertInto('rec_locations').values(loc).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecLocation(
-  db: Db,
-  companyId: string,
-  id: number,
-  forUpdate = false,
-): Promise<RecLocation | undefined> {
-  let q = db.selectFrom('rec_locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectRecLocation(db: Db, companyId: string, id: number) {
+  return db.selectFrom('rec_locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+}
+
+export async function findRecLocation(db: Db, companyId: string, id: number): Promise<RecLocation | undefined> {
+  return selectRecLocation(db, companyId, id).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRecLocation(db: Db, companyId: string, id: number): Promise<RecLocation | undefined> {
+  return selectRecLocation(db, companyId, id).forUpdate().executeTakeFirst();
 }
 
 export async function findRecLocationById(db: Db, id: number): Promise<RecLocation | undefined> {
@@ -109,26 +111,31 @@ export async function insertRecurrence(db: Db, rec: Insertable<RecurrencesTable>
   return db.insertInto('recurrences').values(rec).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecurrence(
-  db: Db,
-  companyId: string,
-  idRec: string,
-  forUpdate = false,
-): Promise<Recurrence | undefined> {
-  let q = db.selectFrom('recurrences').selectAll().where('company_id', '=', companyId).where('id_rec', '=', idRec);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectRecurrence(db: Db, companyId: string, idRec: string) {
+  return db.selectFrom('recurrences').selectAll().where('company_id', '=', companyId).where('id_rec', '=', idRec);
+}
+
+export async function findRecurrence(db: Db, companyId: string, idRec: string): Promise<Recurrence | undefined> {
+  return selectRecurrence(db, companyId, idRec).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRecurrence(db: Db, companyId: string, idRec: string): Promise<Recurrence | undefined> {
+  return selectRecurrence(db, companyId, idRec).forUpdate().executeTakeFirst();
 }
 
 // Any company's recurrence (the sandbox's payer side and the open payload location).
-export async function findRecurrenceAnyCompany(
-  db: Db,
-  idRec: string,
-  forUpdate = false,
-): Promise<Recurrence | undefined> {
-  let q = db.selectFrom('recurrences').selectAll().where('id_rec', '=', idRec);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectRecurrenceAnyCompany(db: Db, idRec: string) {
+  return db.selectFrom('recurrences').selectAll().where('id_rec', '=', idRec);
+}
+
+export async function findRecurrenceAnyCompany(db: Db, idRec: string): Promise<Recurrence | undefined> {
+  return selectRecurrenceAnyCompany(db, idRec).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRecurrenceAnyCompany(db: Db, idRec: string): Promise<Recurrence | undefined> {
+  return selectRecurrenceAnyCompany(db, idRec).forUpdate().executeTakeFirst();
 }
 
 export async function updateRecurrence(
@@ -190,21 +197,30 @@ export async function insertRecRequest(db: Db, row: Insertable<RecRequestsTable>
   return db.insertInto('rec_requests').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findRecRequest(
-  db: Db,
-  companyId: string,
-  id: string,
-  forUpdate = false,
-): Promise<RecRequest | undefined> {
-  let q = db.selectFrom('rec_requests').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectRecRequest(db: Db, companyId: string, id: string) {
+  return db.selectFrom('rec_requests').selectAll().where('company_id', '=', companyId).where('id', '=', id);
 }
 
-export async function requestsOfRecurrence(db: Db, idRec: string, forUpdate = false): Promise<RecRequest[]> {
-  let q = db.selectFrom('rec_requests').selectAll().where('id_rec', '=', idRec).orderBy('created_at').orderBy('id');
-  if (forUpdate) q = q.forUpdate();
-  return q.execute();
+export async function findRecRequest(db: Db, companyId: string, id: string): Promise<RecRequest | undefined> {
+  return selectRecRequest(db, companyId, id).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRecRequest(db: Db, companyId: string, id: string): Promise<RecRequest | undefined> {
+  return selectRecRequest(db, companyId, id).forUpdate().executeTakeFirst();
+}
+
+function selectRequestsOfRecurrence(db: Db, idRec: string) {
+  return db.selectFrom('rec_requests').selectAll().where('id_rec', '=', idRec).orderBy('created_at').orderBy('id');
+}
+
+export async function requestsOfRecurrence(db: Db, idRec: string): Promise<RecRequest[]> {
+  return selectRequestsOfRecurrence(db, idRec).execute();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockRequestsOfRecurrence(db: Db, idRec: string): Promise<RecRequest[]> {
+  return selectRequestsOfRecurrence(db, idRec).forUpdate().execute();
 }
 
 export async function requestsOfRecurrences(db: Db, idRecs: string[]): Promise<Map<string, RecRequest[]>> {
@@ -226,12 +242,39 @@ export async function updateRecRequest(db: Db, id: string, changes: Updateable<R
 }
 
 // Requests still open whose expiry passed (other processes skip the rows this one holds).
-export async function claimExpiredRequests(db: Db, now: Date, limit: number): Promise<RecRequest[]> {
+// Recurrences never approved whose first date has passed by their company's clock, with no
+// confirmation request still open (one may yet be accepted until it expires itself).
+export async function claimStaleRecurrences(db: Db, limit: number): Promise<Recurrence[]> {
+  return db
+    .selectFrom('recurrences')
+    .selectAll()
+    .where('status', '=', 'CRIADA')
+    .where(
+      sql<boolean>`(body->'calendario'->>'dataInicial') < ${companyTodaySql(sql.ref('recurrences.company_id'))}::text`,
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('rec_requests')
+            .select('rec_requests.id')
+            .whereRef('rec_requests.id_rec', '=', 'recurrences.id_rec')
+            .where('rec_requests.status', 'in', ['CRIADA', 'ENVIADA', 'RECEBIDA']),
+        ),
+      ),
+    )
+    .orderBy('id_rec')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function claimExpiredRequests(db: Db, limit: number): Promise<RecRequest[]> {
   return db
     .selectFrom('rec_requests')
     .selectAll()
     .where('status', 'in', ['CRIADA', 'ENVIADA', 'RECEBIDA'])
-    .where('expires_at', '<', now)
+    .where('expires_at', '<', companyNowSql(sql.ref('rec_requests.company_id')))
     .orderBy('id')
     .limit(limit)
     .forUpdate()

@@ -3,7 +3,7 @@
 // recurrence is found by its idRec alone, as the payer's PSP would.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
+import { errors } from '../errors/errors';
 import type { Clock } from '../lib/clock';
 import { changeRecStatus, changeRequestStatus, OPEN_REQUEST } from './rec-state';
 import * as repo from './recurrences.repository';
@@ -19,8 +19,8 @@ export class SandboxRecService {
 
   async answer(idRec: string, accept: boolean): Promise<{ idRec: string; status: 'APROVADA' | 'REJEITADA' }> {
     return this.db.transaction().execute(async (trx) => {
-      const rec = await repo.findRecurrenceAnyCompany(trx, idRec, true);
-      if (!rec) throw errors.notFound('Recurrence not found');
+      const rec = await repo.lockRecurrenceAnyCompany(trx, idRec);
+      if (!rec) throw errors.missing('recurrence');
       if (rec.status !== 'CRIADA') {
         throw errors.validation([
           {
@@ -30,8 +30,8 @@ export class SandboxRecService {
           },
         ]);
       }
-      const now = await this.clock.now(trx);
-      const request = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).find((r) =>
+      const now = await this.clock.now(rec.company_id, trx);
+      const request = (await repo.lockRequestsOfRecurrence(trx, rec.id_rec)).find((r) =>
         OPEN_REQUEST.includes(r.status),
       );
       if (request) {

@@ -4,14 +4,15 @@
 // calendario.dataExpiracaoSolicitacao (recurrences job).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import { isValidCnpj, isValidCpf } from '../lib/taxid';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
 import { changeRequestStatus, OPEN_REQUEST } from './rec-state';
 import * as repo from './recurrences.repository';
-import { recPayloadView, solicRecView } from './views';
+import { recPayloadView, solicRecView } from './recurrences.view';
 
 export interface SolicRecInput {
   idRec: string;
@@ -33,10 +34,11 @@ export class SolicRecService {
   ) {}
 
   async create(principal: Principal, input: SolicRecInput) {
+    checkDestinatario(input.destinatario);
     return this.db.transaction().execute(async (trx) => {
-      const rec = await repo.findRecurrence(trx, principal.companyId, input.idRec, true);
+      const rec = await repo.lockRecurrence(trx, principal.companyId, input.idRec);
       if (!rec) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`);
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const expiry = new Date(input.calendario.dataExpiracaoSolicitacao);
       if (Number.isNaN(expiry.getTime()) || expiry < now) {
         throw errors.validation(
@@ -62,7 +64,7 @@ export class SolicRecService {
           'The recurrence cannot receive a confirmation request.',
         );
       }
-      const open = (await repo.requestsOfRecurrence(trx, rec.id_rec, true)).filter((r) =>
+      const open = (await repo.lockRequestsOfRecurrence(trx, rec.id_rec)).filter((r) =>
         OPEN_REQUEST.includes(r.status),
       );
       if (open.length) {
@@ -109,7 +111,7 @@ export class SolicRecService {
   // PATCH: only cancellation, from CRIADA, ENVIADA or RECEBIDA.
   async cancel(principal: Principal, id: string) {
     return this.db.transaction().execute(async (trx) => {
-      const request = await repo.findRecRequest(trx, principal.companyId, id, true);
+      const request = await repo.lockRecRequest(trx, principal.companyId, id);
       if (!request) throw NOT_FOUND(id);
       if (!OPEN_REQUEST.includes(request.status)) {
         throw errors.validation(
@@ -117,17 +119,31 @@ export class SolicRecService {
           'Only requests with status CRIADA, ENVIADA or RECEBIDA can be cancelled.',
         );
       }
-      return solicRecView(await changeRequestStatus(trx, request, 'CANCELADA', await this.clock.now(trx)));
+      return solicRecView(
+        await changeRequestStatus(trx, request, 'CANCELADA', await this.clock.now(principal.companyId, trx)),
+      );
     });
   }
 
   // Open requests past their expiry become EXPIRADA (recurrences job).
   async expireDue(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const due = await repo.claimExpiredRequests(trx, now, 100);
-      for (const request of due) await changeRequestStatus(trx, request, 'EXPIRADA', now);
+      const due = await repo.claimExpiredRequests(trx, 100);
+      for (const request of due) {
+        await changeRequestStatus(trx, request, 'EXPIRADA', await this.clock.now(request.company_id, trx));
+      }
       return due.length;
     });
   }
+}
+
+// The payer's CPF or CNPJ with valid check digits, as everywhere else a person is named.
+function checkDestinatario({ cpf, cnpj }: SolicRecInput['destinatario']): void {
+  const issue =
+    cpf !== undefined && !isValidCpf(cpf)
+      ? { field: 'solicrec.destinatario.cpf', message: 'cpf is not a valid CPF', value: cpf }
+      : cnpj !== undefined && !isValidCnpj(cnpj)
+        ? { field: 'solicrec.destinatario.cnpj', message: 'cnpj is not a valid CNPJ', value: cnpj }
+        : undefined;
+  if (issue) throw errors.validation([issue], 'The confirmation request breaks the schema or is semantically wrong.');
 }

@@ -1,6 +1,8 @@
 // HTTP in/out of the sandbox group (mounted only in sandbox mode).
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { balanceView } from '../ledger/ledger.service';
+import { errors } from '../errors/errors';
+import { callerOf } from '../http/principal-guard';
 
 export const sandboxHandlers = {
   async createSandboxCompany(req, ctx) {
@@ -32,13 +34,15 @@ export const sandboxHandlers = {
       },
     };
   },
-  async getSandboxClock(_req, ctx) {
-    return { status: 200, body: await ctx.services.sandbox.clockNow() };
+  async getSandboxClock(req, ctx) {
+    // Credentials are optional here; sent but not accepted, they are refused as anywhere else.
+    if (req.headers.authorization !== undefined && !ctx.principal) throw errors.unauthorized();
+    return { status: 200, body: await ctx.services.sandbox.clockNow(ctx.principal?.companyId) };
   },
   async advanceSandboxClock(req, ctx) {
-    const body = await ctx.services.sandbox.advanceClock(req.body.seconds);
+    const body = await ctx.services.sandbox.advanceClock(callerOf(ctx).companyId, req.body.seconds);
     // Charges past their new expiry are announced now, not at the next tick of the job.
-    await ctx.services.charges.expiry.run();
+    await ctx.services.charges.expiry.run(callerOf(ctx).companyId);
     return { status: 200, body };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -1,7 +1,7 @@
 // The sandbox: companies on demand and a clock that moves forward. Present only in
 // sandbox mode (the routes are not mounted otherwise).
 import { randomInt } from 'node:crypto';
-import { errors } from '../http/errors';
+import { errors } from '../errors/errors';
 import { DEFAULT_SANDBOX_FEATURES, type IdentityService } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { normalizeTaxId } from '../lib/taxid';
@@ -28,7 +28,7 @@ export class SandboxService {
       const normalized = normalizeTaxId(input.taxID);
       if (!normalized.ok || normalized.value.type !== 'BR_CNPJ') {
         throw errors.validation([
-          { field: 'body.taxID', message: normalized.ok ? 'must be a CNPJ' : normalized.reason },
+          { field: 'taxID', in: 'body', message: normalized.ok ? 'must be a CNPJ' : normalized.reason },
         ]);
       }
       taxID = normalized.value.taxId;
@@ -46,26 +46,28 @@ export class SandboxService {
           account_id: accountId,
           type: 'EVP',
           is_default: true,
-          created_at: await this.clock.now(trx),
+          created_at: this.clock.serverNow(),
         });
       },
     );
     return { ...created, pixKey: { key: evp, type: 'EVP' as const, isDefault: true } };
   }
 
-  async clockNow() {
-    const [now, offset] = await Promise.all([this.clock.now(), this.clock.offsetMs()]);
-    return { now: now.toISOString(), offsetSeconds: Math.floor(offset / 1000) };
+  // The company's clock; the server's own time (offset 0) for an operator without a company.
+  async clockNow(companyId: string | undefined) {
+    if (companyId === undefined) return { now: this.clock.serverNow().toISOString(), offsetSeconds: 0 };
+    const offset = await this.clock.offsetMs(companyId);
+    return { now: new Date(Date.now() + offset).toISOString(), offsetSeconds: Math.floor(offset / 1000) };
   }
 
-  async advanceClock(seconds: number) {
+  async advanceClock(companyId: string, seconds: number) {
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
       throw errors.validation([
-        { field: 'body.seconds', message: `must be an integer from 1 to ${MAX_CLOCK_ADVANCE_SECONDS}` },
+        { field: 'seconds', in: 'body', message: `must be an integer from 1 to ${MAX_CLOCK_ADVANCE_SECONDS}` },
       ]);
     }
-    await this.clock.advance(seconds);
-    return this.clockNow();
+    await this.clock.advance(companyId, seconds);
+    return this.clockNow(companyId);
   }
 }
 

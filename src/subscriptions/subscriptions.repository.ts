@@ -1,5 +1,6 @@
 // All SQL of subscriptions and the charges they generated.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { companyNowSql } from '../db/clock-sql';
 import type { Database, NewSubscription, Subscription } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -31,12 +32,13 @@ export async function findByGlobalId(db: Db, companyId: string, globalId: string
 }
 
 // Active subscriptions whose next charge is due, locked for the caller (others skip them).
-export async function claimDue(db: Db, now: Date, limit: number): Promise<Subscription[]> {
+// ACTIVE subscriptions whose next charge is due on their company's clock.
+export async function claimDue(db: Db, limit: number): Promise<Subscription[]> {
   return db
     .selectFrom('subscriptions')
     .selectAll()
     .where('status', '=', 'ACTIVE')
-    .where('next_charge_at', '<=', now)
+    .where('next_charge_at', '<=', companyNowSql(sql.ref('subscriptions.company_id')))
     .orderBy('next_charge_at')
     .orderBy('id')
     .limit(limit)

@@ -23,8 +23,8 @@ import type { Database, Subscription } from '../db/schema';
 import { upsertChargeCustomer } from '../customers/customers.service';
 import { isUniqueViolation } from '../db/errors';
 import { paymentLinkUrlOf } from '../charges/charge-model';
-import { errors } from '../http/errors';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Principal } from '../identity/principal';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { firstChargeAt, nextChargeAt, normalizeFrequency } from './schedule';
@@ -79,10 +79,10 @@ export class SubscriptionsService {
     if (chargeType === 'DYNAMIC' && (p.fines || p.interests)) throw errors.badRequest(FINES_NEED_OVERDUE);
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         if (await repo.findByCorrelationId(trx, principal.companyId, p.correlationID))
           throw errors.badRequest(DUPLICATE);
-        const customer = await upsertChargeCustomer(trx, principal.companyId, p.customer);
+        const customer = await upsertChargeCustomer(trx, principal.companyId, p.customer, now);
         const first = firstChargeAt(now, p.dayGenerateCharge ?? now.getUTCDate());
         const row = await repo.insertSubscription(trx, {
           id: randomUUID(),
@@ -120,7 +120,7 @@ export class SubscriptionsService {
 
   async get(principal: Principal, globalId: string) {
     const row = await repo.findByGlobalId(this.db, principal.companyId, globalId);
-    if (!row) throw errors.notFound('Subscription not found');
+    if (!row) throw errors.missing('subscription');
     return subscriptionView(row, this.publicUrl);
   }
 
@@ -128,9 +128,7 @@ export class SubscriptionsService {
   async generateDue(): Promise<number> {
     let made = 0;
     for (;;) {
-      const due = await this.db
-        .transaction()
-        .execute(async (trx) => repo.claimDue(trx, await this.clock.now(trx), BATCH));
+      const due = await this.db.transaction().execute(async (trx) => repo.claimDue(trx, BATCH));
       if (due.length === 0) return made;
       let progressed = false;
       for (const sub of due) {
@@ -145,7 +143,7 @@ export class SubscriptionsService {
   private async generate(sub: Subscription): Promise<boolean> {
     const installment = sub.charges_generated + 1;
     const correlationID = chargeCorrelationId(sub, installment);
-    const now = await this.clock.now();
+    const now = await this.clock.now(sub.company_id);
     const customer = sub.customer as {
       name?: string;
       email?: string;
@@ -187,7 +185,7 @@ export class SubscriptionsService {
       { subscription: sub.correlation_id },
     );
     return this.db.transaction().execute(async (trx) => {
-      const at = await this.clock.now(trx);
+      const at = await this.clock.now(sub.company_id, trx);
       const last = sub.installment_count !== null && installment >= sub.installment_count;
       const next = last
         ? { next_charge_at: null, status: 'COMPLETED' as const }

@@ -4,6 +4,7 @@
 // Types: PIX_IN (a Pix received, with or without a charge), PIX_OUT (a payment sent),
 // REFUND_OUT (a devolution sent back to a payer), REFUND_IN (a devolution received),
 // WITHDRAW (to the account's registered destination), FEE.
+import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTransaction, Transaction } from '../db/schema';
@@ -59,6 +60,13 @@ export interface CounterpartyDetails {
   branch?: string;
   account?: string;
   accountType?: string;
+}
+
+// The same insert as a part of a statement that writes several tables (src/db/together.ts).
+export function insertTransactionPart(
+  tx: Omit<NewTransaction, 'details'> & { type: TransactionType; details?: Record<string, unknown> },
+): WritePart {
+  return (qc) => qc.insertInto('transactions').values({ ...tx, details: JSON.stringify(tx.details ?? {}) });
 }
 
 export async function insertTransaction(

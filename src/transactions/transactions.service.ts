@@ -1,9 +1,9 @@
 // Reading the transactions a company sees: list with filters, one by id or endToEndId.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import * as repo from './transactions.repository';
 import { storedTypesOf, transactionView, type ApiTransactionType, type TransactionView } from './transactions.view';
 
@@ -25,7 +25,7 @@ export class TransactionsService {
     const end = query.end ? new Date(query.end) : undefined;
     if (start && end && end < start) {
       throw errors.validation(
-        [{ field: 'query.end', message: 'is earlier than start', value: query.end! }],
+        [{ field: 'end', in: 'query', message: 'is earlier than start', value: query.end! }],
         'Invalid end',
       );
     }
@@ -41,7 +41,7 @@ export class TransactionsService {
   // id: the transaction's id (globalID) or its endToEndId.
   async get(principal: Principal, id: string): Promise<TransactionView> {
     const row = await repo.findTransaction(this.db, principal.companyId, id);
-    if (!row) throw errors.notFound('Transaction not found');
+    if (!row) throw errors.missing('transaction');
     return transactionView(row);
   }
 }

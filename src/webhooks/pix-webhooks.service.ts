@@ -6,11 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database, Webhook } from '../db/schema';
-import { errors } from '../http/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors } from '../errors/errors';
+import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import { findCompanyKey } from '../keys/keys.repository';
 import type { Clock } from '../lib/clock';
+import type { CompanyDirectory } from '../identity/companies';
 import { checkWebhookUrl } from './url-guard';
 import * as repo from './webhooks.repository';
 import { newWebhookId, newWebhookSecret } from './webhooks.service';
@@ -20,8 +21,8 @@ export type CompanyWebhookKind = 'rec' | 'cobr';
 const OPERACAO_INVALIDA = 'The request to configure a webhook breaks the schema or is semantically wrong.';
 const NAMES: Record<CompanyWebhookKind, string> = { rec: 'recurrence', cobr: 'recurring-charge' };
 
-export function keyWebhookView(w: Webhook) {
-  return { webhookUrl: w.url, chave: w.chave!, criacao: w.created_at.toISOString() };
+export function keyWebhookView(w: Webhook, cnpj: string) {
+  return { webhookUrl: w.url, chave: w.chave!, cnpj, criacao: w.created_at.toISOString() };
 }
 
 // A key with a NUL character is none of the company's (and the database cannot hold it).
@@ -32,7 +33,13 @@ export class PixWebhooksService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly config: Config,
+    private readonly companies: CompanyDirectory,
   ) {}
+
+  // The receiving user's CNPJ, which the standard's webhook object carries.
+  private async cnpjOf(companyId: string): Promise<string> {
+    return (await this.companies.get(companyId)).tax_id;
+  }
 
   // Configures the webhook of one of the company's keys; answers its signing secret.
   async putKey(principal: Principal, chave: string, webhookUrl: string): Promise<string> {
@@ -54,7 +61,7 @@ export class PixWebhooksService {
       ? await repo.findPixWebhook(this.db, principal.companyId, 'pix', chave)
       : undefined;
     if (!webhook) throw errors.notFound(`No webhook is configured for key ${chave}.`);
-    return keyWebhookView(webhook);
+    return keyWebhookView(webhook, await this.cnpjOf(principal.companyId));
   }
 
   async deleteKey(principal: Principal, chave: string): Promise<void> {
@@ -78,7 +85,8 @@ export class PixWebhooksService {
       page.offset,
       page.itensPorPagina,
     );
-    return { parametros: parametros(query, page, total), webhooks: rows.map(keyWebhookView) };
+    const cnpj = await this.cnpjOf(principal.companyId);
+    return { parametros: parametros(query, page, total), webhooks: rows.map((w) => keyWebhookView(w, cnpj)) };
   }
 
   async putCompany(principal: Principal, kind: CompanyWebhookKind, webhookUrl: string): Promise<string> {
@@ -118,7 +126,7 @@ export class PixWebhooksService {
     url: string,
     chave?: string,
   ) {
-    const now = await this.clock.now(trx);
+    const now = await this.clock.now(principal.companyId, trx);
     return {
       id: newWebhookId(),
       company_id: principal.companyId,

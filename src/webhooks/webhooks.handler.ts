@@ -2,7 +2,7 @@
 // /pix/v2/webhook, /webhookrec and /webhookcobr.
 import type { PixHandlers } from '../../generated/pix.operations';
 import type { PlatformHandlers } from '../../generated/platform.operations';
-import { pageInfo, pageOf } from '../http/paging';
+import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
 
 export const SECRET_HEADER = 'X-Pixgate-Webhook-Secret';

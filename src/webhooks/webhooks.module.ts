@@ -1,6 +1,7 @@
 // The webhooks area's services, built once per process, and its background job.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { CompanyDirectory } from '../identity/companies';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
@@ -24,6 +25,7 @@ export function buildWebhookServices(
   keys: SigningKeyService,
   jobs: Scheduler,
   log: Logger,
+  companies: CompanyDirectory,
 ): WebhookServices {
   const webhookKeys = new WebhookKeys(keys);
   const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
@@ -33,7 +35,7 @@ export function buildWebhookServices(
   });
   return {
     webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys),
-    pixWebhooks: new PixWebhooksService(db, clock, config),
+    pixWebhooks: new PixWebhooksService(db, clock, config, companies),
     webhookDelivery,
   };
 }

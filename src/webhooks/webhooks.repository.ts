@@ -1,7 +1,7 @@
 // All SQL of webhooks, their deliveries and attempts. Every read of the management APIs is
 // scoped to a company; the delivery worker's claims are not (they serve every company).
 import { type Kysely, sql } from 'kysely';
-import { clockNowSql } from '../lib/clock';
+import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import type {
   Database,
   DeliveryStatus,
@@ -18,8 +18,9 @@ type Db = Kysely<Database>;
 // "now() + ms", in the database's clock (every process agrees on it): leases, which bound
 // real work, run on it.
 const inMs = (ms: number) => sql<Date>`now() + (${ms}::double precision * interval '1 millisecond')`;
-// When a delivery is due runs on the server clock (clockNowSql), so advancing the sandbox
-// clock brings retries forward.
+// When a delivery is due runs on the clock of its company (companyNowSql), so advancing a
+// company's sandbox clock brings its retries forward.
+const deliveryNow = (ms = 0) => companyNowSql(sql.ref('webhook_deliveries.company_id'), ms);
 
 // ---- webhooks ----
 
@@ -168,7 +169,7 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
   if (rows.length === 0) return;
   await trx
     .insertInto('webhook_deliveries')
-    .values(rows.map((r) => ({ ...r, next_attempt_at: clockNowSql() })))
+    .values(rows.map((r) => ({ ...r, next_attempt_at: companyNowSql(sql.val(r.company_id)) })))
     .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
     .execute();
 }
@@ -185,7 +186,8 @@ export async function claimDueDeliveries(
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', clockNowSql())
+    .where('next_attempt_at', '<=', latestCompanyNowSql())
+    .where('next_attempt_at', '<=', deliveryNow())
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
     .orderBy('next_attempt_at')
     .limit(limit)
@@ -254,7 +256,7 @@ export async function recordAttempt(
         ? {
             status: outcome.status,
             attempt_count: outcome.attemptCount,
-            next_attempt_at: outcome.nextInMs === null ? null : clockNowSql(outcome.nextInMs),
+            next_attempt_at: outcome.nextInMs === null ? null : deliveryNow(outcome.nextInMs),
           }
         : {}),
       lease_token: null,

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database, Webhook, WebhookAttempt, WebhookDelivery } from '../db/schema';
-import { errors } from '../http/errors';
-import type { Page } from '../http/paging';
-import type { Principal } from '../http/principal';
+import { errors, type FieldIssue } from '../errors/errors';
+import type { Page } from '../lib/paging';
+import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import type { WebhookDeliveryService } from './delivery.service';
@@ -74,15 +74,16 @@ const DUPLICATE = 'A webhook for this url and event already exists';
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 function checkInput(input: CreateWebhookInput): void {
-  const issues = [];
+  const issues: FieldIssue[] = [];
   if (input.name.includes('\u0000'))
-    issues.push({ field: 'body.webhook.name', message: 'must not contain NUL characters' });
+    issues.push({ field: 'webhook.name', in: 'body', message: 'must not contain NUL characters' });
   if (
     input.authorization !== undefined &&
     (CONTROL.test(input.authorization) || /[^\u0000-\u00ff]/.test(input.authorization))
   ) {
     issues.push({
-      field: 'body.webhook.authorization',
+      field: 'webhook.authorization',
+      in: 'body',
       message: 'must be a valid HTTP header value (no line breaks, control or non-Latin-1 characters)',
     });
   }
@@ -92,7 +93,7 @@ function checkInput(input: CreateWebhookInput): void {
 // The database counts rows in a bigint: a skip beyond what a number holds exactly is refused.
 export function checkSkip(page: Page): void {
   if (!Number.isSafeInteger(page.skip))
-    throw errors.validation([{ field: 'query.skip', message: `must be at most ${Number.MAX_SAFE_INTEGER}` }]);
+    throw errors.validation([{ field: 'skip', in: 'query', message: `must be at most ${Number.MAX_SAFE_INTEGER}` }]);
 }
 
 export class WebhooksService {
@@ -108,14 +109,16 @@ export class WebhooksService {
     checkInput(input);
     const check = await checkWebhookUrl(input.url, this.config.sandbox);
     if (!check.ok)
-      throw errors.badRequest(`Webhook url ${check.reason}`, [{ field: 'body.webhook.url', message: check.reason }]);
+      throw errors.badRequest(`Webhook url ${check.reason}`, [
+        { field: 'webhook.url', in: 'body', message: check.reason },
+      ]);
     const event = input.event ?? DEFAULT_EVENT;
     const secret = newWebhookSecret();
     try {
       const created = await this.db.transaction().execute(async (trx) => {
         if (await repo.findPlatformDuplicate(trx, principal.companyId, event, input.url))
           throw errors.badRequest(DUPLICATE);
-        const now = await this.clock.now(trx);
+        const now = await this.clock.now(principal.companyId, trx);
         return repo.insertWebhook(trx, {
           id: newWebhookId(),
           company_id: principal.companyId,
@@ -146,9 +149,8 @@ export class WebhooksService {
 
   // Removes the webhook with its delivery log; pending deliveries are not attempted again.
   async remove(principal: Principal, id: string): Promise<void> {
-    if (id.includes('\u0000')) throw errors.notFound('Webhook not found');
-    if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id)))
-      throw errors.notFound('Webhook not found');
+    if (id.includes('\u0000')) throw errors.missing('webhook');
+    if (!(await repo.deleteWebhookById(this.db, principal.companyId, 'platform', id))) throw errors.missing('webhook');
   }
 
   // Both formats: `public_keys` as the public reference answers it (receivers written for it
@@ -190,22 +192,22 @@ export class WebhooksService {
   // One attempt now (synchronous, bounded by the delivery timeout); answers the delivery.
   async redeliver(principal: Principal, webhookId: string, deliveryId: string) {
     const webhook = await this.webhookOf(principal, webhookId);
-    if (deliveryId.includes('\u0000')) throw errors.notFound('Delivery not found');
+    if (deliveryId.includes('\u0000')) throw errors.missing('delivery');
     const found = await repo.findDeliveryOfWebhook(this.db, principal.companyId, webhookId, deliveryId);
-    if (!found) throw errors.notFound('Delivery not found');
+    if (!found) throw errors.missing('delivery');
     const leased = await this.delivery.redeliver(principal.companyId, webhook, deliveryId);
     if (!leased) throw errors.badRequest('This delivery is being attempted right now; try again in a few seconds');
     const after = await repo.findDeliveryOfWebhook(this.db, principal.companyId, webhookId, deliveryId);
-    if (!after) throw errors.notFound('Delivery not found');
+    if (!after) throw errors.missing('delivery');
     const attempts = await repo.attemptsOf(this.db, [after.id]);
     return deliveryView(after, attempts.get(after.id)!);
   }
 
   private async webhookOf(principal: Principal, id: string): Promise<Webhook> {
     // An id the database cannot even hold (NUL) names no webhook.
-    if (id.includes('\u0000')) throw errors.notFound('Webhook not found');
+    if (id.includes('\u0000')) throw errors.missing('webhook');
     const webhook = await repo.findWebhook(this.db, principal.companyId, 'platform', id);
-    if (!webhook) throw errors.notFound('Webhook not found');
+    if (!webhook) throw errors.missing('webhook');
     return webhook;
   }
 }

@@ -19,7 +19,7 @@ test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client, { name: 'Aurora Moda' });
   b = await createCompany(server.client);
-  await advanceToLocalHour(server, 9);
+  await advanceToLocalHour(server, 9, a, b);
 });
 test.after(async () => {
   await auditMoneyOut(server.database.db);
@@ -290,6 +290,7 @@ test("the fee and the free minimum are configurable: environment defaults, an ac
 
 test("GET /limits: defaults, usage by period, another company's account is 404", async () => {
   const c = await createCompany(server.client);
+  await advanceToLocalHour(server, 9, c);
   const fresh = (await server.client.get(`/api/v1/limits/${c.accountId}`, { auth: c.appID })).body.limits;
   assert.equal(
     { ...fresh, updatedAt: undefined },

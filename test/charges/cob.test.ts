@@ -40,6 +40,8 @@ test('PUT /cob/{txid} creates the charge with a location and a dynamic BR Code',
   assert.equal(cob.devedor, { cpf: '12345678909', nome: 'Mariana Costa Ribeiro' });
   assert.is(cob.chave, acme.key);
   assert.is(cob.loc.tipoCob, 'cob');
+  // The official schema requires loc.txid in a cob's answer.
+  assert.is(cob.loc.txid, txid);
   assert.match(cob.location, /^localhost:\d+\/qr\/v2\/[0-9a-f-]{36}$/);
   assert.is(cob.loc.location, cob.location);
   const code = decodeBrCode(cob.pixCopiaECola);
@@ -378,6 +380,24 @@ test('GET /cob lists by period with cpf, cnpj, locationPresente, status and pagi
   assert.is(reversed.status, 400);
   const noPeriod = await server.client.get('/pix/v2/cob', auth(fresh));
   assert.is(noPeriod.status, 400);
+});
+
+test('a cob with retirada cannot let the payer change the amount (modalidadeAlteracao 1): CobOperacaoInvalida', async () => {
+  const troco = { valor: '20.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '13370835' };
+  for (const retirada of [{ troco }, { saque: troco }]) {
+    const original = 'saque' in retirada ? '0.00' : '30.00';
+    const res = await server.client.post(
+      '/pix/v2/cob',
+      { calendario: {}, valor: { original, modalidadeAlteracao: 1, retirada }, chave: acme.key },
+      auth(acme),
+    );
+    assert.is(res.status, 400, res.text);
+    assert.match(res.body.type, /CobOperacaoInvalida$/);
+    assert.ok(
+      res.body.violacoes.some((v: { propriedade: string }) => v.propriedade.endsWith('valor.modalidadeAlteracao')),
+      res.text,
+    );
+  }
 });
 
 test.run();

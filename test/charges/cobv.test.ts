@@ -299,4 +299,32 @@ test('GET /cobv lists due-date charges only', async () => {
   assert.is(res.body.parametros.cpf, '70214539814');
 });
 
+test('a tolerant PSP: integer modalidades written as strings and a CEP with its hyphen are stored normalised', async () => {
+  const body = cobv(
+    { devedor: { ...devedor, cep: '04101-300' } },
+    {
+      multa: { modalidade: '2', valorPerc: '2.00' },
+      juros: { modalidade: '2', valorPerc: '1.00' },
+      desconto: { modalidade: '1', descontoDataFixa: [{ data: '2027-03-05', valorPerc: '72.50' }] },
+    },
+  );
+  const res = await server.client.put(`/pix/v2/cobv/${TXID(90)}`, body, auth(acme));
+  assert.is(res.status, 201, res.text);
+  const read = await server.client.get(`/pix/v2/cobv/${TXID(90)}`, auth(acme));
+  assert.is(read.body.devedor.cep, '04101300');
+  assert.equal(
+    [read.body.valor.multa.modalidade, read.body.valor.juros.modalidade, read.body.valor.desconto.modalidade],
+    [2, 2, 1],
+  );
+  // What is wrong stays refused: a modalidade that is no integer, a CEP of another shape.
+  for (const wrong of [
+    cobv({}, { multa: { modalidade: '2.5', valorPerc: '2.00' } }),
+    cobv({}, { multa: { modalidade: 'dois', valorPerc: '2.00' } }),
+    cobv({ devedor: { ...devedor, cep: '0410-1300' } }),
+  ]) {
+    const refused = await server.client.put(`/pix/v2/cobv/${TXID(91)}`, wrong, auth(acme));
+    assert.is(refused.status, 400, refused.text);
+  }
+});
+
 test.run();

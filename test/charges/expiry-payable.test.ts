@@ -68,7 +68,11 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
 
   // completion: CONCLUIDA without a new revision, then NOT_PAYABLE
   const charge = (await findCompanyCharge(server.database.db, acme.companyId, 'pay-1'))!;
-  await server.database.db.transaction().execute((trx) => completeCharge(trx, charge.id, now));
+  await server.database.db.transaction().execute(async (trx) => {
+    const locked = await lockChargeForPayment(trx, { locationUrl: locationUrl! }, now);
+    assert.ok(locked.ok);
+    await completeCharge(trx, locked.value.found, now);
+  });
   const paid = await lock({ locationUrl: locationUrl! }, now);
   assert.equal(paid, { ok: false, code: 'NOT_PAYABLE', message: 'The charge is already paid' });
   const view = await platformChargeView(
@@ -103,7 +107,7 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
   await server.services.jobs.runNow('charges.expiry');
   assert.equal(await expiredEvents(), []);
 
-  await advanceClock(server, 301);
+  await advanceClock(server, acme, 301);
   let events = await expiredEvents();
   assert.equal(
     events.map((e) => e.charge.correlationID),
@@ -113,7 +117,7 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
   assert.is(events[0].company.id, acme.companyId);
   assert.is(events[0].account.accountId, acme.accountId);
 
-  await advanceClock(server, 100);
+  await advanceClock(server, acme, 100);
   await server.services.jobs.runNow('charges.expiry');
   events = await expiredEvents();
   assert.equal(
@@ -121,7 +125,7 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
     ['exp-300', cob.body.txid],
   );
 
-  await advanceClock(server, 3600);
+  await advanceClock(server, acme, 3600);
   events = await expiredEvents();
   // pay-1 (paid) and exp-deleted (removed) never expire; pay-1's sibling charges do
   assert.equal(events.map((e) => e.charge.correlationID).sort(), ['exp-300', 'exp-900', cob.body.txid].sort());
@@ -135,7 +139,7 @@ test('CHARGE_EXPIRED: once per charge past its expiry, after a clock advance or 
 
 test('concurrent runs record each expiry once', async () => {
   for (let i = 0; i < 5; i++) await create({ correlationID: `race-${i}`, value: 100, expiresIn: 300 });
-  await server.services.clock.advance(301);
+  await server.services.clock.advance(acme.companyId, 301);
   await Promise.all([
     server.services.charges.expiry.run(),
     server.services.charges.expiry.run(),

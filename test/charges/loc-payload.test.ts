@@ -40,7 +40,8 @@ test('POST /loc, GET /loc/{id}: a location with its URL, then its txid once link
 
   const charge = await server.client.put(`/pix/v2/cob/${TXID(1)}`, cob(acme, { loc: { id: loc.id } }), auth(acme));
   assert.is(charge.status, 201, charge.text);
-  assert.equal(charge.body.loc, loc);
+  // A cob's loc carries its txid (the official schema requires it there).
+  assert.equal(charge.body.loc, { ...loc, txid: TXID(1) });
   assert.is(charge.body.location, loc.location);
   const linked = await server.client.get(`/pix/v2/loc/${loc.id}`, auth(acme));
   assert.equal(linked.body, { ...loc, txid: TXID(1) });
@@ -109,7 +110,9 @@ test('DELETE /loc/{id}/txid unlinks: the charge keeps its status, the location i
   const locId = made.body.loc.id;
   const unlinked = await server.client.delete(`/pix/v2/loc/${locId}/txid`, auth(acme));
   assert.is(unlinked.status, 200, unlinked.text);
-  assert.equal(unlinked.body, made.body.loc);
+  const { txid: linkedTo, ...unlinkedLoc } = made.body.loc;
+  assert.is(linkedTo, TXID(3));
+  assert.equal(unlinked.body, unlinkedLoc);
   const charge = await server.client.get(`/pix/v2/cob/${TXID(3)}`, auth(acme));
   assert.is(charge.body.status, 'ATIVA');
   assert.is(charge.body.loc, undefined);

@@ -135,15 +135,22 @@ test('PATCH revises a subset; a charge outside the batch is refused; removal thr
     (await server.client.get(`/pix/v2/cobv/${TXID(3)}`, auth())).body.status,
     'REMOVIDA_PELO_USUARIO_RECEBEDOR',
   );
-  // a refused change shows its problem, the charge stays
+  // a refused change is NEGADA with its problem; the charge stays as it was
   await server.client.patch(
     '/pix/v2/lotecobv/318',
     { cobsv: [{ txid: TXID(1), valor: { original: '0.00' } }] },
     auth(),
   );
   const lote = await server.client.get('/pix/v2/lotecobv/318', auth());
-  assert.is(lote.body.cobsv[0].status, 'CRIADA');
+  assert.is(lote.body.cobsv[0].status, 'NEGADA');
   assert.match(lote.body.cobsv[0].problema.detail, /valor.original|above zero/);
+  const kept = await server.client.get(`/pix/v2/cobv/${TXID(1)}`, auth());
+  assert.is(kept.body.revisao, 1);
+  assert.is(kept.body.status, 'ATIVA');
+  // the charge can still be revised, by the batch or on its own
+  const again = await server.client.patch(`/pix/v2/cobv/${TXID(1)}`, { valor: { original: '99.00' } }, auth());
+  assert.is(again.status, 200, again.text);
+  assert.is(again.body.revisao, 2);
 
   const outside = await server.client.patch(
     '/pix/v2/lotecobv/318',

@@ -298,13 +298,13 @@ test('after the due date: fine once and interest per running day, in the charge 
     desconto: '0.00',
     final: '463.46',
   });
-  await advanceClock(server, Math.ceil((Date.parse('2027-03-13T12:00:00Z') - Date.now()) / 1000));
+  await advanceClock(server, acme, Math.ceil((Date.parse('2027-03-13T12:00:00Z') - Date.now()) / 1000));
   const after = await server.client.get('/api/v1/charge/late-one', { auth: acme.appID });
   assert.is(after.body.charge.status, 'ACTIVE');
   assert.is(after.body.charge.valueToPay, 46346);
   assert.is(after.body.charge.discount, 0);
   // the last payable day is due + 15; then the charge is EXPIRED
-  await advanceClock(server, 13 * 86400);
+  await advanceClock(server, acme, 13 * 86400);
   assert.is((await server.client.get('/api/v1/charge/late-one', { auth: acme.appID })).body.charge.status, 'EXPIRED');
 });
 

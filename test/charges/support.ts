@@ -45,8 +45,9 @@ export async function fetchPayload(
   };
 }
 
-export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
-  const res = await server.client.post('/api/v1/sandbox/clock/advance', { seconds });
+// Moves the company's sandbox clock forward.
+export async function advanceClock(server: TestServer, company: { appID: string }, seconds: number): Promise<void> {
+  const res = await server.client.post('/api/v1/sandbox/clock/advance', { seconds }, { auth: company.appID });
   assert.is(res.status, 200, res.text);
 }
 

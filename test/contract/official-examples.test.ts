@@ -7,10 +7,11 @@
 // keys, locations, txids and recurrences belong to no company here, so the contract
 // scenarios (test/contract/scenarios) swap in the company's own (key, fresh loc ids, fresh
 // txids, a recurrence of its own) and move the examples' dates past today keeping their
-// distances. Where an example breaks the official schema it is meant for (numbers written as
-// strings, a CEP with a hyphen) we side with the schema and send it corrected; CPFs whose
-// check digits are wrong (pixgate checks them, as for every CPF) are replaced by valid ones.
-// Every such change is printed. Everything else is sent as the standard wrote it.
+// distances. Examples that break the official schema the way a tolerant PSP accepts (integers
+// written as strings, a CEP with a hyphen) are sent as written: the server normalises them.
+// CPFs whose check digits are wrong (pixgate refuses them, as every CPF: test/recurrences)
+// are replaced by valid ones. Every such change is printed. Everything else is sent as the
+// standard wrote it.
 //
 // The official response schemas require some properties their own examples never carry
 // (loc.txid, a top-level logradouro on cobv, retentativa on rec, cnpj on webhooks, ...): an
@@ -98,17 +99,15 @@ const hasAllOf = (v: unknown): boolean =>
 
 // How the official response schemas fail the file's own response examples.
 const OFFICIAL_DEFECTS = new Set<string>();
-for (const item of Object.values<Json>(official.paths)) {
-  for (const method of METHODS) {
-    for (const response of Object.values<Json>(item[method]?.responses ?? {})) {
-      const media = response.content?.['application/json'];
-      if (!media?.schema) continue;
-      const validate = ajv.compile(media.schema);
-      for (const ex of Object.values<Json>(media.examples ?? {})) {
-        if (!hasAllOf(ex.value) && !validate(ex.value))
-          for (const e of validate.errors as AjvError[]) OFFICIAL_DEFECTS.add(signature(e));
-      }
-    }
+const officialResponses = Object.values<Json>(official.paths).flatMap((item) =>
+  METHODS.flatMap((method) => Object.values<Json>(item[method]?.responses ?? {})),
+);
+for (const media of officialResponses.map((response) => response.content?.['application/json'])) {
+  if (!media?.schema) continue;
+  const validate = ajv.compile(media.schema);
+  for (const ex of Object.values<Json>(media.examples ?? {})) {
+    if (!hasAllOf(ex.value) && !validate(ex.value))
+      for (const e of validate.errors as AjvError[]) OFFICIAL_DEFECTS.add(signature(e));
   }
 }
 const tolerated = new Set<string>();
@@ -246,32 +245,9 @@ function validCpf(cpf: string): string {
 }
 
 // The example as its official schema wants it (see the header), with what changed.
-function conform(where: string, schema: Json | undefined, example: unknown): unknown {
+function conform(where: string, example: unknown): unknown {
   let value = structuredClone(example);
   const notes: string[] = [];
-  if (schema) {
-    const validate = ajv.compile(schema);
-    if (!validate(value)) {
-      for (const e of validate.errors as AjvError[]) {
-        const keys = e.instancePath.split('/').slice(1);
-        const parent = keys.slice(0, -1).reduce((o: Json, k) => o[k], value);
-        const key = keys.at(-1)!;
-        const current = parent?.[key];
-        if (
-          e.keyword === 'type' &&
-          ['integer', 'number'].includes(String(e.params.type)) &&
-          typeof current === 'string' &&
-          /^-?\d+(\.\d+)?$/.test(current)
-        ) {
-          parent[key] = Number(current);
-          notes.push(`${e.instancePath} "${current}" sent as the ${e.params.type} the schema asks`);
-        } else if (e.keyword === 'maxLength' && key === 'cep' && typeof current === 'string') {
-          parent[key] = current.replace(/\D/g, '');
-          notes.push(`${e.instancePath} "${current}" sent as ${parent[key]} (maxLength ${e.params.limit})`);
-        }
-      }
-    }
-  }
   const walk = (v: unknown, path: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}/${i}`));
     if (!v || typeof v !== 'object') return v;
@@ -329,8 +305,7 @@ for (const [path, item] of Object.entries<Json>(official.paths)) {
       const success = Object.keys(op.responses).filter((s) => /^2/.test(s));
       for (const example of examples.length ? examples : [undefined]) {
         const where = `${label}${example ? ` ${example.name}` : ''}`;
-        const requestSchema = op.requestBody?.content?.['application/json']?.schema;
-        let value = example ? await datesAhead(conform(where, requestSchema, example.value)) : undefined;
+        let value = example ? await datesAhead(conform(where, example.value)) : undefined;
         if (operationId === 'putLoteCobv') value = await freshBatchLocations(value);
         const prepared = (await scenarios[operationId]?.(env, value)) ?? {};
         if ((operationId === 'putCobr' || operationId === 'createCobr') && prepared.body) {

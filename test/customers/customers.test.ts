@@ -1,9 +1,10 @@
 // Customers: create, read by correlationID or tax id, list, update, validation, tenancy,
 // URI-encoded correlationIDs, and the find-or-create used by charges.
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import { upsertChargeCustomer } from '../../src/customers/customers.service';
-import { ApiError } from '../../src/http/errors';
+import { DomainError } from '../../src/errors/errors';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -226,7 +227,7 @@ test('another company never sees, updates or collides with these customers', asy
 test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missing, or creates', async () => {
   const db = server.database.db;
   const upsert = (input: Parameters<typeof upsertChargeCustomer>[2], companyId = acme.companyId) =>
-    db.transaction().execute((trx) => upsertChargeCustomer(trx, companyId, input));
+    db.transaction().execute((trx) => upsertChargeCustomer(trx, companyId, input, new Date()));
 
   // By tax id: the existing customer, with its own fields kept (not overwritten).
   const byTaxId = await upsert({ name: 'M. Costa', taxID: '52998224725', email: 'other@example.com' });
@@ -263,31 +264,30 @@ test('upsertChargeCustomer: finds by taxID, email or phone, fills what is missin
   assert.is.not(someoneElse.id, created.id);
   assert.is(someoneElse.view.name, 'Joana Homonima');
 
-  // Shapes and fields are checked, naming body.customer.<field>.
+  // Shapes and fields are checked, naming customer.<field> (the platform renders body.customer.<field>).
   for (const [input, field] of [
-    [{ name: 'Sem contato' }, 'body.customer'],
-    [{ name: 'x', taxID: '12345678900' }, 'body.customer.taxID'],
-    [{ name: 'x', email: 'nope' }, 'body.customer.email'],
-    [{ name: ' ', phone: '+5511987654321' }, 'body.customer.name'],
+    [{ name: 'Sem contato' }, 'customer'],
+    [{ name: 'x', taxID: '12345678900' }, 'customer.taxID'],
+    [{ name: 'x', email: 'nope' }, 'customer.email'],
+    [{ name: ' ', phone: '+5511987654321' }, 'customer.name'],
   ] as const) {
     const error = await upsert(input).catch((e: unknown) => e);
-    assert.instance(error, ApiError);
-    assert.is((error as ApiError).status, 400);
+    assert.instance(error, DomainError);
+    assert.is((error as DomainError).status, 400);
     assert.equal(
-      (error as ApiError).options.details?.map((d) => d.field),
+      (error as DomainError).options.details?.map((d) => d.field),
       [field],
     );
   }
   // A correlationID used by someone else (with another tax id) cannot be taken.
   const clash = await upsert({ name: 'x', taxID: '87748248800', correlationID: 'aurora' }).catch((e: unknown) => e);
-  assert.is((clash as ApiError).message, 'Customer with this correlationID already exists');
+  assert.is((clash as DomainError).message, 'Customer with this correlationID already exists');
   // Scoped to the company.
   const elsewhere = await upsert({ name: 'Joana Dias', email: 'joana.dias@example.com' }, other.companyId);
   assert.is.not(elsewhere.id, created.id);
 });
 
-test('concurrent creates and charge upserts of one customer: one row, no 500 (Postgres)', async () => {
-  if (server.database.kind !== 'postgres') return;
+postgresOnly('concurrent creates and charge upserts of one customer: one row, no 500 (Postgres)', async () => {
   const racer = await createCompany(server.client);
   const answers = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
@@ -301,15 +301,18 @@ test('concurrent creates and charge upserts of one customer: one row, no 500 (Po
   const db = server.database.db;
   const upserts = await Promise.all(
     Array.from({ length: 8 }, () =>
-      db
-        .transaction()
-        .execute((trx) =>
-          upsertChargeCustomer(trx, racer.companyId, {
+      db.transaction().execute((trx) =>
+        upsertChargeCustomer(
+          trx,
+          racer.companyId,
+          {
             name: 'Paralelo',
             taxID: '39053344705',
             email: 'paralelo@example.com',
-          }),
+          },
+          new Date(),
         ),
+      ),
     ),
   );
   assert.is(new Set(upserts.map((u) => u.id)).size, 1);

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listEventsOfCompany } from '../../src/events/events.repository';
-import { applyMove } from '../../src/ledger/ledger.service';
+import { applyMove, counterLeg, OUTSIDE } from '../../src/ledger/ledger.service';
 import { newEndToEndId } from '../../src/lib/ids';
 import { auditLedger } from '../support/ledger-auditor';
 import { createCompany, type TestCompany } from '../support/fixtures';
@@ -185,15 +185,13 @@ test('the hold never takes the balance below zero: only what is available is hel
   const d = await createCompany(server.client, { name: 'Loja Delta' });
   const e2e = await receive(d, 10_000);
   // 8,000 already left the account (as a payment would).
-  const out = await server.database.db
-    .transaction()
-    .execute((trx) =>
-      applyMove(trx, {
-        moveId: 'test-out:delta',
-        legs: [{ accountId: d.accountId, kind: 'DEBIT', amount: 8_000 as never }],
-        at: new Date(),
-      }),
-    );
+  const out = await server.database.db.transaction().execute((trx) =>
+    applyMove(trx, {
+      moveId: 'test-out:delta',
+      legs: [{ accountId: d.accountId, kind: 'DEBIT', amount: 8_000 as never }, counterLeg(OUTSIDE, 8_000)],
+      at: new Date(),
+    }),
+  );
   assert.ok(out.ok);
   await openDispute({ endToEndId: e2e, reason: 'Nao reconheco' });
   assert.equal(await balance(d), { total: 2_000, available: 0, blockedBySecurity: 2_000 });

@@ -2,12 +2,13 @@
 // 409 while the first runs, per company, at least 24 hours, failed requests free their key,
 // and it covers every area's POSTs (and concurrent requests on the real Postgres).
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
-import { fingerprintOf } from '../../src/http/idempotency';
+import { fingerprintOf } from '../../src/idempotency/idempotency.service';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { auditMoneyOut } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
-import { advanceToLocalHour, fund, OUTSIDE_KEY } from '../payments/helpers';
+import { advanceCompanyClock, advanceToLocalHour, fund, OUTSIDE_KEY } from '../payments/helpers';
 
 let server: TestServer;
 let a: TestCompany;
@@ -17,7 +18,7 @@ test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client);
   b = await createCompany(server.client);
-  await advanceToLocalHour(server, 14);
+  await advanceToLocalHour(server, 14, a, b);
   await fund(server, a.accountId, 1_000_000);
 });
 test.after(async () => {
@@ -112,7 +113,7 @@ test("other areas' POSTs are covered: an application is created once and its sec
 test('while the first request runs the same key answers 409; an abandoned one is taken over', async () => {
   const body = payment('idem-running');
   const url = '/api/v1/payment';
-  const now = await server.services.clock.now();
+  const now = await server.services.clock.now(a.companyId);
   const record = {
     company_id: a.companyId,
     idempotency_key: 'running-1',
@@ -142,18 +143,18 @@ test('while the first request runs the same key answers 409; an abandoned one is
 });
 
 test('records are kept 24 hours; after that the key is new again, and the cleanup job drops them', async () => {
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 23 * 3600 });
+  await advanceCompanyClock(server, a, 23 * 3600);
   assert.is(
     (await post(a, '/api/v1/payment', payment('idem-1', 2_000), 'key-1')).status,
     422,
     'still kept after 23 hours',
   );
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 2 * 3600 });
-  await advanceToLocalHour(server, 14);
+  await advanceCompanyClock(server, a, 2 * 3600);
+  await advanceToLocalHour(server, 14, a, b);
   const fresh = await post(a, '/api/v1/payment', payment('idem-new'), 'key-1');
   assert.is(fresh.status, 200, fresh.text);
   assert.is(fresh.headers.get('idempotent-replayed'), null);
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 25 * 3600 });
+  await advanceCompanyClock(server, a, 25 * 3600);
   await server.services.jobs.runNow('idempotency.cleanup');
   const left = await server.database.db
     .selectFrom('idempotency_records')
@@ -177,9 +178,8 @@ test('requests without the header are not recorded; GETs ignore it', async () =>
   assert.is(Number(after.n), Number(before.n));
 });
 
-test('concurrent requests with one key execute once (real Postgres only)', async () => {
-  if (server.database.kind !== 'postgres') return;
-  await advanceToLocalHour(server, 15);
+postgresOnly('concurrent requests with one key execute once (real Postgres only)', async () => {
+  await advanceToLocalHour(server, 15, a, b);
   const before = await count(a);
   const answers = await Promise.all(
     Array.from({ length: 8 }, () => post(a, '/api/v1/payment', payment('idem-race'), 'race-1')),

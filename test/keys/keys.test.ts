@@ -35,7 +35,8 @@ const setTokens = (company: TestCompany, n: number) =>
     .set({ tokens: n })
     .where('company_id', '=', company.companyId)
     .execute();
-const advance = (seconds: number) => server.client.post('/api/v1/sandbox/clock/advance', { seconds });
+const advance = (company: TestCompany, seconds: number) =>
+  server.client.post('/api/v1/sandbox/clock/advance', { seconds }, { auth: company.appID });
 
 test('a new company lists its default EVP key and its account', async () => {
   const body = await keys(a);
@@ -244,7 +245,7 @@ test('an empty bucket answers 429 until it refills (20 a minute, from stored sta
   const state = await tokens(c);
   assert.is(state.tokens, 0);
   assert.is(state.tokensAfterRefresh, 20);
-  await advance(61);
+  await advance(c, 61);
   assert.is((await tokens(c)).tokens, 20);
   assert.is((await check(c, '52998224725')).status, 200);
   const logs = (await server.client.get('/api/v1/pix-keys/tokens/logs?limit=2', { auth: c.appID })).body.logs;
@@ -259,9 +260,9 @@ test('an empty bucket answers 429 until it refills (20 a minute, from stored sta
   await setTokens(c, 5);
   assert.is((await check(c, 'y@notfound.pixgate.dev')).status, 404);
   assert.is((await tokens(c)).tokens, 0);
-  await advance(3 * 60);
+  await advance(c, 3 * 60);
   assert.is((await tokens(c)).tokens, 60);
-  await advance(60 * 60);
+  await advance(c, 60 * 60);
   assert.is((await tokens(c)).tokens, 500);
   assert.is((await tokens(c)).tokensAfterRefresh, 500);
 });

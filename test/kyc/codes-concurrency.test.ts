@@ -1,6 +1,7 @@
 // Two sends (or checks) at once for the same administrator: one wins under the register's row
 // lock, the other answers ALREADY_SENT or TRY_AGAIN; one code is spent. Real Postgres only.
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -17,8 +18,7 @@ test.before(async () => {
 });
 test.after(async () => server?.close());
 
-test('concurrent sends for one administrator: one CODE_SENT, one code stored', async () => {
-  if (!onPostgres) return;
+postgresOnly('concurrent sends for one administrator: one CODE_SENT, one code stored', async () => {
   const api = codes(server, c);
   for (let round = 0; round < 5; round++) {
     const r = await register(server, c, [`par${round}@race.com.br`]);
@@ -37,8 +37,7 @@ test('concurrent sends for one administrator: one CODE_SENT, one code stored', a
   }
 });
 
-test('concurrent checks: one VERIFIED; concurrent wrong codes count each', async () => {
-  if (!onPostgres) return;
+postgresOnly('concurrent checks: one VERIFIED; concurrent wrong codes count each', async () => {
   const api = codes(server, c);
   const r = await register(server, c, ['check@race.com.br', 'wrong@race.com.br']);
   await api.sendEmail(r, 0);

@@ -101,7 +101,7 @@ test('ALREADY_SENT under 30 s; a changed address loses its confirmation and wait
   assert.is(changed.body.representative.emailVerified, false);
   assert.is(await api.verifyEmail(r, first), 'NO_ACTIVE_CODE');
   assert.is(await api.sendEmail(r), 'COOLDOWN');
-  await advance(server, 30);
+  await advance(server, c, 30);
   assert.is(await api.sendEmail(r), 'CODE_SENT');
   assert.is(await api.verifyEmail(r, await lastCode(server, r.reps[0]!.id, 'EMAIL')), 'VERIFIED');
 });
@@ -110,9 +110,9 @@ test('codes live 10 minutes', async () => {
   const r = await register(server, c, ['fabi@expiry.com.br']);
   assert.is(await api.sendEmail(r), 'CODE_SENT');
   const code = await lastCode(server, r.reps[0]!.id, 'EMAIL');
-  await advance(server, 599);
+  await advance(server, c, 599);
   assert.is(await api.verifyEmail(r, wrong(code)), 'WRONG_CODE', 'still live at 9:59');
-  await advance(server, 1);
+  await advance(server, c, 1);
   assert.is(await api.verifyEmail(r, code), 'CODE_EXPIRED');
   assert.is(await api.sendEmail(r), 'CODE_SENT');
   assert.is(await api.verifyEmail(r, await lastCode(server, r.reps[0]!.id, 'EMAIL')), 'VERIFIED');
@@ -122,11 +122,11 @@ test('3 sends per administrator per hour (per channel)', async () => {
   const r = await register(server, c, ['gui@hour.com.br']);
   for (let i = 0; i < 3; i++) {
     assert.is(await api.sendEmail(r), 'CODE_SENT');
-    await advance(server, 30);
+    await advance(server, c, 30);
   }
   assert.is(await api.sendEmail(r), 'SEND_LIMIT_REACHED');
   assert.is(await api.sendPhone(r), 'CODE_SENT', 'the phone has its own count');
-  await advance(server, 3600 - 90);
+  await advance(server, c, 3600 - 90);
   assert.is(await api.sendEmail(r), 'CODE_SENT', 'the first send left the hour');
 });
 
@@ -135,7 +135,7 @@ test('10 sends per register per hour', async () => {
   const sent: string[] = [];
   for (let n = 0; n < 3; n++) {
     for (const i of [0, 1, 2]) sent.push(await api.sendEmail(r, i));
-    await advance(server, 30);
+    await advance(server, c, 30);
   }
   sent.push(await api.sendPhone(r, 3));
   assert.equal(sent, Array(10).fill('CODE_SENT'));
@@ -153,7 +153,7 @@ test('6 sends per address per day, across representatives and registers', async 
   for (const r of regs) {
     for (let n = 0; n < 3; n++) {
       outcomes.push(await api.sendEmail(r));
-      await advance(server, 30);
+      await advance(server, c, 30);
     }
   }
   assert.equal(outcomes, [
@@ -181,14 +181,14 @@ test('3 wrong codes block codes and checks for 24 hours after the last', async (
   const code = await lastCode(server, r.reps[0]!.id, 'EMAIL');
   assert.is(await api.verifyEmail(r, wrong(code)), 'WRONG_CODE');
   assert.is(await api.verifyEmail(r, wrong(code)), 'WRONG_CODE');
-  await advance(server, 60);
+  await advance(server, c, 60);
   assert.is(await api.verifyEmail(r, wrong(code)), 'WRONG_CODE');
   assert.is(await api.verifyEmail(r, code), 'BLOCKED');
   assert.is(await api.sendEmail(r), 'BLOCKED');
   assert.is(await api.sendPhone(r), 'CODE_SENT', 'the phone is not blocked');
-  await advance(server, 24 * 3600 - 1);
+  await advance(server, c, 24 * 3600 - 1);
   assert.is(await api.sendEmail(r), 'BLOCKED');
-  await advance(server, 1);
+  await advance(server, c, 1);
   assert.is(await api.sendEmail(r), 'CODE_SENT');
   assert.is(await api.verifyEmail(r, await lastCode(server, r.reps[0]!.id, 'EMAIL')), 'VERIFIED');
 });

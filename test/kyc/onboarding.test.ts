@@ -280,4 +280,19 @@ test('scopes: an application without KYC_ONBOARDING_POST is refused', async () =
   );
 });
 
+test('account registers without an Authorization header: 400 Invalid Authorization header (the seed), bad credentials 401', async () => {
+  for (const [method, path] of [
+    ['GET', '/api/v1/account-register?correlationID=onb-1'],
+    ['GET', '/api/v1/account-register/onb-1'],
+    ['DELETE', '/api/v1/account-register/onb-1'],
+  ] as const) {
+    const missing = await server.client.request(method, path);
+    assert.equal([missing.status, missing.body], [400, { error: 'Invalid Authorization header' }], `${method} ${path}`);
+    const wrong = await server.client.request(method, path, { auth: 'not-an-app-id' });
+    assert.is(wrong.status, 401, `${method} ${path}`);
+  }
+  // Everywhere else a missing header is 401.
+  assert.is((await server.client.get('/api/v1/charge')).status, 401);
+});
+
 test.run();

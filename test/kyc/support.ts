@@ -95,8 +95,9 @@ export async function lastCode(
   return res.body.code;
 }
 
-export async function advance(server: TestServer, seconds: number): Promise<void> {
-  const res = await server.client.post('/api/v1/sandbox/clock/advance', { seconds });
+// Moves the company's sandbox clock forward.
+export async function advance(server: TestServer, company: TestCompany, seconds: number): Promise<void> {
+  const res = await server.client.post('/api/v1/sandbox/clock/advance', { seconds }, { auth: company.appID });
   assert.is(res.status, 200, res.text);
 }
 

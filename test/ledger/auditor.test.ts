@@ -2,7 +2,7 @@
 // left pending, and a money-out transaction not backed by debits of its value.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyMove } from '../../src/ledger/ledger.service';
+import { applyMove, counterLeg, effectOf, OUTSIDE } from '../../src/ledger/ledger.service';
 import { insertTransaction } from '../../src/transactions/transactions.repository';
 import { createCompany } from '../support/fixtures';
 import { auditLedger, auditMoneyOut } from '../support/ledger-auditor';
@@ -21,10 +21,15 @@ test.after(async () => {
   await server.close();
 });
 
-const move = (moveId: string, legs: Parameters<typeof applyMove>[1]['legs'], transactionId?: string) =>
-  server.database.db
+type Legs = Parameters<typeof applyMove>[1]['legs'];
+// The legs, balanced by the outside world when they create or destroy money.
+const move = (moveId: string, legs: Legs, transactionId?: string) => {
+  const net = legs.reduce((sum, leg) => sum + effectOf(leg), 0);
+  const balanced = net === 0 ? legs : [...legs, counterLeg(OUTSIDE, -net)];
+  return server.database.db
     .transaction()
-    .execute((trx) => applyMove(trx, { moveId, legs, at, ...(transactionId ? { transactionId } : {}) }));
+    .execute((trx) => applyMove(trx, { moveId, legs: balanced, at, ...(transactionId ? { transactionId } : {}) }));
+};
 
 async function fails(): Promise<string> {
   try {
@@ -65,12 +70,40 @@ test('auditMoneyOut: a PIX_OUT transaction not backed by debits of its value is 
 });
 
 test("a balance changed behind the ledger's back is caught", async () => {
-  await server.database.db
-    .updateTable('account_balances')
-    .set({ total: 1 })
+  const db = server.database.db;
+  const { total } = await db
+    .selectFrom('account_balances')
+    .select('total')
     .where('account_id', '=', accountId)
-    .execute();
+    .executeTakeFirstOrThrow();
+  await db.updateTable('account_balances').set({ total: 1 }).where('account_id', '=', accountId).execute();
   assert.match(await fails(), /does not match its entries/);
+  // Put back, so the audit every test server makes when it closes passes.
+  await db.updateTable('account_balances').set({ total }).where('account_id', '=', accountId).execute();
+});
+
+// A lone entry written behind the ledger's back (on a counter-account, which keeps no balance).
+async function forge(kind: 'CREDIT' | 'DEBIT', moveId: string) {
+  await server.database.db
+    .insertInto('ledger_entries')
+    .values({
+      account_id: '@fees',
+      move_id: moveId,
+      kind,
+      bucket: 'available',
+      amount: 7,
+      transaction_id: null,
+      description: null,
+      created_at: at,
+    })
+    .execute();
+}
+
+test('entries that do not add up to zero are caught', async () => {
+  await forge('CREDIT', 'forged');
+  assert.match(await fails(), /do not add up to zero/);
+  await forge('DEBIT', 'forged');
+  await auditLedger(server.database.db);
 });
 
 test.run();

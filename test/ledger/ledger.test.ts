@@ -1,8 +1,10 @@
 // The ledger: holds, settlements, idempotent moves, no balance below zero, and (on the real
 // Postgres) concurrent debits of which exactly the covered ones succeed.
+import { sql } from 'kysely';
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
-import { applyMove, getBalance } from '../../src/ledger/ledger.service';
+import { applyMove, counterLeg, effectOf, getBalance, OUTSIDE } from '../../src/ledger/ledger.service';
 import { cents } from '../../src/lib/money';
 import { createCompany } from '../support/fixtures';
 import { auditLedger } from '../support/ledger-auditor';
@@ -23,8 +25,14 @@ test.after(async () => {
   await server.close();
 });
 
-const move = (moveId: string, legs: Parameters<typeof applyMove>[1]['legs']) =>
-  server.database.db.transaction().execute((trx) => applyMove(trx, { moveId, legs, at }));
+type Legs = Parameters<typeof applyMove>[1]['legs'];
+// The legs as written, balanced by the outside world when they create or destroy money.
+const withCounter = (legs: Legs): Legs => {
+  const net = legs.reduce((sum, leg) => sum + effectOf(leg), 0);
+  return net === 0 ? legs : [...legs, counterLeg(OUTSIDE, -net)];
+};
+const move = (moveId: string, legs: Legs) =>
+  server.database.db.transaction().execute((trx) => applyMove(trx, { moveId, legs: withCounter(legs), at }));
 
 test('credit, hold, settle and release move total, blocked and available', async () => {
   assert.ok((await move('in-1', [{ accountId: account, kind: 'CREDIT', amount: cents(10_000) }])).ok);
@@ -114,8 +122,53 @@ test('entries are append-only', async () => {
   assert.is(Number(after.n), Number(before.n));
 });
 
-test('concurrent debits: exactly the covered ones succeed (real Postgres only)', async () => {
-  if (server.database.kind !== 'postgres') return;
+test('a move whose legs do not add up to zero is a bug, and nothing is written', async () => {
+  const before = await getBalance(server.database.db, account);
+  try {
+    await server.database.db
+      .transaction()
+      .execute((trx) =>
+        applyMove(trx, { moveId: 'unbalanced', legs: [{ accountId: account, kind: 'CREDIT', amount: cents(1) }], at }),
+      );
+    assert.unreachable('an unbalanced move was applied');
+  } catch (error) {
+    assert.match((error as Error).message, /does not balance/);
+  }
+  assert.equal(await getBalance(server.database.db, account), before);
+});
+
+test('a move id replayed with other legs is refused: EXISTS_WITH_DIFFERENT_LEGS', async () => {
+  assert.ok((await move('replay-1', [{ accountId: account, kind: 'CREDIT', amount: cents(300) }])).ok);
+  const other = await move('replay-1', [{ accountId: account, kind: 'CREDIT', amount: cents(301) }]);
+  assert.equal(other, { ok: false, code: 'EXISTS_WITH_DIFFERENT_LEGS', accountId: account });
+  const same = await move('replay-1', [{ accountId: account, kind: 'CREDIT', amount: cents(300) }]);
+  assert.ok(same.ok && !same.applied);
+});
+
+test('the outside world is a counter-account: money in leaves it below zero, the ledger adds up to zero', async () => {
+  const net = (account?: string) => {
+    let q = server.database.db
+      .selectFrom('ledger_entries')
+      .select(
+        sql<number>`coalesce(sum(case kind when 'CREDIT' then amount when 'DEBIT' then -amount else 0 end), 0)`.as('n'),
+      );
+    if (account) q = q.where('account_id', '=', account);
+    return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  };
+  assert.ok((await net(OUTSIDE)) < 0, 'money came in from outside');
+  assert.is(await net(), 0);
+  // It keeps no balance row (no lock every move would wait on).
+  assert.is(
+    await server.database.db
+      .selectFrom('account_balances')
+      .select('account_id')
+      .where('account_id', '=', OUTSIDE)
+      .executeTakeFirst(),
+    undefined,
+  );
+});
+
+postgresOnly('concurrent debits: exactly the covered ones succeed (real Postgres only)', async () => {
   const payer = (await createCompany(server.client)).accountId;
   await move('seed', [{ accountId: payer, kind: 'CREDIT', amount: cents(10_000) }]);
   // 20 debits of 1 000 against 10 000: exactly 10 may pass, whatever the interleaving.

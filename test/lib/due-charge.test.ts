@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import {
   type DueChargeInput,
   dueChargeAmount,
-  platformDiscountFor,
   platformDiscountToCobv,
+  platformSettingsOf,
 } from '../../src/lib/due-charge';
 import { cents } from '../../src/lib/money';
 
@@ -211,9 +211,10 @@ test('platformDiscountToCobv maps modalities, dates and units', () => {
     ok: true,
     value: {
       modalidade: 1,
+      // by date (the standard's order of validity)
       descontoDataFixa: [
-        { data: '2026-03-05', valorPerc: '10.00' },
         { data: '2026-02-28', valorPerc: '20.05' },
+        { data: '2026-03-05', valorPerc: '10.00' },
       ],
     },
   });
@@ -241,8 +242,21 @@ test('platformDiscountToCobv maps modalities, dates and units', () => {
   assert.is(platformDiscountToCobv({ modality: 'toString' as never, value: 1 }, '2026-03-10').ok, false);
 });
 
-test('platformDiscountFor: the largest live item wins', () => {
-  // items live until 03-08 (R$ 30.00) and until 03-05 (R$ 10.00)
+// The platform's discount as its charges price it: translated into the body's desconto once,
+// then priced by the standard's rules alone.
+function platformPrice(
+  original: number,
+  dueDate: string,
+  paymentDate: string,
+  d: Parameters<typeof platformDiscountToCobv>[0],
+) {
+  const cobv = platformDiscountToCobv(d, dueDate);
+  if (!cobv.ok) throw new Error(cobv.reason);
+  return amounts({ original: cents(original), dueDate, paymentDate, desconto: cobv.value }).desconto;
+}
+
+test('a platform discount in the body: the largest live item wins, as the platform promises', () => {
+  // items live until 03-08 (R$ 30.00) and until 03-05 (R$ 10.00): the later one is larger
   const d = {
     modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' as const,
     discountFixedDate: [
@@ -250,13 +264,15 @@ test('platformDiscountFor: the largest live item wins', () => {
       { daysActive: 5, value: 1000 },
     ],
   };
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-04', d), 3000); // both live: largest
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-06', d), 3000);
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-09', d), 0); // both expired
-  // the standard's rule (earliest date not passed) would give the 03-05 item instead
+  assert.is(platformPrice(100000, '2026-03-10', '2026-03-04', d), 3000); // both live: largest
+  assert.is(platformPrice(100000, '2026-03-10', '2026-03-06', d), 3000);
+  assert.is(platformPrice(100000, '2026-03-10', '2026-03-09', d), 0); // both expired
+  // each date carries the largest value from it on
   const cobv = platformDiscountToCobv(d, '2026-03-10');
-  if (!cobv.ok) throw new Error(cobv.reason);
-  assert.is(amounts({ paymentDate: '2026-03-04', desconto: cobv.value }).desconto, 1000);
+  assert.equal(cobv.ok && cobv.value.descontoDataFixa, [
+    { data: '2026-03-05', valorPerc: '30.00' },
+    { data: '2026-03-08', valorPerc: '30.00' },
+  ]);
   // basis points: 250 bp of 100000 = 2500
   const p = {
     modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE' as const,
@@ -265,21 +281,41 @@ test('platformDiscountFor: the largest live item wins', () => {
       { daysActive: 3, value: 100 },
     ],
   };
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-01', p), 2500);
+  assert.is(platformPrice(100000, '2026-03-10', '2026-03-01', p), 2500);
   // per business day of advance: 3 business days * 100 cents
   assert.is(
-    platformDiscountFor(cents(100000), '2026-03-10', '2026-03-05', {
-      modality: 'VALUE_PER_BUSINESS_DAY_ADVANCE',
-      value: 100,
-    }),
+    platformPrice(100000, '2026-03-10', '2026-03-05', { modality: 'VALUE_PER_BUSINESS_DAY_ADVANCE', value: 100 }),
     300,
   );
   // never more than the original; nothing when late
-  assert.is(platformDiscountFor(cents(500), '2026-03-10', '2026-03-01', d), 500);
-  assert.is(platformDiscountFor(cents(100000), '2026-03-10', '2026-03-11', d), 0);
-  assert.throws(() =>
-    platformDiscountFor(cents(1), '2026-03-10', '2026-03-01', { modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' }),
+  assert.is(platformPrice(500, '2026-03-10', '2026-03-01', d), 500);
+  assert.is(platformPrice(100000, '2026-03-10', '2026-03-11', d), 0);
+  assert.is(platformDiscountToCobv({ modality: 'FIXED_VALUE_UNTIL_SPECIFIED_DATE' }, '2026-03-10').ok, false);
+});
+
+test("platformSettingsOf: a cobv's valor in the platform's terms", () => {
+  const mapped = platformDiscountToCobv(
+    { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 3, value: 150 }] },
+    '2026-03-10',
   );
+  assert.ok(mapped.ok);
+  assert.equal(
+    platformSettingsOf(
+      {
+        multa: { modalidade: 2, valorPerc: '2.00' },
+        juros: { modalidade: 2, valorPerc: '0.33' },
+        desconto: mapped.value,
+      },
+      '2026-03-10',
+    ),
+    {
+      fines: { value: 200 },
+      interests: { value: 33 },
+      discount: { modality: 'PERCENTAGE_UNTIL_SPECIFIED_DATE', discountFixedDate: [{ daysActive: 3, value: 150 }] },
+    },
+  );
+  // a fixed-amount fine has no platform form
+  assert.equal(platformSettingsOf({ multa: { modalidade: 1, valorPerc: '5.00' } }, '2026-03-10'), {});
 });
 
 test.run();

@@ -69,7 +69,7 @@ test('Brasília time: night from 20:00 to 06:00, days and months in local time',
 });
 
 test('daytime: per transaction, then per day (payments and withdrawals add up)', async () => {
-  await advanceToLocalHour(server, 10);
+  await advanceToLocalHour(server, 10, c);
   const over = await send(50_001);
   assert.equal(over.body, { error: 'Value exceeds the daytime limit per transaction (50000 cents)' });
   assert.is((await send(50_000)).body.payment.status, 'CONFIRMED');
@@ -99,7 +99,7 @@ test('an approval over the limit answers 400 and leaves the payment CREATED; not
 });
 
 test('nighttime has its own limits and usage the same day', async () => {
-  await advanceToLocalHour(server, 21);
+  await advanceToLocalHour(server, 21, c);
   assert.equal((await send(10_001)).body, { error: 'Value exceeds the nighttime limit per transaction (10000 cents)' });
   assert.is((await send(10_000)).body.payment.status, 'CONFIRMED');
   assert.equal((await withdraw(5_001)).body, {
@@ -111,7 +111,7 @@ test('nighttime has its own limits and usage the same day', async () => {
 });
 
 test('a new day starts fresh; the month keeps counting', async () => {
-  await advanceToLocalHour(server, 10);
+  await advanceToLocalHour(server, 10, c);
   const l = await limits();
   assert.equal([l.daytime.usedToday, l.nighttime.usedToday], [0, 0]);
   // The payment left CREATED yesterday can be approved today.
@@ -120,7 +120,7 @@ test('a new day starts fresh; the month keeps counting', async () => {
   );
   assert.is((await approve(server, c, waiting.payment.correlationID)).body.payment.status, 'CONFIRMED');
   // This month's usage so far (the clock may have crossed into a new month meanwhile).
-  const now = await server.services.clock.now();
+  const now = await server.services.clock.now(c.companyId);
   const day = dayWindows(now);
   const month = monthWindow(now);
   const used = (

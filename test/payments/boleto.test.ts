@@ -18,7 +18,7 @@ const LINE = '34191570071847265309820845120003913910000125890';
 test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client);
-  await advanceToLocalHour(server, 12);
+  await advanceToLocalHour(server, 12, a);
   await fund(server, a.accountId, 500_000);
 });
 test.after(async () => {

@@ -2,6 +2,7 @@
 // lookups against a balance (or limit, or bucket) that covers only some of them end with
 // exactly the covered ones done, the rest refused with a clear error, and the ledger right.
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { auditMoneyOut } from '../support/ledger-auditor';
@@ -11,13 +12,18 @@ import { advanceToLocalHour, approve, balanceOf, fund, OUTSIDE_KEY, pay } from '
 let server: TestServer;
 // Only the real Postgres runs requests in parallel: on the embedded database (one connection)
 // these tests are skipped, and shown as skipped, rather than passing without asserting.
-const postgresOnly = process.env.DATABASE_URL ? test : test.skip;
+// A company whose clock reads 10:05 in Brasília (daytime limits apply).
+async function dayCompany(): Promise<TestCompany> {
+  const company = await createCompany(server.client);
+  await advanceToLocalHour(server, 10, company);
+  return company;
+}
+
 const INSUFFICIENT = 'Account does not have enough balance to complete the operation';
 
 test.before(async () => {
   server = await startTestServer();
   assert.is(server.database.kind, process.env.DATABASE_URL ? 'postgres' : 'embedded');
-  await advanceToLocalHour(server, 10);
 });
 test.after(async () => {
   await auditMoneyOut(server.database.db);
@@ -44,7 +50,7 @@ function tally(answers: Array<{ status: number; body: any }>) {
 
 // On both databases (the embedded one serializes the requests, and must end the same).
 test('12 concurrent auto-approved payments against a balance for 7: exactly 7 confirmed', async () => {
-  const c = await createCompany(server.client);
+  const c = await dayCompany();
   await fund(server, c.accountId, 7_500);
   const answers = await Promise.all(
     Array.from({ length: 12 }, (_, i) => pay(server, c, keyPayment(`race-${i}`, 1_000))),
@@ -64,7 +70,7 @@ test('12 concurrent auto-approved payments against a balance for 7: exactly 7 co
 postgresOnly(
   '10 concurrent approvals of CREATED payments against a balance for 4: exactly 4 confirmed, 6 stay CREATED',
   async () => {
-    const c = await createCompany(server.client);
+    const c = await dayCompany();
     await fund(server, c.accountId, 4_000);
     for (let i = 0; i < 10; i++) assert.is((await pay(server, c, keyPayment(`wait-${i}`, 1_000, false))).status, 200);
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => approve(server, c, `wait-${i}`)));
@@ -78,7 +84,7 @@ postgresOnly(
 );
 
 postgresOnly('the same approval sent 6 times at once executes once', async () => {
-  const c = await createCompany(server.client);
+  const c = await dayCompany();
   await fund(server, c.accountId, 10_000);
   await pay(server, c, keyPayment('once', 1_000, false));
   const answers = await Promise.all(Array.from({ length: 6 }, () => approve(server, c, 'once')));
@@ -90,7 +96,7 @@ postgresOnly('the same approval sent 6 times at once executes once', async () =>
 });
 
 postgresOnly('the same create sent 6 times at once makes one payment', async () => {
-  const c = await createCompany(server.client);
+  const c = await dayCompany();
   await fund(server, c.accountId, 10_000);
   const answers = await Promise.all(Array.from({ length: 6 }, () => pay(server, c, keyPayment('same', 1_000))));
   assert.ok(
@@ -104,7 +110,7 @@ postgresOnly('the same create sent 6 times at once makes one payment', async () 
 postgresOnly(
   '10 concurrent withdrawals (and payments) against a balance for 3 withdrawals: exactly what is covered',
   async () => {
-    const c = await createCompany(server.client);
+    const c = await dayCompany();
     await fund(server, c.accountId, 3 * 60_000 + 500);
     const withdrawals = Array.from({ length: 10 }, () =>
       server.client.post(`/api/v1/account/${c.accountId}/withdraw`, { value: 60_000 }, { auth: c.appID }),
@@ -134,7 +140,7 @@ postgresOnly(
 );
 
 postgresOnly('a daily limit that covers 3 of 8 concurrent payments: exactly 3', async () => {
-  const c = await createCompany(server.client);
+  const c = await dayCompany();
   await fund(server, c.accountId, 100_000);
   await server.database.db
     .insertInto('account_limits')
@@ -164,8 +170,8 @@ postgresOnly('a daily limit that covers 3 of 8 concurrent payments: exactly 3', 
 postgresOnly(
   'A and B paying each other at once (locks in opposite orders) all settle; money is conserved',
   async () => {
-    const a = await createCompany(server.client);
-    const b = await createCompany(server.client);
+    const a = await dayCompany();
+    const b = await dayCompany();
     await fund(server, a.accountId, 100_000);
     await fund(server, b.accountId, 100_000);
     const keyOf = async (x: TestCompany) =>
@@ -192,7 +198,7 @@ postgresOnly(
 );
 
 postgresOnly('a bucket with 5 tokens and 9 concurrent lookups: exactly 5 answered, 4 refused with 429', async () => {
-  const c = await createCompany(server.client);
+  const c = await dayCompany();
   await server.client.get(`/api/v1/pix-keys/${OUTSIDE_KEY}/check`, { auth: c.appID });
   await server.database.db
     .updateTable('pix_key_buckets')

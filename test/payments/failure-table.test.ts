@@ -15,7 +15,7 @@ let a: TestCompany;
 test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client);
-  await advanceToLocalHour(server, 11);
+  await advanceToLocalHour(server, 11, a);
   await fund(server, a.accountId, 500_000);
 });
 test.after(async () => {

@@ -21,7 +21,7 @@ test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client, { name: 'Aurora Moda' });
   b = await createCompany(server.client, { name: 'Padaria Estrela' });
-  await advanceToLocalHour(server, 10);
+  await advanceToLocalHour(server, 10, a, b);
   await fund(server, a.accountId, 1_000_000);
   bKey = (await server.client.get('/api/v1/pix-keys', { auth: b.appID })).body.pixKeys[0].key;
   bTaxId = (await server.client.get('/api/v1/company', { auth: b.appID })).body.company.taxID;
@@ -215,10 +215,14 @@ test("MANUAL to B's account (our ISPB): credited; a holder tax id that does not 
     [theirs.type, theirs.value, theirs.payer.name, theirs.pixKey],
     ['PAYMENT', 3_000, 'Aurora Moda', undefined],
   );
+  // Through the rail: in from @outside to B, then A's hold and its settlement out to @outside
+  // (written together once the rail answered; @outside nets zero).
   assert.equal(await movesOf(e2e), [
-    { account: a.accountId, kind: 'HOLD', amount: 3_000 },
     { account: b.accountId, kind: 'CREDIT', amount: 3_000 },
+    { account: '@outside', kind: 'DEBIT', amount: 3_000 },
+    { account: a.accountId, kind: 'HOLD', amount: 3_000 },
     { account: a.accountId, kind: 'DEBIT', amount: 3_000 },
+    { account: '@outside', kind: 'CREDIT', amount: 3_000 },
   ]);
   const received = await server.database.db
     .selectFrom('pix_received')
@@ -258,9 +262,11 @@ test("MANUAL to B's second account, which has no Pix key: that account is credit
   assert.equal(after, { a: before.a - 1_500, b: before.b, second: before.second + 1_500 });
   const e2e = res.body.transaction.endToEndId;
   assert.equal(await movesOf(e2e), [
-    { account: a.accountId, kind: 'HOLD', amount: 1_500 },
     { account: accountId, kind: 'CREDIT', amount: 1_500 },
+    { account: '@outside', kind: 'DEBIT', amount: 1_500 },
+    { account: a.accountId, kind: 'HOLD', amount: 1_500 },
     { account: a.accountId, kind: 'DEBIT', amount: 1_500 },
+    { account: '@outside', kind: 'CREDIT', amount: 1_500 },
   ]);
   const theirs = (await transactions(b)).find((t) => t.endToEndId === e2e)!;
   assert.equal([theirs.type, theirs.value], ['PAYMENT', 1_500]);

@@ -8,7 +8,7 @@ import { cents } from '../../src/lib/money';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { auditMoneyOut } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
-import { advanceToLocalHour, approve, balanceOf, fund, OUTSIDE_KEY, pay } from './helpers';
+import { advanceCompanyClock, advanceToLocalHour, approve, balanceOf, fund, OUTSIDE_KEY, pay } from './helpers';
 
 let server: TestServer;
 let a: TestCompany;
@@ -18,7 +18,7 @@ test.before(async () => {
   server = await startTestServer();
   a = await createCompany(server.client);
   other = await createCompany(server.client);
-  await advanceToLocalHour(server, 10);
+  await advanceToLocalHour(server, 10, a, other);
   await fund(server, a.accountId, 1_000_000);
 });
 test.after(async () => {
@@ -455,7 +455,7 @@ test("sourceAccountId: another company's or an unknown account is refused", asyn
 
 test('CREATED payments not approved within 7 days are removed: DENIED and a MOVEMENT_REMOVED event', async () => {
   assert.is((await pay(server, a, keyPayment('stale-1', { value: 100 }))).status, 200);
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 8 * 24 * 3600 });
+  await advanceCompanyClock(server, a, 8 * 24 * 3600);
   await server.services.jobs.runNow('payments.expire');
   const res = await server.client.get('/api/v1/payment/stale-1', { auth: a.appID });
   assert.is(res.body.payment.status, 'DENIED');

@@ -2,15 +2,19 @@
 // the same Pix twice at once, one charge paid twice at once, devolutions racing for one
 // balance or one Pix, and two processes settling devolutions from one queue.
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
-import { receivePix, type IncomingPix } from '../../src/charges/receive.service';
-import { applyMove } from '../../src/ledger/ledger.service';
+import { receivePix, type IncomingPix } from '../../src/pixin/receive.service';
+import { applyMove, counterLeg, OUTSIDE } from '../../src/ledger/ledger.service';
 import { newEndToEndId } from '../../src/lib/ids';
 import { cents } from '../../src/lib/money';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { auditLedger } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
 import { makeCob } from './support';
+
+// Money in as the server does it: its public URL, the receiving company's clock.
+const RECEIVE = { publicUrl: 'http://localhost:8080' };
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let a: TestServer;
@@ -46,8 +50,7 @@ async function pixIn(company: TestCompany, value: number): Promise<string> {
   return res.body.endToEndId;
 }
 
-test('the same end-to-end id arriving five times at once is settled once', async () => {
-  if (!onPostgres) return;
+postgresOnly('the same end-to-end id arriving five times at once is settled once', async () => {
   const company = await createCompany(a.client);
   const at = new Date();
   const incoming: IncomingPix = {
@@ -58,7 +61,7 @@ test('the same end-to-end id arriving five times at once is settled once', async
     pixKey: company.pixKey,
   };
   const results = await Promise.all(
-    [a, b, a, b, a].map((s) => s.services.db.transaction().execute((trx) => receivePix(trx, incoming))),
+    [a, b, a, b, a].map((s) => s.services.db.transaction().execute((trx) => receivePix(trx, incoming, RECEIVE))),
   );
   for (const r of results) assert.equal(r, results[0]);
   assert.ok(results[0]!.ok);
@@ -71,8 +74,7 @@ test('the same end-to-end id arriving five times at once is settled once', async
   assert.is(rows.length, 1);
 });
 
-test('one charge paid by two Pix at once: one settles, the other is refused', async () => {
-  if (!onPostgres) return;
+postgresOnly('one charge paid by two Pix at once: one settles, the other is refused', async () => {
   const company = await createCompany(a.client);
   const { locationUrl } = await makeCob(a, company, { value: 5000 });
   const at = new Date();
@@ -80,7 +82,11 @@ test('one charge paid by two Pix at once: one settles, the other is refused', as
     s.services.db
       .transaction()
       .execute((trx) =>
-        receivePix(trx, { endToEndId: newEndToEndId('18236120', at), value: cents(5000), at, payer, locationUrl }),
+        receivePix(
+          trx,
+          { endToEndId: newEndToEndId('18236120', at), value: cents(5000), at, payer, locationUrl },
+          RECEIVE,
+        ),
       );
   const results = await Promise.all([pay(a), pay(b)]);
   assert.equal(results.map((r) => r.ok).sort(), [false, true]);
@@ -89,8 +95,7 @@ test('one charge paid by two Pix at once: one settles, the other is refused', as
   assert.equal(await balance(company), { total: 5000, blocked: 0, available: 5000 });
 });
 
-test('two devolutions racing for one balance: one is held, the other refused; never below zero', async () => {
-  if (!onPostgres) return;
+postgresOnly('two devolutions racing for one balance: one is held, the other refused; never below zero', async () => {
   const company = await createCompany(a.client);
   const token = await pixToken(a.client, company);
   const first = await pixIn(company, 10000);
@@ -100,7 +105,7 @@ test('two devolutions racing for one balance: one is held, the other refused; ne
       (
         await applyMove(trx, {
           moveId: 'test-out:race',
-          legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(10000) }],
+          legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(10000) }, counterLeg(OUTSIDE, 10000)],
           at: new Date(),
         })
       ).ok,
@@ -116,8 +121,7 @@ test('two devolutions racing for one balance: one is held, the other refused; ne
   assert.equal(await balance(company), { total: 10000, blocked: 10000, available: 0 });
 });
 
-test('ten devolutions of one Pix at once: the cap holds', async () => {
-  if (!onPostgres) return;
+postgresOnly('ten devolutions of one Pix at once: the cap holds', async () => {
   const company = await createCompany(a.client);
   const token = await pixToken(a.client, company);
   const e2eid = await pixIn(company, 10000);
@@ -131,8 +135,7 @@ test('ten devolutions of one Pix at once: the cap holds', async () => {
   assert.equal(await balance(company), { total: 10000, blocked: 10000, available: 0 });
 });
 
-test('two processes settle one queue: every devolution settled once', async () => {
-  if (!onPostgres) return;
+postgresOnly('two processes settle one queue: every devolution settled once', async () => {
   const company = await createCompany(a.client);
   const token = await pixToken(a.client, company);
   const e2eid = await pixIn(company, 100000);
@@ -164,11 +167,6 @@ test('two processes settle one queue: every devolution settled once', async () =
     .execute();
   assert.is(refunds.length, 30);
   assert.equal(await balance(company), { total: 70000, blocked: 0, available: 70000 });
-});
-
-test('embedded database: nothing to race', () => {
-  if (onPostgres) return;
-  assert.is(process.env.DATABASE_URL, undefined);
 });
 
 test.run();

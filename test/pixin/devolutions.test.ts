@@ -3,15 +3,18 @@
 // the transaction rows and events, the 90-day window on the server clock.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { receivePix, type IncomingPix } from '../../src/charges/receive.service';
+import { receivePix, type IncomingPix } from '../../src/pixin/receive.service';
 import { listEventsOfCompany } from '../../src/events/events.repository';
-import { applyMove } from '../../src/ledger/ledger.service';
+import { applyMove, counterLeg, OUTSIDE } from '../../src/ledger/ledger.service';
 import { newEndToEndId } from '../../src/lib/ids';
 import { cents } from '../../src/lib/money';
 import { SETTLEMENT_JOB } from '../../src/pixin/devolution-settlement';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import type { TestServer } from '../support/server';
 import { closeAudited, startPixinServer } from './support';
+
+// Money in as the server does it: its public URL, the receiving company's clock.
+const RECEIVE = { publicUrl: 'http://localhost:8080' };
 
 let server: TestServer;
 let acme: TestCompany;
@@ -236,7 +239,7 @@ test('never below zero: a devolution the available balance does not cover is ref
   await server.services.db.transaction().execute(async (trx) => {
     const moved = await applyMove(trx, {
       moveId: 'test-out:1',
-      legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(6000) }],
+      legs: [{ accountId: company.accountId, kind: 'DEBIT', amount: cents(6000) }, counterLeg(OUTSIDE, 6000)],
       at: new Date(),
     });
     assert.ok(moved.ok);
@@ -260,7 +263,7 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
   const db = server.services.db;
   // A local payment: the payer's side debits, receivePix credits, in one transaction.
   const pay = async (value: number) => {
-    const at = await server.services.clock.now();
+    const at = await server.services.clock.now(receiver.companyId);
     const incoming: IncomingPix = {
       endToEndId: newEndToEndId('99999999', at),
       value: cents(value),
@@ -280,12 +283,12 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
         (
           await applyMove(trx, {
             moveId: `pix-out:${incoming.endToEndId}`,
-            legs: [{ accountId: payerCo.accountId, kind: 'DEBIT', amount: incoming.value }],
+            legs: [{ accountId: payerCo.accountId, kind: 'DEBIT', amount: cents(value) }, counterLeg(OUTSIDE, value)],
             at,
           })
         ).ok,
       );
-      assert.ok((await receivePix(trx, incoming)).ok);
+      assert.ok((await receivePix(trx, incoming, RECEIVE)).ok);
     });
     return incoming.endToEndId;
   };
@@ -332,13 +335,17 @@ test('a local payer gets the money back (REFUND_IN); a closed payer account refu
   assert.equal(await balance(receiver), { total: 2000, blocked: 0, available: 2000 });
 });
 
-// Last: moves the server clock.
-test('the 90-day window is measured on the server clock', async () => {
+// Last: moves the company's clock.
+test("the 90-day window is measured on the receiving company's clock", async () => {
   const e2eid = await pixIn(acme, 1000);
-  const clock = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 89 * 24 * 3600 });
+  const clock = await server.client.post(
+    '/api/v1/sandbox/clock/advance',
+    { seconds: 89 * 24 * 3600 },
+    { auth: acme.appID },
+  );
   assert.is(clock.status, 200, clock.text);
   assert.is((await put(e2eid, 'in90', { valor: '1.00' })).status, 201);
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 2 * 24 * 3600 });
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 2 * 24 * 3600 }, { auth: acme.appID });
   const late = await put(e2eid, 'out90', { valor: '1.00' });
   assert.is(late.status, 400);
   assert.is(late.body.type, PROBLEM + 'PixDevolucaoInvalida');

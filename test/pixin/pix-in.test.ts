@@ -3,13 +3,16 @@
 // and the same end-to-end id is settled once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { receivePix } from '../../src/charges/receive.service';
+import { receivePix } from '../../src/pixin/receive.service';
 import { listEventsOfCompany } from '../../src/events/events.repository';
 import { newEndToEndId } from '../../src/lib/ids';
 import { cents } from '../../src/lib/money';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { auditLedger } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
+
+// Money in as the server does it: its public URL, the receiving company's clock.
+const RECEIVE = { publicUrl: 'http://localhost:8080' };
 
 let server: TestServer;
 let acme: TestCompany;
@@ -139,7 +142,7 @@ test('the events of a received Pix: TRANSACTION_RECEIVED (no charge, no txid: no
 test('the same end-to-end id is settled once; a local payment by key credits without debiting here', async () => {
   const company = await createCompany(server.client, { name: 'Idempotente SA' });
   const db = server.services.db;
-  const at = await server.services.clock.now();
+  const at = await server.services.clock.now(company.companyId);
   const endToEndId = newEndToEndId('99999999', at);
   const incoming = {
     endToEndId,
@@ -155,8 +158,8 @@ test('the same end-to-end id is settled once; a local payment by key credits wit
     pixKey: company.pixKey,
     infoPagador: 'nota 55',
   };
-  const first = await db.transaction().execute((trx) => receivePix(trx, incoming));
-  const second = await db.transaction().execute((trx) => receivePix(trx, incoming));
+  const first = await db.transaction().execute((trx) => receivePix(trx, incoming, RECEIVE));
+  const second = await db.transaction().execute((trx) => receivePix(trx, incoming, RECEIVE));
   assert.ok(first.ok);
   assert.equal(second, first);
   const balance = await server.client.get(`/api/v1/account/${company.accountId}`, { auth: company.appID });

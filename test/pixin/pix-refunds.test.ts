@@ -121,7 +121,7 @@ test('refunds of charges and devolutions of the Pix API are listed too, newest f
     { auth: company.appID },
   );
   assert.is(viaCharge.status, 200, viaCharge.text);
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 60 });
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 60 }, { auth: company.appID });
   const viaPix = await server.client.put(
     `/pix/v2/pix/${paid.body.endToEndId}/devolucao/VIAPIX1`,
     { valor: '2.00' },

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { brCodeOf } from '../../src/charges/charge-model';
 import { createChargeRecord } from '../../src/charges/charge-records';
 import { findLocationById } from '../../src/charges/charges.repository';
-import type { Charge } from '../../src/db/schema';
+import type { Kysely } from 'kysely';
+import type { Charge, Database } from '../../src/db/schema';
+import { findReceivingKey } from '../../src/keys/keys.repository';
 import { newTxid } from '../../src/lib/ids';
 import { cents, formatDecimalAmount } from '../../src/lib/money';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
@@ -42,16 +44,23 @@ export interface CobOptions {
   platform?: Record<string, unknown>;
 }
 
+// The company's default key with its account, and the company (what a new charge needs).
+async function receivingOf(server: TestServer, trx: Kysely<Database>, company: TestCompany) {
+  const key = (await findReceivingKey(trx, company.companyId, company.pixKey))!;
+  return { key, company: await server.services.companies.get(company.companyId, trx) };
+}
+
 export async function makeCob(server: TestServer, company: TestCompany, o: CobOptions): Promise<MadeCharge> {
   const { db, clock, config } = server.services;
   const made = await db.transaction().execute(async (trx) => {
-    const now = await clock.now(trx);
+    const now = await clock.now(company.companyId, trx);
     const expiracao = o.expiresIn ?? 3600;
+    const receiving = await receivingOf(server, trx, company);
     return createChargeRecord(
       trx,
       {
         companyId: company.companyId,
-        accountId: company.accountId,
+        ...receiving,
         kind: 'cob',
         platformType: 'DYNAMIC',
         txid: newTxid(),
@@ -64,7 +73,6 @@ export async function makeCob(server: TestServer, company: TestCompany, o: CobOp
         },
         platform: o.platform ?? {},
         value: o.value,
-        pixKey: company.pixKey,
         customerId: null,
         expiresAt: new Date(now.getTime() + expiracao * 1000),
         dueDate: null,
@@ -75,7 +83,7 @@ export async function makeCob(server: TestServer, company: TestCompany, o: CobOp
       config.publicUrl,
     );
   });
-  return withCode(server, made);
+  return withCode(server, made.charge);
 }
 
 export interface CobvOptions {
@@ -89,12 +97,13 @@ export interface CobvOptions {
 export async function makeCobv(server: TestServer, company: TestCompany, o: CobvOptions): Promise<MadeCharge> {
   const { db, clock, config } = server.services;
   const made = await db.transaction().execute(async (trx) => {
-    const now = await clock.now(trx);
+    const now = await clock.now(company.companyId, trx);
+    const receiving = await receivingOf(server, trx, company);
     return createChargeRecord(
       trx,
       {
         companyId: company.companyId,
-        accountId: company.accountId,
+        ...receiving,
         kind: 'cobv',
         platformType: 'OVERDUE',
         txid: newTxid(),
@@ -111,7 +120,6 @@ export async function makeCobv(server: TestServer, company: TestCompany, o: Cobv
         },
         platform: {},
         value: o.value,
-        pixKey: company.pixKey,
         customerId: null,
         expiresAt: null,
         dueDate: o.dueDate,
@@ -122,7 +130,7 @@ export async function makeCobv(server: TestServer, company: TestCompany, o: Cobv
       config.publicUrl,
     );
   });
-  return withCode(server, made);
+  return withCode(server, made.charge);
 }
 
 async function withCode(server: TestServer, charge: Charge): Promise<MadeCharge> {

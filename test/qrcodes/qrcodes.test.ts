@@ -1,6 +1,7 @@
 // Static QR codes: a real static BR Code (key, amount, txid, CRC), lookups by id,
 // correlationID or identifier, list, delete, key rules and tenancy.
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import { findDefaultKey, insertPixKey } from '../../src/keys/keys.repository';
 import { parseBrCode } from '../../src/lib/brcode';
@@ -245,14 +246,16 @@ test('delete by each id form: the code is no longer found, listed or deletable',
   assert.is(again.status, 200, again.text);
 });
 
-test('concurrent creates under one correlationID and concurrent deletes: one wins, no 500 (Postgres)', async () => {
-  if (server.database.kind !== 'postgres') return;
-  const created = await Promise.all(
-    Array.from({ length: 6 }, () => post({ name: 'Corrida', correlationID: 'corrida', value: 100 })),
-  );
-  assert.equal(created.map((r) => r.status).sort(), [200, 400, 400, 400, 400, 400]);
-  const deleted = await Promise.all(Array.from({ length: 4 }, () => del('corrida')));
-  assert.equal(deleted.map((r) => r.status).sort(), [200, 404, 404, 404]);
-});
+postgresOnly(
+  'concurrent creates under one correlationID and concurrent deletes: one wins, no 500 (Postgres)',
+  async () => {
+    const created = await Promise.all(
+      Array.from({ length: 6 }, () => post({ name: 'Corrida', correlationID: 'corrida', value: 100 })),
+    );
+    assert.equal(created.map((r) => r.status).sort(), [200, 400, 400, 400, 400, 400]);
+    const deleted = await Promise.all(Array.from({ length: 4 }, () => del('corrida')));
+    assert.equal(deleted.map((r) => r.status).sort(), [200, 404, 404, 404]);
+  },
+);
 
 test.run();

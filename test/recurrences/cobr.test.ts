@@ -17,7 +17,7 @@ test.before(async () => {
   server = await startTestServer({}, { backgroundJobs: false });
   acme = await recCompany(server, { name: 'Fibra Norte Telecom', taxID: '61420339000131' });
   other = await recCompany(server);
-  day = await today(server);
+  day = await today(server, acme);
   account = await server.database.db
     .selectFrom('bank_accounts')
     .select(['branch', 'account_number'])
@@ -98,10 +98,10 @@ test('PUT /cobr/{txid}: scheduled at once on the business day; GET; settled on t
   assert.is((await server.client.get(`/pix/v2/cobr/${TXID(1)}`, auth(other))).status, 404);
 
   const before = await balance(acme);
-  await advanceDays(server, Math.round((Date.parse(settlement) - Date.parse(day)) / 86_400_000) - 1);
+  await advanceDays(server, Math.round((Date.parse(settlement) - Date.parse(day)) / 86_400_000) - 1, acme, other);
   await server.services.jobs.runNow('recurrences');
   assert.is((await server.client.get(`/pix/v2/cobr/${TXID(1)}`, auth(acme))).body.status, 'ATIVA');
-  await advanceDays(server, 1);
+  await advanceDays(server, 1, acme, other);
   await server.services.jobs.runNow('recurrences');
   await server.services.jobs.runNow('recurrences');
   const paid = (await server.client.get(`/pix/v2/cobr/${TXID(1)}`, auth(acme))).body;
@@ -131,7 +131,7 @@ test('PUT /cobr/{txid}: scheduled at once on the business day; GET; settled on t
     mine.map((x) => x.status),
     ['ATIVA', 'CONCLUIDA'],
   );
-  day = await today(server);
+  day = await today(server, acme);
 });
 
 test('POST /cobr: txid assigned; the rules of creation', async () => {
@@ -243,7 +243,7 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   assert.is(res.status, 201, res.text);
   const notYet = await server.client.post(`/pix/v2/cobr/${txid}/retentativa/${addDays(due, 1)}`, undefined, auth(acme));
   assert.is(notYet.status, 400);
-  await advanceDays(server, Math.round((Date.parse(due) - Date.parse(day)) / 86_400_000));
+  await advanceDays(server, Math.round((Date.parse(due) - Date.parse(day)) / 86_400_000), acme, other);
   const late = await server.client.patch(`/pix/v2/cobr/${txid}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(late.status, 400);
   assert.is(late.body.violacoes[0].razao, `The first settlement attempt is on ${due}`);
@@ -288,7 +288,7 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   );
 
   // NAO_PERMITE: the rejection ends the charge and retries are refused.
-  day = await today(server);
+  day = await today(server, acme);
   const strict = await approvedRec({ politicaRetentativa: 'NAO_PERMITE', valor: { valorRec: '12000.00' } });
   const sDue = addDays(day, 1);
   const s = await server.client.put(
@@ -308,7 +308,7 @@ test('cancellation is refused on the first settlement date; rejection, retries a
     propriedade: 'politicaRetentativa',
     valor: 'NAO_PERMITE',
   });
-  await advanceDays(server, 1);
+  await advanceDays(server, 1, acme, other);
   await server.services.jobs.runNow('recurrences');
   const ended = (await server.client.get(`/pix/v2/cobr/${TXID(3)}`, auth(acme))).body;
   assert.is(ended.status, 'REJEITADA');
@@ -317,16 +317,16 @@ test('cancellation is refused on the first settlement date; rejection, retries a
   });
 
   // The PERMITE_3R_7D charge fails its retry too, then expires after the window.
-  await advanceDays(server, 2);
+  await advanceDays(server, 2, acme, other);
   await server.services.jobs.runNow('recurrences');
   assert.is((await server.client.get(`/pix/v2/cobr/${txid}`, auth(acme))).body.tentativas[1].status, 'REJEITADA');
-  await advanceDays(server, 8);
+  await advanceDays(server, 8, acme, other);
   await server.services.jobs.runNow('recurrences');
   assert.is((await server.client.get(`/pix/v2/cobr/${txid}`, auth(acme))).body.status, 'EXPIRADA');
 });
 
 test('cancelling a recurrence cancels its unsettled charges', async () => {
-  day = await today(server);
+  day = await today(server, acme);
   const rec = await approvedRec();
   const c = await server.client.post('/pix/v2/cobr', cobrBody(rec.idRec, addDays(day, 20)), auth(acme));
   assert.is(c.status, 201, c.text);

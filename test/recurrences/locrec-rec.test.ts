@@ -14,7 +14,7 @@ test.before(async () => {
   server = await startTestServer();
   acme = await recCompany(server, { name: 'Fibra Norte Telecom', taxID: '61420339000131' });
   other = await recCompany(server);
-  day = await today(server);
+  day = await today(server, acme);
 });
 test.after(async () => server.close());
 
@@ -28,7 +28,8 @@ test('POST /locrec, GET /locrec/{id}, list, tenancy', async () => {
   assert.type(loc.id, 'number');
   assert.match(loc.location, /^localhost:\d+\/qr\/v2\/rec\/[0-9a-f-]{36}$/);
   assert.is(created.headers.get('location'), loc.location);
-  assert.equal(Object.keys(loc).sort(), ['criacao', 'id', 'location']);
+  assert.equal(Object.keys(loc).sort(), ['criacao', 'id', 'location', 'tipo']);
+  assert.is(loc.tipo, 'rec');
   const read = await server.client.get(`/pix/v2/locrec/${loc.id}`, auth(acme));
   assert.is(read.status, 200);
   assert.equal(read.body, loc);

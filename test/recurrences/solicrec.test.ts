@@ -13,7 +13,7 @@ test.before(async () => {
   server = await startTestServer({}, { backgroundJobs: false });
   acme = await recCompany(server, { name: 'Fibra Norte Telecom', taxID: '61420339000131' });
   other = await recCompany(server);
-  day = await today(server);
+  day = await today(server, acme);
 });
 test.after(async () => server.close());
 
@@ -179,20 +179,23 @@ test('sandbox reject: REJEITADA with the reason; solicrec expires after its date
   const patch = await server.client.patch(`/pix/v2/rec/${rec.idRec}`, { status: 'CANCELADA' }, auth(acme));
   assert.is(patch.status, 400);
 
-  const rec2 = await newRec();
+  // Starts tomorrow: an earlier first date could pass (and expire it) while the clock moves.
+  const rec2 = (await server.client.post('/pix/v2/rec', recBody(addDays(day, 1)), auth(acme))).body;
   const s2 = (
     await server.client.post(
       '/pix/v2/solicrec',
       solic(
         rec2.idRec,
-        new Date(Date.parse((await server.client.get('/api/v1/sandbox/clock')).body.now) + 3600_000).toISOString(),
+        new Date(
+          Date.parse((await server.client.get('/api/v1/sandbox/clock', { auth: acme.appID })).body.now) + 3600_000,
+        ).toISOString(),
       ),
       auth(acme),
     )
   ).body;
   await server.services.jobs.runNow('recurrences');
   assert.is((await server.client.get(`/pix/v2/solicrec/${s2.idSolicRec}`, auth(acme))).body.status, 'ENVIADA');
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 7200 });
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 7200 }, { auth: acme.appID });
   await server.services.jobs.runNow('recurrences');
   const expired = (await server.client.get(`/pix/v2/solicrec/${s2.idSolicRec}`, auth(acme))).body;
   assert.is(expired.status, 'EXPIRADA');
@@ -206,6 +209,63 @@ test('sandbox reject: REJEITADA with the reason; solicrec expires after its date
       .status,
     201,
   );
+});
+
+test('POST /solicrec refuses a payer CPF or CNPJ whose check digits are wrong, as everywhere else', async () => {
+  const rec = await newRec();
+  for (const [bad, field] of [
+    [{ ...destinatario, cpf: '15231470190' }, 'solicrec.destinatario.cpf'],
+    [
+      { agencia: '0341', conta: '458721', ispbParticipante: '60701190', cnpj: '61420339000132' },
+      'solicrec.destinatario.cnpj',
+    ],
+  ] as const) {
+    const res = await server.client.post('/pix/v2/solicrec', { ...solic(rec.idRec), destinatario: bad }, auth(acme));
+    assert.is(res.status, 400, res.text);
+    assert.is(res.body.type, OP);
+    assert.is(res.body.violacoes[0].propriedade, field);
+  }
+  // Nothing was written: a valid request for the same recurrence is still the first.
+  const ok = await server.client.post('/pix/v2/solicrec', solic(rec.idRec), auth(acme));
+  assert.is(ok.status, 201, ok.text);
+});
+
+test('a recurrence nobody approved by its first date ends EXPIRADA; an open request holds it until it expires', async () => {
+  const start = addDays(day, 2);
+  const create = async () => (await server.client.post('/pix/v2/rec', recBody(start), auth(acme))).body;
+  const lonely = await create();
+  const waiting = await create();
+  const approved = await create();
+  await server.client.post('/pix/v2/solicrec', solic(waiting.idRec, `${addDays(day, 10)}T12:00:00Z`), auth(acme));
+  await server.client.post('/pix/v2/solicrec', solic(approved.idRec), auth(acme));
+  assert.is((await server.client.post(`/api/v1/sandbox/rec/${approved.idRec}/accept`)).status, 200);
+  const status = async (idRec: string) => (await server.client.get(`/pix/v2/rec/${idRec}`, auth(acme))).body;
+
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 2 * 86_400 }, { auth: acme.appID });
+  await server.services.jobs.runNow('recurrences');
+  assert.is((await status(lonely.idRec)).status, 'CRIADA', 'its first date is today: still CRIADA');
+
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 86_400 }, { auth: acme.appID });
+  await server.services.jobs.runNow('recurrences');
+  const expired = await status(lonely.idRec);
+  assert.is(expired.status, 'EXPIRADA');
+  assert.equal(
+    expired.atualizacao.map((a: { status: string }) => a.status),
+    ['CRIADA', 'EXPIRADA'],
+  );
+  assert.is((await status(waiting.idRec)).status, 'CRIADA', 'an open confirmation request keeps it');
+  assert.is((await status(approved.idRec)).status, 'APROVADA');
+  // An expired recurrence takes no confirmation request.
+  const late = await server.client.post(
+    '/pix/v2/solicrec',
+    solic(expired.idRec, `${addDays(day, 20)}T00:00:00Z`),
+    auth(acme),
+  );
+  assert.is(late.status, 400, late.text);
+
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 8 * 86_400 }, { auth: acme.appID });
+  await server.services.jobs.runNow('recurrences');
+  assert.is((await status(waiting.idRec)).status, 'EXPIRADA', 'once its request expired');
 });
 
 test.run();

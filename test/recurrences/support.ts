@@ -13,8 +13,9 @@ export async function recCompany(server: TestServer, body: Record<string, unknow
   return { ...company, bearer: await pixToken(server.client, company) };
 }
 
-export async function today(server: TestServer): Promise<string> {
-  const res = await server.client.get('/api/v1/sandbox/clock');
+// The company's today (its sandbox clock).
+export async function today(server: TestServer, company: TestCompany): Promise<string> {
+  const res = await server.client.get('/api/v1/sandbox/clock', { auth: company.appID });
   assert.is(res.status, 200, res.text);
   return String(res.body.now).slice(0, 10);
 }
@@ -37,7 +38,14 @@ export function recBody(start: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-export async function advanceDays(server: TestServer, days: number): Promise<void> {
-  const res = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: days * 86_400 });
-  assert.is(res.status, 200, res.text);
+// Moves the clocks of these companies forward together.
+export async function advanceDays(server: TestServer, days: number, ...companies: TestCompany[]): Promise<void> {
+  for (const company of companies) {
+    const res = await server.client.post(
+      '/api/v1/sandbox/clock/advance',
+      { seconds: days * 86_400 },
+      { auth: company.appID },
+    );
+    assert.is(res.status, 200, res.text);
+  }
 }

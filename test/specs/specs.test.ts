@@ -102,4 +102,25 @@ for (const name of SPEC_NAMES) {
   });
 }
 
+
+// Limits on everything: a string without maxLength (or an enum) or an array without maxItems
+// is an input the server has not decided how much of to take.
+function unlimited(node: Json, path: string, seen: Set<object>, out: string[]): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (node.type === 'string' && node.maxLength === undefined && node.enum === undefined) out.push(path);
+  if (node.type === 'array' && node.maxItems === undefined) out.push(path);
+  for (const [key, value] of Object.entries<Json>(node)) {
+    if (key !== 'example' && key !== 'examples') unlimited(value, `${path}/${key}`, seen, out);
+  }
+}
+
+for (const name of SPEC_NAMES) {
+  test(`${name}: every string has a maxLength and every array a maxItems`, async () => {
+    const out: string[] = [];
+    unlimited(await loadDereferencedSpec(name), '#', new Set(), out);
+    assert.equal(out.slice(0, 20), [], `${out.length} schemas without a limit`);
+  });
+}
+
 test.run();

@@ -32,7 +32,16 @@ const charges = async (company: TestCompany, subscription: string) => {
   return res.body.charges as Array<Record<string, any>>;
 };
 const runJob = () => server.services.jobs.runNow('subscriptions.charges');
-const advanceDays = (days: number) => server.client.post('/api/v1/sandbox/clock/advance', { seconds: days * 86_400 });
+// Both companies' clocks move together.
+const advanceDays = async (days: number) => {
+  const moved = await server.client.post(
+    '/api/v1/sandbox/clock/advance',
+    { seconds: days * 86_400 },
+    { auth: a.appID },
+  );
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: days * 86_400 }, { auth: b.appID });
+  return moved;
+};
 
 test('schedule: next day of the month (today included), clamped months, weekly, date-time', () => {
   const now = new Date('2026-03-15T14:00:00Z');
@@ -148,7 +157,7 @@ test('creates with fines and interests and reads it back by global id; duplicate
 });
 
 test('the job generates one OVERDUE charge per period, linked to the subscription, until installmentCount', async () => {
-  const now = await server.services.clock.now();
+  const now = await server.services.clock.now(b.companyId);
   const day = now.getUTCDate();
   const res = await create(b, {
     name: 'Semanal',
@@ -198,7 +207,7 @@ test('chargeType DYNAMIC: charges expire dayDue days after generation; fines are
     [refused.status, refused.body],
     [400, { error: 'fines and interests apply only to OVERDUE charges (chargeType)' }],
   );
-  const day = (await server.services.clock.now()).getUTCDate();
+  const day = (await server.services.clock.now(a.companyId)).getUTCDate();
   const res = await create(a, {
     name: 'Clube do Livro',
     value: 3_990,

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { dropSchema } from '../../src/db/database';
 import { startServer, type RunningServer } from '../../src/server';
+import { auditLedger } from './ledger-auditor';
 
 export interface TestServer extends RunningServer {
   client: TestClient;
@@ -51,7 +52,13 @@ async function startTestServerOnce(env: Record<string, string>, options: TestSer
   const url = process.env.DATABASE_URL;
   const ownsSchema = Boolean(url) && !options.schema;
   const schema = url ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
-  const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', PIXGATE_VALIDATE_RESPONSES: 'true', ...env });
+  const config = loadConfig({
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    PIXGATE_VALIDATE_RESPONSES: 'true',
+    PIXGATE_COUNT_STATEMENTS: 'true',
+    ...env,
+  });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const template = process.env.PIXGATE_TEST_TEMPLATE;
   const database = url
@@ -71,8 +78,14 @@ async function startTestServerOnce(env: Record<string, string>, options: TestSer
   return {
     ...server,
     client: new TestClient(server.url),
+    // Every test file's money is audited before its server goes (double entry, balances equal
+    // to their entries, no customer below zero): a broken invariant fails the file.
     async close() {
-      await close();
+      try {
+        await auditLedger(server.database.db);
+      } finally {
+        await close();
+      }
       if (url && schema && ownsSchema) await dropSchema(url, schema);
     },
   };

@@ -27,21 +27,19 @@ async function insert(
   endToEndId: string | null,
   details: Record<string, unknown> = {},
 ) {
-  const row = await server.database.db
-    .transaction()
-    .execute((trx) =>
-      insertTransaction(trx, {
-        company_id: company.companyId,
-        account_id: company.accountId,
-        type,
-        value,
-        end_to_end_id: endToEndId,
-        charge_id: null,
-        payment_id: null,
-        details,
-        created_at: new Date(at),
-      }),
-    );
+  const row = await server.database.db.transaction().execute((trx) =>
+    insertTransaction(trx, {
+      company_id: company.companyId,
+      account_id: company.accountId,
+      type,
+      value,
+      end_to_end_id: endToEndId,
+      charge_id: null,
+      payment_id: null,
+      details,
+      created_at: new Date(at),
+    }),
+  );
   ids[name] = row.id;
 }
 

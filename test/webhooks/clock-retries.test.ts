@@ -44,14 +44,17 @@ test('a failed delivery is retried once the sandbox clock passes its delay, not 
   await drain(server, 2);
   assert.is(receiver.requests.length, 1);
   let [d] = await deliveries(webhookId);
-  const now = await server.services.clock.now();
+  const now = await server.services.clock.now(acme.companyId);
   assert.equal([d!.status, d!.attempts.length], ['PENDING', 1]);
   // Due an hour from now on the server clock (plus up to 20 % of jitter).
   const waitMs = Date.parse(d!.nextAttemptAt) - now.getTime();
   assert.ok(waitMs > 3_590_000 && waitMs <= 4_320_000, `next attempt in ${waitMs} ms`);
   await drain(server, 2);
   assert.is(receiver.requests.length, 1, 'not due yet: nothing sent');
-  assert.is((await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 4_400 })).status, 200);
+  assert.is(
+    (await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 4_400 }, { auth: acme.appID })).status,
+    200,
+  );
   await drain(server, 2);
   assert.is(receiver.requests.length, 2);
   assert.is(receiver.requests[1]!.headers['x-pixgate-event-id'], eventId);
@@ -73,7 +76,7 @@ test('moving the clock far ahead makes a failing delivery due once, not its whol
   await record(server, acme.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { correlationID: 'x' } });
   await drain(server, 2);
   assert.is(receiver.requests.length, 1);
-  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 30 * 86_400 });
+  await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 30 * 86_400 }, { auth: acme.appID });
   await drain(server, 3);
   assert.is(receiver.requests.length, 2, 'one retry per advance');
   const [d] = await deliveries(created.body.webhook.id);

@@ -126,7 +126,7 @@ test('advancing the sandbox clock past an expiry delivers CHARGE_EXPIRED', async
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
   await drain(server);
   assert.equal(at('/expired'), []);
-  const moved = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 601 });
+  const moved = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 601 }, { auth: company.appID });
   assert.is(moved.status, 200, moved.text);
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
   await drain(server, 2);
@@ -145,7 +145,10 @@ test('advancing the sandbox clock past an expiry delivers CHARGE_EXPIRED', async
     { ok: true },
   );
   // Exactly one: the clock moving further and the job running again notify nothing more.
-  assert.is((await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 86_400 })).status, 200);
+  assert.is(
+    (await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 86_400 }, { auth: company.appID })).status,
+    200,
+  );
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
   await server.services.jobs.runNow(CHARGE_EXPIRY_JOB);
   await drain(server, 2);

@@ -10,6 +10,7 @@ import { drain, record, startReceiver, type Receiver } from './receiver';
 
 interface PixCompany {
   companyId: string;
+  taxID: string;
   appID: string;
   key: string;
   bearer: string;
@@ -27,6 +28,7 @@ async function pixCompany(name: string): Promise<PixCompany> {
   const { company, application, pixKey } = res.body;
   return {
     companyId: company.id,
+    taxID: company.taxID,
     appID: application.appID,
     key: pixKey.key,
     bearer: await pixToken(server.client, application),
@@ -63,7 +65,8 @@ test('PUT, GET, list and DELETE the webhook of one of the company keys', async (
   assert.match(secret, /^whsec_[A-Za-z0-9]{32}$/);
   const read = await get(acme, `webhook/${acme.key}`);
   assert.is(read.status, 200, read.text);
-  assert.equal({ ...read.body, criacao: 'x' }, { webhookUrl: url, chave: acme.key, criacao: 'x' });
+  // cnpj: the receiving user's, which the official schema requires in a webhook's answer.
+  assert.equal({ ...read.body, criacao: 'x' }, { webhookUrl: url, chave: acme.key, cnpj: acme.taxID, criacao: 'x' });
   // A second PUT points it elsewhere, keeping its creation time and secret.
   const moved = await put(acme, `webhook/${acme.key}`, `${url}-2`);
   assert.is(moved.status, 200);

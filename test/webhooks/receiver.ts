@@ -98,7 +98,9 @@ export async function record(
 ): Promise<string> {
   return server.database.db
     .transaction()
-    .execute(async (trx) => recordEvent(trx, { companyId, type, payload, at: await server.services.clock.now(trx) }));
+    .execute(async (trx) =>
+      recordEvent(trx, { companyId, type, payload, at: await server.services.clock.now(companyId, trx) }),
+    );
 }
 
 // Runs the webhooks job until nothing is left to do right now.

@@ -21,16 +21,14 @@ const res = await fetch(`${server.url}/api/v1/webhook`, {
   body: JSON.stringify({ webhook: { name: 'paid', event: 'OPENPIX:CHARGE_COMPLETED', url: WEBHOOK_URL } }),
 });
 const { webhook } = (await res.json()) as { webhook: { id: string; secret: string } };
-const eventId = await server.database.db
-  .transaction()
-  .execute((trx) =>
-    recordEvent(trx, {
-      companyId: made.company.id,
-      type: 'OPENPIX:CHARGE_COMPLETED',
-      payload: { charge: { value: 4590, status: 'COMPLETED' } },
-      at: new Date(),
-    }),
-  );
+const eventId = await server.database.db.transaction().execute((trx) =>
+  recordEvent(trx, {
+    companyId: made.company.id,
+    type: 'OPENPIX:CHARGE_COMPLETED',
+    payload: { charge: { value: 4590, status: 'COMPLETED' } },
+    at: new Date(),
+  }),
+);
 // Committed: from here on the event must reach the receiver, whatever happens to this process.
 process.stdout.write(
   JSON.stringify({ companyId: made.company.id, webhookId: webhook.id, secret: webhook.secret, eventId }) + '\n',

@@ -3,6 +3,7 @@
 // Runs only on Postgres (DATABASE_URL); the embedded database has one process by design.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
+import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import type { RunStats } from '../../src/webhooks/delivery.service';
 import { createCompany, type TestCompany } from '../support/fixtures';
@@ -47,11 +48,7 @@ function assertEachOnce(ids: string[]): void {
   assert.equal([...seen].sort(), [...ids].sort());
 }
 
-test('both processes drain the same outbox concurrently: each event delivered exactly once', async () => {
-  if (!onPostgres) {
-    assert.is(process.env.DATABASE_URL, undefined); // embedded: nothing to share
-    return;
-  }
+postgresOnly('both processes drain the same outbox concurrently: each event delivered exactly once', async () => {
   const ids: string[] = [];
   for (let i = 0; i < 60; i++)
     ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { n: i } }));
@@ -97,8 +94,7 @@ test('both processes drain the same outbox concurrently: each event delivered ex
     );
 });
 
-test('with their timers running, the two processes still deliver each event once', async () => {
-  if (!onPostgres) return;
+postgresOnly('with their timers running, the two processes still deliver each event once', async () => {
   const ids: string[] = [];
   a.services.jobs.start();
   b.services.jobs.start();

@@ -2,13 +2,13 @@
 // location serves one charge at a time and keeps its URL (and token) for life.
 import type { Kysely } from 'kysely';
 import type { ChargeKind, Database } from '../../db/schema';
-import { errors } from '../../http/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../http/paging';
-import type { Principal } from '../../http/principal';
+import { errors } from '../../errors/errors';
+import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { Principal } from '../../identity/principal';
 import type { Clock } from '../../lib/clock';
 import { newLocation, relocateCharge } from '../charge-records';
 import * as repo from '../charges.repository';
-import { locCompletaView, locView } from '../standard/standard-view';
+import { locCompletaView, locView } from '../standard/standard.view';
 
 const NOT_FOUND = 'Payload location not found';
 
@@ -38,7 +38,12 @@ export class LocService {
       );
     }
     return this.db.transaction().execute(async (trx) => {
-      const location = await newLocation(trx, principal.companyId, tipoCob, await this.clock.now(trx));
+      const location = await newLocation(
+        trx,
+        principal.companyId,
+        tipoCob,
+        await this.clock.now(principal.companyId, trx),
+      );
       return locView(location, this.publicUrl);
     });
   }
@@ -85,11 +90,11 @@ export class LocService {
     const locationId = locationIdOf(id);
     return this.db.transaction().execute(async (trx) => {
       const location =
-        locationId === undefined ? undefined : await repo.findLocation(trx, principal.companyId, locationId, true);
+        locationId === undefined ? undefined : await repo.lockLocation(trx, principal.companyId, locationId);
       if (!location) throw errors.notFound(NOT_FOUND);
       if (location.charge_id) {
-        const charge = await repo.findChargeById(trx, location.charge_id, true);
-        if (charge) await relocateCharge(trx, charge, null, await this.clock.now(trx));
+        const charge = await repo.lockChargeById(trx, location.charge_id);
+        if (charge) await relocateCharge(trx, charge, null, await this.clock.now(principal.companyId, trx));
         else await repo.setLocationCharge(trx, location.id, null);
       }
       return locView({ ...location, charge_id: null }, this.publicUrl);

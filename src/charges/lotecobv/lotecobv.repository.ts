@@ -13,15 +13,17 @@ export async function findBatchItemByTxid(db: Db, companyId: string, txid: strin
     .executeTakeFirst();
 }
 
-export async function findBatch(
-  db: Db,
-  companyId: string,
-  id: number,
-  forUpdate = false,
-): Promise<CobvBatch | undefined> {
-  let q = db.selectFrom('cobv_batches').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+function selectBatch(db: Db, companyId: string, id: number) {
+  return db.selectFrom('cobv_batches').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+}
+
+export async function findBatch(db: Db, companyId: string, id: number): Promise<CobvBatch | undefined> {
+  return selectBatch(db, companyId, id).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockBatch(db: Db, companyId: string, id: number): Promise<CobvBatch | undefined> {
+  return selectBatch(db, companyId, id).forUpdate().executeTakeFirst();
 }
 
 export async function insertBatch(db: Db, batch: CobvBatch): Promise<void> {

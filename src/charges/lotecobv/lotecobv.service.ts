@@ -3,13 +3,13 @@
 // PUT (or PATCH) of its cobv and ends CRIADA, or NEGADA with the problem that refused it.
 import type { Kysely } from 'kysely';
 import type { CobvBatchItem, Database } from '../../db/schema';
-import { ApiError, errors, type FieldIssue } from '../../http/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../http/paging';
-import type { Principal } from '../../http/principal';
+import { DomainError, errors, type FieldIssue } from '../../errors/errors';
+import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { Principal } from '../../identity/principal';
 import type { Clock } from '../../lib/clock';
 import * as charges from '../charges.repository';
 import type { StandardChargesService } from '../standard/standard-charges.service';
-import type { StandardInput } from '../standard/standard-rules';
+import type { StandardInput } from '../standard/standard.rules';
 import * as repo from './lotecobv.repository';
 
 const NOT_FOUND = 'Batch of due-date charges not found';
@@ -36,7 +36,7 @@ const invalid = (issues: FieldIssue[], message = 'The batch request is not valid
 
 // The standard's problem object of a refused item.
 function problemOf(error: unknown): Record<string, unknown> {
-  const e = error instanceof ApiError ? error : errors.internal();
+  const e = error instanceof DomainError ? error : errors.internal();
   const type =
     e.options.pixType ??
     (e.status === 404 ? 'CobVNaoEncontrada' : e.status >= 500 ? 'ErroInternoDoServidor' : 'CobVOperacaoInvalida');
@@ -79,8 +79,8 @@ export class LoteCobvService {
     if (issues.length) throw invalid(issues);
 
     await this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
-      const existing = await repo.findBatch(trx, companyId, batchId, true);
+      const now = await this.clock.now(principal.companyId, trx);
+      const existing = await repo.lockBatch(trx, companyId, batchId);
       if (existing) {
         const original = (await repo.itemsOfBatch(trx, companyId, batchId)).map((i) => i.txid);
         const same = original.length === txids.length && original.every((t) => txids.includes(t));
@@ -134,7 +134,7 @@ export class LoteCobvService {
     const batchId = batchIdOf(id);
     const items = input.cobsv ?? [];
     await this.db.transaction().execute(async (trx) => {
-      const batch = batchId === undefined ? undefined : await repo.findBatch(trx, companyId, batchId, true);
+      const batch = batchId === undefined ? undefined : await repo.lockBatch(trx, companyId, batchId);
       if (!batch) throw errors.notFound(NOT_FOUND);
       if (input.descricao !== undefined && !input.descricao.trim())
         throw invalid([{ field: 'descricao', message: 'descricao must not be empty' }]);
@@ -149,7 +149,7 @@ export class LoteCobvService {
         throw invalid([{ field: 'cobsv', message: 'each txid may appear once' }]);
       await repo.updateBatch(trx, companyId, batch.id, {
         ...(input.descricao !== undefined ? { description: input.descricao } : {}),
-        updated_at: await this.clock.now(trx),
+        updated_at: await this.clock.now(principal.companyId, trx),
       });
     });
     for (const item of items) await this.process(companyId, batchId!, item, 'patch');
@@ -170,14 +170,11 @@ export class LoteCobvService {
         await repo.setItemState(trx, companyId, txid, { status: 'CRIADA', problem: null });
       });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
+      // The item's request was refused: NEGADA with its problem, whether it asked to create the
+      // charge or to revise one that exists (which stays as it was).
       await this.db.transaction().execute(async (trx) => {
-        // A refused change of a charge that exists leaves it created, with the problem shown.
-        const exists = await charges.findChargeByTxid(trx, companyId, txid);
-        await repo.setItemState(trx, companyId, txid, {
-          status: exists ? 'CRIADA' : 'NEGADA',
-          problem: problemOf(error),
-        });
+        await repo.setItemState(trx, companyId, txid, { status: 'NEGADA', problem: problemOf(error) });
       });
     }
   }

@@ -2,7 +2,7 @@
 // server's payload key, with the amounts of a due-date charge for the intended payment date.
 import type { Kysely } from 'kysely';
 import type { Charge, ChargeKind, Database } from '../../db/schema';
-import { errors } from '../../http/errors';
+import { errors } from '../../errors/errors';
 import { isValidDate, todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { cents, formatDecimalAmount } from '../../lib/money';
@@ -23,13 +23,14 @@ export class PayloadService {
   // The charge a token serves: 404 when it serves none (and never did), 410 when it did and
   // that charge is gone (unlinked or removed).
   private async chargeOf(token: string, kind: ChargeKind): Promise<Charge> {
-    const location = await repo.findLocationByToken(this.db, token);
+    const found = await repo.findLocationWithCharge(this.db, token);
+    const location = found?.location;
     if (!location || location.kind !== kind) throw errors.notFound('The location does not serve a charge');
     if (!location.charge_id) {
       if (location.linked_once) throw errors.gone('The charge of this location was permanently removed');
       throw errors.notFound('The location does not serve a charge');
     }
-    const charge = await repo.findChargeById(this.db, location.charge_id);
+    const charge = found.charge;
     if (!charge) throw errors.notFound('The location does not serve a charge');
     if (charge.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || charge.status === 'REMOVIDA_PELO_PSP') {
       throw errors.gone('The charge of this location was permanently removed');
@@ -40,7 +41,7 @@ export class PayloadService {
   // GET /qr/v2/{token}: the immediate charge's payload (CobPayload) as a compact JWS.
   async cobPayload(token: string): Promise<string> {
     const charge = await this.chargeOf(token, 'cob');
-    const now = await this.clock.now();
+    const now = await this.clock.now(charge.company_id);
     const body = charge.body as Record<string, unknown> & { calendario: { criacao: string; expiracao: number } };
     const payload = {
       calendario: {
@@ -76,7 +77,7 @@ export class PayloadService {
       );
     }
     const charge = await this.chargeOf(token, 'cobv');
-    const now = await this.clock.now();
+    const now = await this.clock.now(charge.company_id);
     const today = todayUtc(now);
     const paymentDate = dpp ?? today;
     if (paymentDate < today) {

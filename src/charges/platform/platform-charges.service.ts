@@ -3,24 +3,33 @@
 // record the Pix API reads and revises.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Charge, Database, Location } from '../../db/schema';
+import type { Charge, Company, Database, Location } from '../../db/schema';
 import { upsertChargeCustomer } from '../../customers/customers.service';
 import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
-import { errors } from '../../http/errors';
-import type { Page } from '../../http/paging';
-import type { Principal } from '../../http/principal';
-import { findCompanyKey, findDefaultKey } from '../../keys/keys.repository';
-import { daysBetween } from '../../lib/business-days';
+import { errors } from '../../errors/errors';
+import type { Page } from '../../lib/paging';
+import type { Principal } from '../../identity/principal';
+import { findDefaultReceivingKey, findReceivingKey } from '../../keys/keys.repository';
+import type { CompanyDirectory } from '../../identity/companies';
+import { daysBetween, todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { newTxid } from '../../lib/ids';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.repository';
 import { platformStatusOf } from '../charge-model';
 import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord } from '../charge-records';
 import * as repo from '../charges.repository';
-import { findCompanyCharge } from '../payable';
-import { recebedorOf } from '../standard/standard-bodies';
-import { MAX_EXPIRES_IN, devedorOfCustomer, planCharge, type ChargeCreatePayload } from './platform-rules';
-import { buildPlatformChargeView, chargeViewContexts, platformChargeView, type PlatformOptions } from './platform-view';
+import type { ChargeInContext } from '../charges.repository';
+import { findCompanyCharge, findCompanyChargeInContext } from '../payable';
+import { recebedorOf, cobBodyOf, cobvBodyOf } from '../standard/standard-bodies';
+import {
+  MAX_EXPIRES_IN,
+  devedorOfCustomer,
+  planCharge,
+  type ChargeCreatePayload,
+  type PlatformPlan,
+} from './platform.rules';
+import { checkCobCreate, checkCobvCreate, type Devedor, type StandardInput } from '../standard/standard.rules';
+import { buildPlatformChargeView, platformChargeView, type PlatformOptions } from './platform.view';
 
 const NOT_FOUND = 'Charge not found';
 const DUPLICATE = 'Charge with this correlationID already exists';
@@ -33,10 +42,44 @@ export interface ChargeListQuery {
   subscription?: string;
 }
 
+// The platform's charge as the standard's object, checked and built by the same functions as
+// a cob or cobv of the Pix API (one model: both APIs then revise and price this body).
+function standardBodyOf(
+  plan: PlatformPlan,
+  from: { devedor?: Devedor; chave: string; payload: ChargeCreatePayload; now: Date; company: Company },
+): Record<string, unknown> {
+  const { payload, now } = from;
+  const input: StandardInput = {
+    calendario:
+      plan.kind === 'cob'
+        ? { expiracao: plan.expiracao! }
+        : { dataDeVencimento: plan.dueDate!, validadeAposVencimento: plan.validity! },
+    ...(from.devedor ? { devedor: from.devedor } : {}),
+    valor: plan.valor as StandardInput['valor'],
+    chave: from.chave,
+    ...(payload.comment !== undefined ? { solicitacaoPagador: payload.comment } : {}),
+    ...(payload.additionalInfo?.length
+      ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
+      : {}),
+  };
+  const checked = plan.kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(now));
+  // The standard's rules name the cob's fields, which this payload carries in its body.
+  const issues = checked.map((i) => ({ ...i, in: 'body' as const }));
+  if (issues.length) {
+    throw errors.validation(
+      issues,
+      issues.length === 1 ? `body.${issues[0]!.field} ${issues[0]!.message}` : 'Validation error',
+    );
+  }
+  const body = plan.kind === 'cob' ? cobBodyOf(input, now) : cobvBodyOf(input, now, recebedorOf(from.company));
+  return body as unknown as Record<string, unknown>;
+}
+
 export class PlatformChargesService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly companies: CompanyDirectory,
     private readonly publicUrl: string,
   ) {}
 
@@ -48,38 +91,29 @@ export class PlatformChargesService {
     returnExisting: boolean,
     origin: { subscription?: string } = {},
   ) {
-    const attempt = () =>
-      this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(trx);
-        const existing = await repo.findChargeByCorrelationId(trx, principal.companyId, payload.correlationID);
-        if (existing) {
-          if (!returnExisting)
-            throw errors.badRequest(DUPLICATE, [
-              { field: 'body.correlationID', message: 'is already used by another charge' },
-            ]);
-          return this.createdView(trx, existing, now);
-        }
-        const charge = await this.createIn(trx, principal, payload, now, origin);
-        return this.createdView(trx, charge, now);
-      });
     try {
-      return await attempt();
+      return await this.db.transaction().execute(async (trx) => {
+        const now = await this.clock.now(principal.companyId, trx);
+        const created = await this.createIn(trx, principal, payload, now, origin);
+        return this.createdView(created, now);
+      });
     } catch (error) {
-      // A concurrent create with the same correlationID won the unique index: answer as if
-      // this one had come second.
+      // The correlationID is taken (the unique index said so, whether by an earlier charge or
+      // a concurrent create): the charge that has it, or the refusal.
       if ((error as { code?: string }).code !== '23505') throw error;
-      const existing = await repo.findChargeByCorrelationId(this.db, principal.companyId, payload.correlationID);
-      if (!existing) throw error;
+      const ids = [payload.correlationID];
+      const existing = await repo.findChargeInContextByAnyId(this.db, principal.companyId, ids);
+      if (!existing || existing.charge.correlation_id !== payload.correlationID) throw error;
       if (!returnExisting)
         throw errors.badRequest(DUPLICATE, [
-          { field: 'body.correlationID', message: 'is already used by another charge' },
+          { field: 'correlationID', in: 'body', message: 'is already used by another charge' },
         ]);
-      return this.createdView(this.db, existing, await this.clock.now());
+      return this.createdView(existing, await this.clock.now(principal.companyId));
     }
   }
 
-  private async createdView(db: Kysely<Database>, charge: Charge, now: Date) {
-    const view = await platformChargeView(db, charge, this.publicUrl, now);
+  private createdView(charge: ChargeInContext, now: Date) {
+    const view = buildPlatformChargeView(charge.charge, charge, this.publicUrl, now);
     return { charge: view, correlationID: view.correlationID as string, brCode: view.brCode as string };
   }
 
@@ -89,52 +123,29 @@ export class PlatformChargesService {
     payload: ChargeCreatePayload,
     now: Date,
     origin: { subscription?: string },
-  ): Promise<Charge> {
+  ): Promise<ChargeInContext> {
     const { companyId } = principal;
     const plan = planCharge(principal, payload, now);
     // The receiving key: the subaccount's key when sent, else the company's default key.
     const key =
       payload.subaccount !== undefined
-        ? await findCompanyKey(trx, companyId, plan.platform.subaccount!)
-        : await findDefaultKey(trx, companyId);
+        ? await findReceivingKey(trx, companyId, plan.platform.subaccount!)
+        : await findDefaultReceivingKey(trx, companyId);
     if (!key) {
       throw payload.subaccount !== undefined
         ? errors.validation(
-            [{ field: 'body.subaccount', message: 'is not a Pix key of your company' }],
+            [{ field: 'subaccount', in: 'body', message: 'is not a Pix key of your company' }],
             'subaccount is not a Pix key of your company',
           )
         : errors.badRequest('Your company has no default Pix key to receive charges');
     }
-    const customer = payload.customer ? await upsertChargeCustomer(trx, companyId, payload.customer) : undefined;
+    const customer = payload.customer ? await upsertChargeCustomer(trx, companyId, payload.customer, now) : undefined;
     const devedor = customer
       ? devedorOfCustomer(customer.view as Parameters<typeof devedorOfCustomer>[0], plan.kind)
       : undefined;
     const { paymentLinkId, location } = await this.paymentLink(trx, companyId, plan.kind, payload, now);
-    const criacao = now.toISOString();
-    const texts = {
-      ...(payload.comment !== undefined ? { solicitacaoPagador: payload.comment } : {}),
-      ...(payload.additionalInfo?.length
-        ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
-        : {}),
-    };
-    const company = (await repo.findCompanyRow(trx, companyId))!;
-    const body =
-      plan.kind === 'cob'
-        ? {
-            calendario: { criacao, expiracao: plan.expiracao! },
-            ...(devedor ? { devedor } : {}),
-            valor: plan.valor,
-            chave: key.key,
-            ...texts,
-          }
-        : {
-            calendario: { criacao, dataDeVencimento: plan.dueDate!, validadeAposVencimento: plan.validity! },
-            ...(devedor ? { devedor } : {}),
-            recebedor: recebedorOf(company),
-            valor: plan.valor,
-            chave: key.key,
-            ...texts,
-          };
+    const company = await this.companies.get(companyId, trx);
+    const body = standardBodyOf(plan, { ...(devedor ? { devedor } : {}), chave: key.key, payload, now, company });
     const platform: PlatformOptions = {
       ...plan.platform,
       ...(customer ? { customer: customer.view as Record<string, unknown> } : {}),
@@ -144,7 +155,8 @@ export class PlatformChargesService {
       trx,
       {
         companyId,
-        accountId: key.account_id,
+        key,
+        company,
         kind: plan.kind,
         platformType: payload.type ?? 'DYNAMIC',
         txid: newTxid(),
@@ -152,9 +164,8 @@ export class PlatformChargesService {
         body,
         platform: platform as Record<string, unknown>,
         value: payload.value,
-        pixKey: key.key,
         customerId: customer?.id ?? null,
-        expiresAt: plan.kind === 'cob' ? new Date(now.getTime() + plan.expiracao! * 1000) : null,
+        expiresAt: plan.kind === 'cob' ? (plan.expiresAt ?? new Date(now.getTime() + plan.expiracao! * 1000)) : null,
         dueDate: plan.dueDate ?? null,
         validityAfterDue: plan.validity ?? null,
         paymentLinkId,
@@ -177,12 +188,12 @@ export class PlatformChargesService {
   ) {
     const requested = payload.paymentLinkID;
     if (requested === undefined) return { paymentLinkId: randomUUID(), location: undefined as Location | undefined };
-    const refuse = (message: string) => errors.validation([{ field: 'body.paymentLinkID', message }], message);
+    const refuse = (message: string) => errors.validation([{ field: 'paymentLinkID', in: 'body', message }], message);
     if (await findStaticQrByPaymentLinkId(trx, requested)) throw refuse('paymentLinkID is in use by a static QR code');
     const holder = await repo.findChargeByPaymentLinkId(trx, requested);
     if (!holder) return { paymentLinkId: requested, location: undefined };
     if (holder.company_id !== companyId) throw refuse('paymentLinkID is in use');
-    const previous = (await repo.findChargeById(trx, holder.id, true))!;
+    const previous = (await repo.lockChargeById(trx, holder.id))!;
     if (platformStatusOf(previous, now) === 'ACTIVE') throw refuse('paymentLinkID is in use by an active charge');
     let location: Location | undefined;
     if (payload.fixedLocation && previous.location_id !== null) {
@@ -197,13 +208,13 @@ export class PlatformChargesService {
   }
 
   async get(principal: Principal, id: string) {
-    const charge = await findCompanyCharge(this.db, principal.companyId, id);
-    if (!charge) throw errors.notFound(NOT_FOUND);
-    return platformChargeView(this.db, charge, this.publicUrl, await this.clock.now());
+    const found = await findCompanyChargeInContext(this.db, principal.companyId, id);
+    if (!found) throw errors.notFound(NOT_FOUND);
+    return buildPlatformChargeView(found.charge, found, this.publicUrl, await this.clock.now(principal.companyId));
   }
 
   async list(principal: Principal, query: ChargeListQuery, page: Page) {
-    const now = await this.clock.now();
+    const now = await this.clock.now(principal.companyId);
     let customerId: string | null | undefined;
     if (query.customer !== undefined)
       customerId = (await findCustomerByCorrelationId(this.db, principal.companyId, query.customer))?.id ?? null;
@@ -220,11 +231,7 @@ export class PlatformChargesService {
       page.skip,
       page.limit,
     );
-    const contextOf = await chargeViewContexts(this.db, rows);
-    return {
-      charges: rows.map((charge) => buildPlatformChargeView(charge, contextOf(charge), this.publicUrl, now)),
-      total,
-    };
+    return { charges: rows.map((r) => buildPlatformChargeView(r.charge, r, this.publicUrl, now)), total };
   }
 
   // DELETE: an ATIVA charge is removed by the receiver (as the standard's removal); a paid one
@@ -233,14 +240,14 @@ export class PlatformChargesService {
     await this.db.transaction().execute(async (trx) => {
       const found = await findCompanyCharge(trx, principal.companyId, id);
       if (!found) throw errors.notFound(NOT_FOUND);
-      const charge = (await repo.findChargeById(trx, found.id, true))!;
+      const charge = (await repo.lockChargeById(trx, found.id))!;
       if (charge.status === 'CONCLUIDA') throw errors.badRequest('Cannot delete a completed charge');
       if (charge.status !== 'ATIVA') return;
       await reviseChargeRecord(
         trx,
         charge,
         { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
-        await this.clock.now(trx),
+        await this.clock.now(principal.companyId, trx),
       );
     });
     return { status: 'OK', id };
@@ -249,26 +256,29 @@ export class PlatformChargesService {
   // PATCH: a new expiry (cob: expiracao from creation; cobv: the last payable day).
   async updateExpiry(principal: Principal, id: string, expiresDate: string) {
     return this.db.transaction().execute(async (trx) => {
-      const now = await this.clock.now(trx);
+      const now = await this.clock.now(principal.companyId, trx);
       const found = await findCompanyCharge(trx, principal.companyId, id);
       if (!found) throw errors.notFound(NOT_FOUND);
-      const charge = (await repo.findChargeById(trx, found.id, true))!;
+      const charge = (await repo.lockChargeById(trx, found.id))!;
       if (platformStatusOf(charge, now) !== 'ACTIVE') throw errors.badRequest('Only active charges can be changed');
       const at = new Date(expiresDate);
       if (at.getTime() <= now.getTime()) {
         throw errors.validation(
-          [{ field: 'body.expiresDate', message: 'must be in the future' }],
+          [{ field: 'expiresDate', in: 'body', message: 'must be in the future' }],
           'expiresDate must be in the future',
         );
       }
       let revised: Charge;
       if (charge.kind === 'cob') {
-        const expiracao = Math.round((at.getTime() - charge.created_at.getTime()) / 1000);
+        // The standard's expiracao is whole seconds (never past the instant asked for); the
+        // platform keeps the instant itself.
+        const expiracao = Math.floor((at.getTime() - charge.created_at.getTime()) / 1000);
         if (expiracao > MAX_EXPIRES_IN) {
           throw errors.validation(
             [
               {
-                field: 'body.expiresDate',
+                field: 'expiresDate',
+                in: 'body',
                 message: `must be at most ${MAX_EXPIRES_IN} seconds after the charge's creation`,
               },
             ],
@@ -281,7 +291,7 @@ export class PlatformChargesService {
           charge,
           {
             body: { ...body, calendario: { ...body.calendario, expiracao } },
-            expiresAt: new Date(charge.created_at.getTime() + expiracao * 1000),
+            expiresAt: at,
           },
           now,
         );
@@ -289,7 +299,7 @@ export class PlatformChargesService {
         const lastDay = at.toISOString().slice(0, 10);
         if (lastDay < charge.due_date!) {
           throw errors.validation(
-            [{ field: 'body.expiresDate', message: 'cannot be before the due date' }],
+            [{ field: 'expiresDate', in: 'body', message: 'cannot be before the due date' }],
             'expiresDate cannot be before the due date',
           );
         }

@@ -1,6 +1,6 @@
 // HTTP in/out of the platform API's charges (/api/v1/charge).
 import type { PlatformHandlers } from '../../../generated/platform.operations';
-import { pageInfo, pageOf } from '../../http/paging';
+import { pageInfo, pageOf } from '../../lib/paging';
 import { callerOf } from '../../http/principal-guard';
 
 const out = <T>(view: unknown) => view as T;

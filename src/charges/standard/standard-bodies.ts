@@ -2,7 +2,7 @@
 // Pure: the caller supplies the receiver and the creation time.
 import type { Company } from '../../db/schema';
 import { RECEIVER_ADDRESS, type CobvValor } from '../charge-model';
-import type { CobBody, CobvBody, Devedor, StandardInput } from './standard-rules';
+import type { CobBody, CobvBody, Devedor, StandardInput } from './standard.rules';
 
 export const DEFAULT_EXPIRACAO = 86400;
 export const DEFAULT_VALIDADE = 30;

@@ -2,24 +2,26 @@
 // revise, read at any revision, list. Platform charges are the same records.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Charge, ChargeKind, Database } from '../../db/schema';
-import { errors, type FieldIssue } from '../../http/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../http/paging';
-import type { Principal } from '../../http/principal';
-import { findCompanyKey } from '../../keys/keys.repository';
+import type { Charge, ChargeKind, Database, PixDevolution, PixReceived } from '../../db/schema';
+import { errors, type FieldIssue } from '../../errors/errors';
+import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { Principal } from '../../identity/principal';
+import { findCompanyKey, findReceivingKey } from '../../keys/keys.repository';
+import type { CompanyDirectory } from '../../identity/companies';
 import { todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { isValidTxid, newTxid } from '../../lib/ids';
 import { cents, parseDecimalAmount } from '../../lib/money';
-import { devolutionsOf, findReceivedOfCharge } from '../../pixin/pixin.repository';
-import { pixView } from '../../pixin/pixin.views';
+import { paymentsOfCharges } from '../../pixin/pixin.repository';
+import { pixView } from '../../pixin/pixin.view';
 import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord } from '../charge-records';
 import * as repo from '../charges.repository';
+import type { ChargeInContext } from '../charges.repository';
 import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
-import { chargeViewContext, chargeViewContexts, type ChargeViewContext } from '../platform/platform-view';
+import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
-import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard-rules';
-import { standardChargeView } from './standard-view';
+import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
+import { standardChargeView } from './standard.view';
 
 const INVALID = { cob: 'The immediate charge request is not valid', cobv: 'The due-date charge request is not valid' };
 const NOT_FOUND = { cob: 'Immediate charge not found', cobv: 'Due-date charge not found' };
@@ -34,6 +36,7 @@ export class StandardChargesService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly companies: CompanyDirectory,
     private readonly publicUrl: string,
   ) {}
 
@@ -41,7 +44,7 @@ export class StandardChargesService {
   async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput) {
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.putIn(trx, principal.companyId, kind, txid, input, {});
-      return this.view(trx, charge);
+      return this.view(trx, charge.charge, undefined, charge);
     });
   }
 
@@ -58,72 +61,38 @@ export class StandardChargesService {
     txid: string,
     input: StandardInput,
     from: { loteId?: number },
-  ): Promise<Charge> {
+  ): Promise<ChargeInContext> {
     if (!isValidTxid(txid))
       throw invalid(kind, [{ field: 'txid', message: 'txid must have 26 to 35 letters and digits', value: txid }]);
-    const now = await this.clock.now(trx);
-    const existing = await repo.findChargeByTxid(trx, companyId, txid, true);
-    if (existing && existing.kind !== kind)
-      throw invalid(kind, [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }]);
-    if (kind === 'cobv' && from.loteId === undefined) {
-      const item = await findBatchItemByTxid(trx, companyId, txid);
-      if (item && item.status !== 'CRIADA') {
-        throw invalid(kind, [
-          { field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid },
-        ]);
-      }
-    }
+    const found = await repo.lockChargeInContextByTxid(trx, companyId, txid);
+    const existing = found?.charge;
+    await checkPutTarget(trx, companyId, kind, txid, existing, from);
+    const now = await this.clock.now(companyId, trx);
     const creation = existing?.created_at ?? now;
     const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(creation));
     if (issues.length) throw invalid(kind, issues);
-    const key = await findCompanyKey(trx, companyId, input.chave!);
+    const key = await findReceivingKey(trx, companyId, input.chave!);
     if (!key)
       throw invalid(kind, [
         { field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! },
       ]);
-    const company = (await repo.findCompanyRow(trx, companyId))!;
+    const company = await this.companies.get(companyId, trx);
     const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
     const value =
       kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(input.valor!.original!);
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const timing =
-      kind === 'cob'
-        ? {
-            expiresAt: new Date(creation.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000),
-            dueDate: null,
-            validityAfterDue: null,
-          }
-        : {
-            expiresAt: null,
-            dueDate: input.calendario!.dataDeVencimento!,
-            validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
-          };
+    const timing = timingOf(kind, body, creation, input);
 
-    if (existing) {
-      let charge = existing;
-      if (location && Number(existing.location_id) !== location.id)
-        charge = await relocateCharge(trx, charge, location, now);
-      if (sameJson(body, existing.body)) return charge;
-      if (existing.status !== 'ATIVA')
-        throw invalid(kind, [
-          {
-            field: 'status',
-            message: `the charge is ${existing.status} and cannot be changed`,
-            value: existing.status,
-          },
-        ]);
-      return reviseChargeRecord(
-        trx,
-        charge,
-        { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing },
-        now,
-      );
+    if (found && existing) {
+      const revised = { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing };
+      return reviseExisting(trx, kind, { ...found, charge: existing }, location, revised, now);
     }
     return createChargeRecord(
       trx,
       {
         companyId,
-        accountId: key.account_id,
+        key,
+        company,
         kind,
         platformType: kind === 'cob' ? 'DYNAMIC' : 'OVERDUE',
         txid,
@@ -131,7 +100,6 @@ export class StandardChargesService {
         body: body as unknown as Record<string, unknown>,
         platform: {},
         value,
-        pixKey: key.key,
         customerId: null,
         ...timing,
         paymentLinkId: randomUUID(),
@@ -158,26 +126,11 @@ export class StandardChargesService {
     txid: string,
     input: StandardInput,
   ): Promise<Charge> {
-    const now = await this.clock.now(trx);
-    const charge = await repo.findChargeByTxid(trx, companyId, txid, true);
+    const now = await this.clock.now(companyId, trx);
+    const charge = await repo.lockChargeByTxid(trx, companyId, txid);
     if (!charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     const { status, loc, ...changes } = input;
-    const changesSomething = Object.values(changes).some((v) => v !== undefined);
-    if (status !== undefined) {
-      if (changesSomething || loc !== undefined) {
-        throw invalid(kind, [
-          {
-            field: 'status',
-            message: 'status REMOVIDA_PELO_USUARIO_RECEBEDOR cannot be combined with other changes',
-            value: status,
-          },
-        ]);
-      }
-      if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
-        throw invalid(kind, [
-          { field: 'status', message: 'status can only be REMOVIDA_PELO_USUARIO_RECEBEDOR', value: status },
-        ]);
-    }
+    checkRemoval(kind, input);
     if (charge.status !== 'ATIVA')
       throw invalid(kind, [
         { field: 'status', message: `the charge is ${charge.status} and cannot be changed`, value: charge.status },
@@ -207,17 +160,8 @@ export class StandardChargesService {
         ? cobBodyOf(merged, charge.created_at)
         : cobvBodyOf(merged, charge.created_at, (charge.body as { recebedor: Record<string, string> }).recebedor);
     if (sameJson(body, charge.body)) return current;
-    const timing =
-      kind === 'cob'
-        ? {
-            expiresAt: new Date(
-              charge.created_at.getTime() + (body.calendario as { expiracao: number }).expiracao * 1000,
-            ),
-          }
-        : {
-            dueDate: merged.calendario!.dataDeVencimento!,
-            validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
-          };
+    const { expiresAt, dueDate, validityAfterDue } = timingOf(kind, body, charge.created_at, merged);
+    const timing = kind === 'cob' ? { expiresAt } : { dueDate, validityAfterDue };
     const value =
       kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(merged.valor!.original!);
     return reviseChargeRecord(
@@ -230,8 +174,9 @@ export class StandardChargesService {
 
   // GET /cob/{txid}, /cobv/{txid} (revisao: that revision of the object).
   async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number) {
-    const charge = await repo.findChargeByTxid(this.db, principal.companyId, txid);
-    if (!charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
+    const found = await repo.findChargeInContextByTxid(this.db, principal.companyId, txid);
+    const charge = found?.charge;
+    if (!found || !charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     let revision;
     if (revisao !== undefined) {
       revision = await repo.findRevision(this.db, charge.id, revisao);
@@ -240,7 +185,7 @@ export class StandardChargesService {
           { field: 'revisao', message: 'this revision does not exist', value: String(revisao) },
         ]);
     }
-    return this.view(this.db, charge, revision, true);
+    return this.viewWithPix(this.db, charge, revision, found);
   }
 
   // GET /cob, /cobv.
@@ -262,9 +207,9 @@ export class StandardChargesService {
       page.offset,
       page.itensPorPagina,
     );
-    const contextOf = await chargeViewContexts(this.db, rows);
-    const cobs = [];
-    for (const charge of rows) cobs.push(await this.view(this.db, charge, undefined, true, contextOf(charge)));
+    const paid = rows.filter((r) => r.charge.status === 'CONCLUIDA').map((r) => r.charge.id);
+    const payments = await paymentsOfCharges(this.db, principal.companyId, paid);
+    const cobs = rows.map((r) => this.viewWithPayment(r, payments.get(r.charge.id)));
     const extra = {
       ...(query.cpf ? { cpf: query.cpf } : {}),
       ...(query.cnpj ? { cnpj: query.cnpj } : {}),
@@ -287,21 +232,35 @@ export class StandardChargesService {
     return claimed.location;
   }
 
-  // The standard's object; reads add the Pix that paid the charge.
+  // The standard's object as a write answers it.
   async view(
     db: Kysely<Database>,
     charge: Charge,
     revision?: Awaited<ReturnType<typeof repo.findRevision>>,
-    withPix = false,
     context?: ChargeViewContext,
   ) {
-    const ctx = context ?? (await chargeViewContext(db, charge));
-    const view = standardChargeView(charge, ctx, this.publicUrl, revision);
-    if (!withPix || charge.status !== 'CONCLUIDA') return view;
-    const received = await findReceivedOfCharge(db, charge.company_id, charge.id);
-    if (!received) return view;
-    const devolutions = await devolutionsOf(db, [received.end_to_end_id]);
-    return { ...view, pix: [pixView(received, devolutions.get(received.end_to_end_id) ?? [])] };
+    return standardChargeView(charge, context ?? (await chargeViewContext(db, charge)), this.publicUrl, revision);
+  }
+
+  // The standard's object as a read answers it: with the Pix that paid it, once CONCLUIDA.
+  async viewWithPix(
+    db: Kysely<Database>,
+    charge: Charge,
+    revision: Awaited<ReturnType<typeof repo.findRevision>> | undefined,
+    context: ChargeViewContext,
+  ) {
+    if (charge.status !== 'CONCLUIDA') return this.view(db, charge, revision, context);
+    const payments = await paymentsOfCharges(db, charge.company_id, [charge.id]);
+    return this.viewWithPayment({ charge, ...context }, payments.get(charge.id), revision);
+  }
+
+  private viewWithPayment(
+    found: ChargeViewContext & { charge: Charge },
+    payment: { pix: PixReceived; devolutions: PixDevolution[] } | undefined,
+    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+  ) {
+    const view = standardChargeView(found.charge, found, this.publicUrl, revision);
+    return payment ? { ...view, pix: [pixView(payment.pix, payment.devolutions)] } : view;
   }
 }
 
@@ -312,4 +271,81 @@ function invalid(kind: ChargeKind, issues: FieldIssue[]) {
 function parseAmount(s: string) {
   const parsed = parseDecimalAmount(s);
   return parsed.ok ? parsed.value : cents(0);
+}
+
+// The txid PUT may use: not a charge of the other kind, not a batch item past CRIADA (a
+// batch's own items come with from.loteId).
+async function checkPutTarget(
+  trx: Kysely<Database>,
+  companyId: string,
+  kind: ChargeKind,
+  txid: string,
+  existing: Charge | undefined,
+  from: { loteId?: number },
+): Promise<void> {
+  if (existing && existing.kind !== kind)
+    throw invalid(kind, [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }]);
+  // A batch item whose charge exists (a revision of it was refused) may be revised again.
+  if (kind !== 'cobv' || from.loteId !== undefined || existing) return;
+  const item = await findBatchItemByTxid(trx, companyId, txid);
+  if (item && item.status !== 'CRIADA') {
+    throw invalid(kind, [
+      { field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid },
+    ]);
+  }
+}
+
+// When a charge stops being payable, as its columns hold it: a cob's expiry instant, a cobv's
+// due date and validity.
+function timingOf(kind: ChargeKind, body: { calendario?: unknown }, creation: Date, input: StandardInput) {
+  if (kind === 'cob') {
+    const expiracao = (body.calendario as { expiracao: number }).expiracao;
+    return { expiresAt: new Date(creation.getTime() + expiracao * 1000), dueDate: null, validityAfterDue: null };
+  }
+  return {
+    expiresAt: null,
+    dueDate: input.calendario!.dataDeVencimento!,
+    validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
+  };
+}
+
+// PUT on a txid that has a charge: the same body changes nothing; another one revises an ATIVA
+// charge (moved to the location PUT names, if another).
+async function reviseExisting(
+  trx: Kysely<Database>,
+  kind: ChargeKind,
+  found: ChargeInContext,
+  location: Awaited<ReturnType<StandardChargesService['claim']>> | undefined,
+  revised: Parameters<typeof reviseChargeRecord>[2],
+  now: Date,
+): Promise<ChargeInContext> {
+  const existing = found.charge;
+  let charge = existing;
+  if (location && Number(existing.location_id) !== location.id)
+    charge = await relocateCharge(trx, charge, location, now);
+  const inContext = (c: Charge): ChargeInContext => ({ ...found, charge: c, location: location ?? found.location });
+  if (sameJson(revised.body, existing.body)) return inContext(charge);
+  if (existing.status !== 'ATIVA')
+    throw invalid(kind, [
+      { field: 'status', message: `the charge is ${existing.status} and cannot be changed`, value: existing.status },
+    ]);
+  return inContext(await reviseChargeRecord(trx, charge, revised, now));
+}
+
+// PATCH with status: only REMOVIDA_PELO_USUARIO_RECEBEDOR, and nothing else beside it.
+function checkRemoval(kind: ChargeKind, { status, loc, ...changes }: StandardInput): void {
+  if (status === undefined) return;
+  if (Object.values(changes).some((v) => v !== undefined) || loc !== undefined) {
+    throw invalid(kind, [
+      {
+        field: 'status',
+        message: 'status REMOVIDA_PELO_USUARIO_RECEBEDOR cannot be combined with other changes',
+        value: status,
+      },
+    ]);
+  }
+  if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+    throw invalid(kind, [
+      { field: 'status', message: 'status can only be REMOVIDA_PELO_USUARIO_RECEBEDOR', value: status },
+    ]);
 }

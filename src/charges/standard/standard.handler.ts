@@ -1,7 +1,7 @@
 // HTTP in/out of the standard's immediate (cob) and due-date (cobv) charges.
 import type { PixHandlers } from '../../../generated/pix.operations';
 import { callerOf } from '../../http/principal-guard';
-import type { StandardInput } from './standard-rules';
+import type { StandardInput } from './standard.rules';
 
 // The services build the standard's objects; the contract checks every answer.
 const out = <T>(view: unknown) => view as T;

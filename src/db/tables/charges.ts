@@ -43,6 +43,8 @@ export interface ChargesTable {
   validity_after_due: number | null;
   paid_at: Date | null;
   expired_event_at: Date | null;
+  // When it stops being payable (charge-model's payableUntilOf): the one expiry rule.
+  payable_until: Date;
   // The lotecobv batch that created the charge, if any.
   lote_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -76,12 +78,27 @@ export interface CobvBatchItemsTable {
   created_at: Date;
 }
 
+// Charges made per company, day (UTC) and kind, for the days rolled up (lists count from them).
+export interface ChargeDayCountsTable {
+  company_id: string;
+  kind: ChargeKind;
+  day: string;
+  n: number;
+}
+
+export interface ChargeCountMarksTable {
+  company_id: string;
+  rolled_through: string;
+}
+
 export interface ChargesTables {
   locations: LocationsTable;
   charges: ChargesTable;
   charge_revisions: ChargeRevisionsTable;
   cobv_batches: CobvBatchesTable;
   cobv_batch_items: CobvBatchItemsTable;
+  charge_day_counts: ChargeDayCountsTable;
+  charge_count_marks: ChargeCountMarksTable;
 }
 
 export type Location = Selectable<LocationsTable>;

@@ -12,6 +12,8 @@ export interface CompaniesTable {
   trade_name: string;
   features: Json<string[]>;
   created_at: Date;
+  // This company's sandbox clock: milliseconds ahead of real time (src/lib/clock.ts).
+  clock_offset_ms: ColumnType<number, number | undefined, number>;
 }
 
 export interface BankAccountsTable {

@@ -2,20 +2,21 @@
 // limits, payments and Pix keys. Funds come straight from the ledger (an outside credit).
 import { randomUUID } from 'node:crypto';
 import { findAccountRegister, insertAccountRegister } from '../../../src/accounts/account-registers.repository';
-import { applyMove } from '../../../src/ledger/ledger.service';
+import { applyMove, counterLeg, OUTSIDE } from '../../../src/ledger/ledger.service';
 import type { ContractEnv, Scenario } from './types';
 
 // Credits the company's account once per run (scenarios may run more than once).
 async function fund(env: ContractEnv): Promise<void> {
-  await env
-    .db!.transaction()
-    .execute((trx) =>
-      applyMove(trx, {
-        moveId: `contract-fund:${env.company.accountId}`,
-        legs: [{ accountId: env.company.accountId, kind: 'CREDIT', amount: 4_000_000 as never }],
-        at: new Date(),
-      }),
-    );
+  await env.db!.transaction().execute((trx) =>
+    applyMove(trx, {
+      moveId: `contract-fund:${env.company.accountId}`,
+      legs: [
+        { accountId: env.company.accountId, kind: 'CREDIT', amount: 4_000_000 as never },
+        counterLeg(OUTSIDE, -4_000_000),
+      ],
+      at: new Date(),
+    }),
+  );
 }
 
 async function ensureRegister(env: ContractEnv, correlationID: string): Promise<void> {

@@ -71,16 +71,14 @@ export const webhookScenarios: Record<string, Scenario> = {
   // second in this suite) makes and sends it.
   async redeliverWebhookDelivery(env) {
     const id = await platformWebhook(env, 'OPENPIX:MOVEMENT_CONFIRMED');
-    await env
-      .db!.transaction()
-      .execute((trx) =>
-        recordEvent(trx, {
-          companyId: env.company.companyId,
-          type: 'OPENPIX:MOVEMENT_CONFIRMED',
-          payload: { payment: { value: 100 }, transaction: null },
-          at: new Date(),
-        }),
-      );
+    await env.db!.transaction().execute((trx) =>
+      recordEvent(trx, {
+        companyId: env.company.companyId,
+        type: 'OPENPIX:MOVEMENT_CONFIRMED',
+        payload: { payment: { value: 100 }, transaction: null },
+        at: new Date(),
+      }),
+    );
     for (let i = 0; i < 100; i++) {
       const res = await env.client.get(`/api/v1/webhook/${encodeURIComponent(id)}/deliveries`, {
         auth: env.company.appID,

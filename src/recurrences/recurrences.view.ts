@@ -15,6 +15,7 @@ export function locRecView(loc: RecLocation, publicUrl: string) {
   return {
     id: Number(loc.id),
     location: recLocationUrl(publicUrl, loc.token),
+    tipo: 'rec' as const,
     criacao: loc.created_at.toISOString(),
     ...(loc.id_rec ? { idRec: loc.id_rec } : {}),
   };
@@ -72,8 +73,8 @@ export function solicRecView(r: RecRequest) {
   };
 }
 
-// CobRGerada; with `full`, CobRCompleta (attempts and the Pix received).
-export function cobrView(c: RecurringCharge, politicaRetentativa: string, full: boolean) {
+// CobRGerada: what a creation or a cancellation answers.
+export function cobrView(c: RecurringCharge, politicaRetentativa: string) {
   const b = c.body;
   return {
     idRec: c.id_rec,
@@ -88,8 +89,15 @@ export function cobrView(c: RecurringCharge, politicaRetentativa: string, full: 
     politicaRetentativa,
     atualizacao: c.history,
     ...(c.encerramento ? { encerramento: c.encerramento } : {}),
-    ...(full && c.attempts.length ? { tentativas: c.attempts.map(attemptView) } : {}),
-    ...(full && c.pix?.length ? { pix: c.pix } : {}),
+  };
+}
+
+// CobRCompleta: the same with its settlement attempts and the Pix received.
+export function fullCobrView(c: RecurringCharge, politicaRetentativa: string) {
+  return {
+    ...cobrView(c, politicaRetentativa),
+    ...(c.attempts.length ? { tentativas: c.attempts.map(attemptView) } : {}),
+    ...(c.pix?.length ? { pix: c.pix } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // Paging of both APIs: the platform's skip/limit with pageInfo, the standard's paginacao
 // with parametros, and the standard's rules for list queries (ConsultaInvalida).
-import { errors, type FieldIssue } from './errors';
+import { errors, type FieldIssue } from '../errors/errors';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

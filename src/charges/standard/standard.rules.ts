@@ -1,7 +1,7 @@
 // The standard's rules for the bodies of cob and cobv (what the schema cannot say): amounts,
 // debtor tax ids, fines, interest, rebates and discounts, dates. Pure: no database. Each
 // check returns the violations (field, message, value) of a body; an empty list is valid.
-import type { FieldIssue } from '../../http/errors';
+import type { FieldIssue } from '../../errors/errors';
 import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
 import { dueChargeAmount } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
@@ -125,6 +125,12 @@ export function checkCobValor(valor: CobValorInput | undefined): FieldIssue[] {
     return [issue('valor.original', 'valor.original must be a decimal like "10.00"', valor.original)];
   const { saque, troco } = valor.retirada ?? {};
   if (saque && troco) out.push(issue('valor.retirada', 'retirada carries either saque or troco'));
+  // The standard: with a withdrawal (saque or troco) the purchase amount cannot be changed.
+  if ((saque || troco) && valor.modalidadeAlteracao === 1) {
+    out.push(
+      issue('valor.modalidadeAlteracao', 'valor.modalidadeAlteracao must be 0 when valor.retirada is present', '1'),
+    );
+  }
   if (saque) {
     if (original !== 0)
       out.push(issue('valor.original', 'valor.original must be 0.00 in a saque charge', valor.original));

@@ -1,5 +1,6 @@
 // All SQL of idempotency records: one per (company, Idempotency-Key).
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { companyNowSql } from '../db/clock-sql';
 import type { Database, IdempotencyRecordRow } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -98,7 +99,11 @@ export async function release(db: Db, companyId: string, key: string, fingerprin
     .execute();
 }
 
-export async function deleteExpired(db: Db, now: Date): Promise<number> {
-  const result = await db.deleteFrom('idempotency_records').where('expires_at', '<', now).executeTakeFirst();
+// Records past their company's clock.
+export async function deleteExpired(db: Db): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_records')
+    .where('expires_at', '<', companyNowSql(sql.ref('idempotency_records.company_id')))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

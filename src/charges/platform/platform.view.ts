@@ -3,16 +3,18 @@
 import type { Kysely } from 'kysely';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { addCalendarDays, todayUtc } from '../../lib/business-days';
+import { platformSettingsOf } from '../../lib/due-charge';
 import {
   brCodeOf,
   cobvAmountsOn,
   cobvLastDay,
+  cobvValorOf,
   globalIdOf,
   paymentLinkUrlOf,
   platformStatusOf,
   qrCodeImageUrlOf,
 } from '../charge-model';
-import { findCompanyRow, findLocationById, locationsById } from '../charges.repository';
+import { findCompanyRow, findLocationById } from '../charges.repository';
 
 export interface ChargeViewContext {
   company: Pick<Company, 'name' | 'trade_name'>;
@@ -74,24 +76,36 @@ export async function chargeViewContext(db: Kysely<Database>, charge: Charge): P
   return { company, location };
 }
 
-// The contexts of a page of charges in two queries per kind of row (not two per charge).
-export async function chargeViewContexts(
-  db: Kysely<Database>,
-  charges: Charge[],
-): Promise<(charge: Charge) => ChargeViewContext> {
-  const companies = new Map<string, Company>();
-  for (const id of new Set(charges.map((c) => c.company_id))) {
-    const company = await findCompanyRow(db, id);
-    if (company) companies.set(id, company);
-  }
-  const locations = await locationsById(
-    db,
-    charges.flatMap((c) => (c.location_id === null ? [] : [Number(c.location_id)])),
-  );
-  return (charge) => ({
-    company: companies.get(charge.company_id)!,
-    location: charge.location_id === null ? undefined : locations.get(Number(charge.location_id)),
-  });
+type Timing = { timing: Record<string, unknown>; amounts: Record<string, number> };
+
+function cobTimingOf(charge: Charge, body: StandardBody): Timing {
+  return {
+    timing: { expiresIn: body.calendario?.expiracao, expiresDate: charge.expires_at!.toISOString() },
+    amounts: { discount: 0, valueWithDiscount: charge.value },
+  };
+}
+
+// A cobv's dates, and its amounts on today (the last payable day once past it).
+function cobvTimingOf(charge: Charge, platform: PlatformOptions, now: Date): Timing {
+  const lastDay = cobvLastDay(charge);
+  const today = todayUtc(now);
+  const computed = cobvAmountsOn(charge, today > lastDay ? lastDay : today);
+  const a = computed.ok ? computed.value : { desconto: 0, abatimento: 0, final: charge.value };
+  // Fines, interests and discount as the body holds them now (a Pix API revision included).
+  const settings = platformSettingsOf(cobvValorOf(charge), charge.due_date!);
+  const discount = a.desconto + a.abatimento;
+  return {
+    timing: {
+      dueDate: endOfDay(charge.due_date!),
+      ...(platform.daysForDueDate !== undefined ? { daysForDueDate: platform.daysForDueDate } : {}),
+      daysAfterDueDate: charge.validity_after_due ?? 0,
+      expiresDate: endOfDay(addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0)),
+      ...(settings.interests ? { interests: settings.interests } : {}),
+      ...(settings.fines ? { fines: settings.fines } : {}),
+      ...(settings.discount ? { discountSettings: settings.discount } : {}),
+    },
+    amounts: { discount, valueWithDiscount: charge.value - discount, valueToPay: a.final },
+  };
 }
 
 // Builds the view from a charge and what it needs around it (no database access).
@@ -108,29 +122,7 @@ export function buildPlatformChargeView(
   const comment = body.solicitacaoPagador ?? platform.comment;
   const customer = customerOf(platform, body.devedor);
 
-  let timing: Record<string, unknown>;
-  let amounts: Record<string, number>;
-  if (charge.kind === 'cob') {
-    timing = { expiresIn: body.calendario?.expiracao, expiresDate: charge.expires_at!.toISOString() };
-    amounts = { discount: 0, valueWithDiscount: charge.value };
-  } else {
-    const lastDay = cobvLastDay(charge);
-    const today = todayUtc(now);
-    const day = today > lastDay ? lastDay : today;
-    const computed = cobvAmountsOn(charge, day);
-    const a = computed.ok ? computed.value : { desconto: 0, abatimento: 0, final: charge.value };
-    timing = {
-      dueDate: endOfDay(charge.due_date!),
-      ...(platform.daysForDueDate !== undefined ? { daysForDueDate: platform.daysForDueDate } : {}),
-      daysAfterDueDate: charge.validity_after_due ?? 0,
-      expiresDate: endOfDay(addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0)),
-      ...(platform.interests ? { interests: platform.interests } : {}),
-      ...(platform.fines ? { fines: platform.fines } : {}),
-      ...(platform.discount ? { discountSettings: platform.discount } : {}),
-    };
-    const discount = a.desconto + a.abatimento;
-    amounts = { discount, valueWithDiscount: charge.value - discount, valueToPay: a.final };
-  }
+  const { timing, amounts } = charge.kind === 'cob' ? cobTimingOf(charge, body) : cobvTimingOf(charge, platform, now);
 
   return {
     status: platformStatusOf(charge, now),

@@ -1,7 +1,7 @@
 // The standard's objects of a charge (CobGerada / CobVGerada, with the Pix that paid it for
 // reads) and of a location (PayloadLocation, PayloadLocationCompleta).
 import type { Charge, ChargeRevision, Location } from '../../db/schema';
-import type { ChargeViewContext } from '../platform/platform-view';
+import type { ChargeViewContext } from '../platform/platform.view';
 import { brCodeOf, locationUrlOf } from '../charge-model';
 
 export function locView(location: Location, publicUrl: string) {
@@ -27,7 +27,7 @@ export function standardChargeView(
 ): Record<string, unknown> {
   const body = (revision?.body ?? charge.body) as Record<string, unknown>;
   const { calendario, devedor, recebedor, valor, chave, solicitacaoPagador, infoAdicionais } = body;
-  const loc = ctx.location ? locView(ctx.location, publicUrl) : undefined;
+  const loc = ctx.location ? locCompletaView(ctx.location, publicUrl, charge.txid) : undefined;
   return {
     calendario,
     txid: charge.txid,

@@ -1,0 +1,114 @@
+// Company rows as every request needs them (features, names for BR Codes and debtors, the
+// sandbox clock), read once and cached per process; any change to a company announces
+// `company:<id>` on the change feed and every process forgets it (src/db/read-cache.ts).
+import type { Kysely } from 'kysely';
+import { type ChangeFeed, notifySql } from '../db/change-feed';
+import { ReadCache } from '../db/read-cache';
+import type { Company, Database } from '../db/schema';
+import type { AccountWithCompany } from './identity.repository';
+import type { Clock } from '../lib/clock';
+import * as repo from './identity.repository';
+
+const TTL_MS = 60_000;
+
+export const companyChange = (companyId: string) => `company:${companyId}`;
+// Only the company's list of accounts changed (its credentials and settings did not).
+export const accountsChange = (companyId: string) => `accounts:${companyId}`;
+
+export class CompanyDirectory {
+  private readonly cache: ReadCache<Company>;
+  private readonly accountLists: ReadCache<AccountWithCompany[]>;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly feed: ChangeFeed,
+  ) {
+    this.cache = new ReadCache(feed, 'company', TTL_MS);
+    this.accountLists = new ReadCache(feed, 'accounts', TTL_MS);
+  }
+
+  // Every bank account of the company (open and closed), with the company's names: read by
+  // most money operations, changed only when an account is opened or closed (which announce
+  // the company's change).
+  async accounts(companyId: string, db: Kysely<Database> = this.db): Promise<AccountWithCompany[]> {
+    return (
+      (await this.accountLists.get(
+        companyId,
+        () => repo.findAccountsOfCompany(db, companyId),
+        () => companyId,
+      )) ?? []
+    );
+  }
+
+  async account(companyId: string, accountId: string, db?: Kysely<Database>): Promise<AccountWithCompany | undefined> {
+    return (await this.accounts(companyId, db)).find((a) => a.id === accountId);
+  }
+
+  // Announces, in the caller's transaction (delivered when it commits), that the company's
+  // accounts changed; call accountsChanged() once it has.
+  async announceAccounts(db: Kysely<Database>, companyId: string): Promise<void> {
+    await repo.announce(db, notifySql(this.feed, accountsChange(companyId)));
+  }
+
+  accountsChanged(companyId: string): void {
+    this.feed.deliverLocally(accountsChange(companyId));
+  }
+
+  async find(companyId: string, db: Kysely<Database> = this.db): Promise<Company | undefined> {
+    return this.cache.get(
+      companyId,
+      () => repo.findCompany(db, companyId),
+      (c) => c.id,
+    );
+  }
+
+  async get(companyId: string, db: Kysely<Database> = this.db): Promise<Company> {
+    const company = await this.find(companyId, db);
+    if (!company) throw new Error(`company ${companyId} not found`);
+    return company;
+  }
+
+  // A company row read by another query (a join), kept if nothing changed meanwhile.
+  remember(company: Company, generation: number): void {
+    this.cache.store(company.id, company, company.id, generation);
+  }
+
+  mark(): number {
+    return this.cache.mark();
+  }
+
+  // Moves the company's clock and announces it in the same statement; then forgets it here.
+  async advanceClock(companyId: string, ms: number): Promise<number | undefined> {
+    const offset = await repo.moveCompanyClock(this.db, companyId, ms, notifySql(this.feed, companyChange(companyId)));
+    this.feed.deliverLocally(companyChange(companyId));
+    return offset;
+  }
+
+  // Called after a transaction that changed the company (and sent its NOTIFY) committed.
+  changed(companyId: string): void {
+    this.feed.deliverLocally(companyChange(companyId));
+  }
+}
+
+// Each company's clock: real time plus its offset (cached with the company row).
+export class CompanyClock implements Clock {
+  constructor(private readonly companies: CompanyDirectory) {}
+
+  async offsetMs(companyId: string, db?: Kysely<Database>): Promise<number> {
+    return Number((await this.companies.get(companyId, db)).clock_offset_ms);
+  }
+
+  async now(companyId: string, db?: Kysely<Database>): Promise<Date> {
+    return new Date(Date.now() + (await this.offsetMs(companyId, db)));
+  }
+
+  async advance(companyId: string, seconds: number): Promise<Date> {
+    const offset = await this.companies.advanceClock(companyId, Math.round(seconds * 1000));
+    if (offset === undefined) throw new Error(`company ${companyId} not found`);
+    return new Date(Date.now() + offset);
+  }
+
+  serverNow(): Date {
+    return new Date();
+  }
+}

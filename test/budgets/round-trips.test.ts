@@ -1,0 +1,124 @@
+// Round-trip budgets: every operation of both specs is replayed (the contract scenarios'
+// requests) and the statements each request sent to the database (X-Db-Statements, BEGIN and
+// COMMIT included) must stay within the operation's budget in ./budgets.ts. The budget is on
+// statements, not time, so it holds on any machine and either database. A change that adds
+// round trips fails here and has to say why in the table.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { TestServer } from '../support/server';
+import { SPEC_NAMES, loadDereferencedSpec, operationsOf } from '../support/spec';
+import { replayOperation } from '../contract/replay';
+import { startContractEnv } from '../contract/scenarios/env';
+import type { ContractEnv } from '../contract/scenarios/index';
+import { ROUND_TRIPS } from './budgets';
+
+let server: TestServer;
+let env: ContractEnv;
+const measured = new Map<string, number>();
+
+test.before(async () => {
+  ({ server, env } = await startContractEnv());
+  // As `make run` does at start: the payload-signing key exists before the first payload read.
+  await server.services.payloadKeys.ensure();
+});
+test.after(async () => {
+  await server.close();
+  const slack = [...measured].filter(([id, n]) => ROUND_TRIPS[id] !== undefined && n < ROUND_TRIPS[id]!.max);
+  if (slack.length)
+    console.log(
+      `\nnote: below budget (the table can be lowered): ${slack.map(([id, n]) => `${id} ${n}/${ROUND_TRIPS[id]!.max}`).join(', ')}`,
+    );
+  const over = Object.entries(ROUND_TRIPS).filter(([, b]) => b.target !== undefined && b.max > b.target);
+  if (over.length)
+    console.log(
+      `\npending: over their round-trip target: ${over.map(([id, b]) => `${id} ${b.max}/${b.target}`).join(', ')}`,
+    );
+  if (process.env.ROUND_TRIPS_PRINT) console.log([...measured].map(([id, n]) => `  ${id}: ${n},`).join('\n'));
+});
+
+for (const specName of SPEC_NAMES) {
+  const spec = await loadDereferencedSpec(specName);
+  for (const operation of operationsOf(spec)) {
+    const { operationId } = operation;
+    test(`${specName} ${operationId} stays within its round-trip budget`, async () => {
+      const budget = ROUND_TRIPS[operationId];
+      let most = 0;
+      for await (const { example, url, response } of replayOperation(env, specName, operation)) {
+        const header = response.headers.get('x-db-statements');
+        assert.ok(header !== null, `${url} answered without X-Db-Statements`);
+        const statements = Number(header);
+        most = Math.max(most, statements);
+        if (budget) {
+          assert.ok(
+            statements <= budget.max,
+            `${operationId} (${example}) sent ${statements} statements; its budget is ${budget.max}`,
+          );
+        }
+      }
+      measured.set(operationId, most);
+      assert.ok(budget, `${operationId} has no round-trip budget in test/budgets/budgets.ts (measured ${most})`);
+    });
+  }
+}
+
+// The reads of one object the issue names: one statement once the caller's credentials are
+// cached, two on the first request of new credentials; a payload location needs none.
+test('reads of one object: 2 statements with new credentials, then 1', async () => {
+  const app = await server.client.post(
+    '/api/v1/application',
+    {
+      accountId: env.company.accountId,
+      application: { name: 'reader', type: 'API', scopes: ['CHARGE_GET', 'PAYMENT_GET', 'cob.read'] },
+    },
+    { auth: env.company.appID },
+  );
+  assert.is(app.status, 201, app.text);
+  const charge = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'budget-read', value: 100 },
+    { auth: env.company.appID },
+  );
+  const payment = await server.client.post(
+    '/api/v1/payment',
+    {
+      type: 'PIX_KEY',
+      value: 100,
+      destinationAlias: 'budget@example.com',
+      destinationAliasType: 'EMAIL',
+      correlationID: 'budget-read',
+    },
+    { auth: env.company.appID },
+  );
+  assert.is(payment.status, 200, payment.text);
+  const token = (
+    await server.client.request('POST', '/oauth/token', {
+      form: { grant_type: 'client_credentials', scope: 'cob.read' },
+      auth: `Basic ${Buffer.from(`${app.body.application.clientId}:${app.body.application.clientSecret}`).toString('base64')}`,
+    })
+  ).body.access_token;
+  const statements = async (path: string, auth?: string) => {
+    const res = await server.client.get(path, auth ? { auth } : {});
+    assert.is(res.status, 200, `${path}: ${res.text}`);
+    return Number(res.headers.get('x-db-statements'));
+  };
+  const appID = app.body.application.appID;
+  // The first request of the new application reads it (2); from then on its credentials are cached.
+  assert.is(await statements('/api/v1/charge/budget-read', appID), 2, 'charge read with new credentials');
+  assert.is(await statements('/api/v1/charge/budget-read', appID), 1, 'charge read');
+  assert.is(await statements('/api/v1/payment/budget-read', appID), 1, 'payment read');
+  const cob = `/pix/v2/cob/${charge.body.charge.transactionID}`;
+  assert.ok((await statements(cob, `Bearer ${token}`)) <= 2, cob);
+  assert.is(await statements(cob, `Bearer ${token}`), 1, cob);
+  const location = /\/qr\/v2\/([0-9a-f-]{36})/.exec(charge.body.brCode)![1];
+  assert.is(await statements(`/qr/v2/${location}`), 1, 'payload location');
+});
+
+test('every budget names an operation of the specs', async () => {
+  const ids = new Set<string>();
+  for (const specName of SPEC_NAMES)
+    for (const op of operationsOf(await loadDereferencedSpec(specName))) ids.add(op.operationId);
+  const unknown = Object.keys(ROUND_TRIPS).filter((id) => !ids.has(id));
+  assert.equal(unknown, [], 'budgets of operations the specs no longer have');
+});
+
+test.run();
