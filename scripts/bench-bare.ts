@@ -55,8 +55,8 @@ async function createCharge(db: Sql, ctx: Koa.Context, txid: string): Promise<vo
     );
     const inserted = await query(
       `insert into charges (id, company_id, account_id, kind, platform_type, txid, correlation_id, status, revision, value,
-         pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at)
-       values ($1, $2, $3, 'cob', 'DYNAMIC', $4, $5, 'ATIVA', 0, $6, 'bench', $7, $8, $9, '{}', $10, $10, $11) returning *`,
+         pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at, payable_until)
+       values ($1, $2, $3, 'cob', 'DYNAMIC', $4, $5, 'ATIVA', 0, $6, 'bench', $7, $8, $9, '{}', $10, $10, $11, $11) returning *`,
       [
         id,
         company,

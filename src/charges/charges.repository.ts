@@ -1,17 +1,19 @@
 // All SQL of charges, their revisions and payload locations (one model behind both APIs).
 import { type Kysely, type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
 import { prepared } from '../db/prepared';
+import { qualified } from '../db/columns';
 import { BEGINNING, END_OF_TIME, landingInPeriod } from './charge-counts.repository';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
-import type {
-  Charge,
-  ChargeKind,
-  ChargeStatus,
-  ChargeUpdate,
-  Company,
-  Database,
-  Location,
-  NewCharge,
+import {
+  CHARGE_ROW_COLUMNS,
+  type Charge,
+  type ChargeKind,
+  type ChargeStatus,
+  type ChargeUpdate,
+  type Company,
+  type Database,
+  type Location,
+  type NewCharge,
 } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -34,7 +36,7 @@ function chargeInContextQuery(db: Db) {
     .selectFrom('charges')
     .innerJoin('companies', 'companies.id', 'charges.company_id')
     .leftJoin('locations', 'locations.id', 'charges.location_id')
-    .selectAll('charges')
+    .select(qualified('charges', CHARGE_ROW_COLUMNS))
     .select([
       'companies.name as co_name',
       'companies.trade_name as co_trade_name',
@@ -131,7 +133,7 @@ const locationWithCharge = prepared(['token'], (db, p: { token: string }) =>
   db
     .selectFrom('locations')
     .leftJoin('charges', 'charges.id', 'locations.charge_id')
-    .selectAll('charges')
+    .select(qualified('charges', CHARGE_ROW_COLUMNS))
     .select([
       'locations.id as loc_id',
       'locations.company_id as loc_company_id',
@@ -169,36 +171,9 @@ export async function findLocationWithCharge(
 // data-modifying WITH as one statement, so they commit or fail together.
 // The columns a new charge is written with (all of them, so its SQL has one shape).
 export type NewChargeRow = Required<Omit<NewCharge, 'location_id'>>;
-const CHARGE_COLUMNS = [
-  'id',
-  'company_id',
-  'account_id',
-  'kind',
-  'platform_type',
-  'txid',
-  'correlation_id',
-  'status',
-  'revision',
-  'value',
-  'pix_key',
-  'payment_link_id',
-  'customer_id',
-  'body',
-  'platform',
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'due_date',
-  'validity_after_due',
-  'paid_at',
-  'expired_event_at',
-  'lote_id',
-  'payable_until',
-] as const satisfies readonly (keyof NewChargeRow)[];
-// Every column of a new charge is named above (a column added to the table must be added there).
-type Unlisted = Exclude<keyof NewChargeRow, (typeof CHARGE_COLUMNS)[number]>;
-const allColumnsListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void allColumnsListed;
+const CHARGE_COLUMNS = CHARGE_ROW_COLUMNS.filter(
+  (c): c is Exclude<(typeof CHARGE_ROW_COLUMNS)[number], 'location_id'> => c !== 'location_id',
+);
 
 interface NewChargeEvent {
   event_id: string;
@@ -233,7 +208,7 @@ function chargeWithLocation(db: Db, p: NewChargeRow & NewChargeEvent, location: 
     )
     .insertInto('charges')
     .values({ ...row, location_id: (eb) => eb.selectFrom('loc').select('loc.id') })
-    .returningAll();
+    .returning(CHARGE_ROW_COLUMNS);
 }
 
 const newLocationOf = (q: QueryCreator<Database>, p: NewChargeRow & { token: string }) =>

@@ -9,6 +9,7 @@ import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
 import { CountedDialect } from './statement-counter';
+import { PreparingClient } from './preparing-client';
 import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf } from './change-feed';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
 
@@ -69,6 +70,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     connectionString: url,
     max: options.poolSize ?? 10,
     types,
+    Client: PreparingClient,
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new CountedDialect(new SearchPathPostgresDialect({ pool })) });

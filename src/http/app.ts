@@ -125,13 +125,20 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
 // Browser pages of the allowed origins may call both APIs (preflights answered here).
 function corsOf(origins: string[]): Koa.Middleware<AppState> {
   const any = origins.includes('*');
-  return cors({
+  const handle = cors({
     origin: (koa) => (any ? '*' : origins.includes(koa.get('Origin')) ? koa.get('Origin') : ''),
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
     exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Location', 'Retry-After', 'Allow'],
     maxAge: 600,
   }) as unknown as Koa.Middleware<AppState>;
+  // A request without Origin is not a browser's cross-origin call: only Vary is due (what the
+  // library would add), without its per-request work on every server-to-server call.
+  return (koa, next) => {
+    if (koa.get('Origin')) return handle(koa, next);
+    koa.vary('Origin');
+    return next();
+  };
 }
 
 function bodyParser(): Koa.Middleware<AppState> {

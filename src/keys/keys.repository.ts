@@ -1,7 +1,8 @@
 // All SQL of Pix keys. A key is unique across the whole server (its primary key).
 import { prepared } from '../db/prepared';
 import type { Kysely } from 'kysely';
-import type { Database, NewPixKey, PixKey } from '../db/schema';
+import { PIX_KEY_COLUMNS, type Database, type NewPixKey, type PixKey } from '../db/schema';
+import { qualified } from '../db/columns';
 
 type Db = Kysely<Database>;
 
@@ -55,7 +56,7 @@ function receivingKeyQuery(db: Db, companyId: string) {
   return db
     .selectFrom('pix_keys')
     .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
-    .selectAll('pix_keys')
+    .select(qualified('pix_keys', PIX_KEY_COLUMNS))
     .select(['bank_accounts.branch', 'bank_accounts.account_number', 'bank_accounts.status as account_status'])
     .where('pix_keys.company_id', '=', companyId);
 }

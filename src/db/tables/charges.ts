@@ -1,6 +1,7 @@
 // Tables of charges (one model behind both APIs), their revisions and payload locations.
 // Owned by the charges area. Received Pix and devolutions live in tables/pixin.ts.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
 
@@ -48,6 +49,35 @@ export interface ChargesTable {
   // The lotecobv batch that created the charge, if any.
   lote_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
+
+// Every column of a charge (a column added to the table must be added here: the compiler says so).
+export const CHARGE_ROW_COLUMNS = columnsOf<ChargesTable>()([
+  'id',
+  'company_id',
+  'account_id',
+  'kind',
+  'platform_type',
+  'txid',
+  'correlation_id',
+  'status',
+  'revision',
+  'value',
+  'pix_key',
+  'location_id',
+  'payment_link_id',
+  'customer_id',
+  'body',
+  'platform',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'due_date',
+  'validity_after_due',
+  'paid_at',
+  'expired_event_at',
+  'payable_until',
+  'lote_id',
+]);
 
 export interface ChargeRevisionsTable {
   charge_id: string;

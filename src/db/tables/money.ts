@@ -1,5 +1,6 @@
 // Balances, ledger entries, transactions, Pix keys and the events outbox.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
 
@@ -48,6 +49,15 @@ export interface PixKeysTable {
   is_default: boolean;
   created_at: Date;
 }
+
+export const PIX_KEY_COLUMNS = columnsOf<PixKeysTable>()([
+  'key',
+  'company_id',
+  'account_id',
+  'type',
+  'is_default',
+  'created_at',
+]);
 
 export interface EventsTable {
   id: string;
