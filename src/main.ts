@@ -23,7 +23,8 @@ const server = await startServer({
   onNewDatabase: async (services) => {
     const demo = await services.sandbox.createCompany({ name: 'Demo Company' });
     // Printed once, on a new database: the secret is stored hashed and cannot be shown again.
-    process.stdout.write(
+    // On stderr, for the person who started it: stdout is the JSON log stream.
+    process.stderr.write(
       [
         '',
         'New database: created the demo company.',
@@ -41,7 +42,7 @@ const server = await startServer({
 });
 
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
-process.stdout.write(
+process.stderr.write(
   `pixgate listening on http://localhost:${new URL(server.url).port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
     `  reference: ${config.publicUrl}/docs\n`,
 );
@@ -53,7 +54,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     server.close().then(
-      () => process.exit(0),
+      () => logger.flush(() => process.exit(0)),
       (err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -39,15 +39,32 @@ export interface StartOptions {
   backgroundJobs?: boolean;
 }
 
+// Log lines are buffered and written in batches: a synchronous write per request line cost
+// about a fifth of a simple read's CPU. The buffer is written at least every LOG_FLUSH_MS, and
+// at exit (pino flushes its destination then; main.ts flushes before a clean stop).
+const LOG_FLUSH_MS = 200;
+
 export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    base: { service: 'pixgate' },
-    redact: {
-      paths: ['*.authorization', '*.appID', '*.clientSecret', '*.access_token', '*.password', 'headers.authorization'],
-      censor: '[redacted]',
+  const destination = pino.destination({ sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'pixgate' },
+      redact: {
+        paths: [
+          '*.authorization',
+          '*.appID',
+          '*.clientSecret',
+          '*.access_token',
+          '*.password',
+          'headers.authorization',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    destination,
+  );
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {

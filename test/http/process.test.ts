@@ -15,23 +15,26 @@ let port = 0;
 
 interface Running {
   child: ChildProcess;
+  // Everything printed, and stdout alone (the JSON log stream).
   output: () => string;
+  stdout: () => string;
 }
 
 async function run(): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' },
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
+  let stdout = '';
+  child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
   child.stderr!.on('data', (d) => (out += d));
   const deadline = Date.now() + 60_000;
   while (!/listening on/.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, output: () => out };
+  return { child, output: () => out, stdout: () => stdout };
 }
 
 async function stop(r: Running): Promise<number | null> {
@@ -54,6 +57,15 @@ test('new database: demo credentials printed; restart keeps them working and pri
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   assert.is(health.status, 200);
   assert.is(await stop(first), 0);
+  // The banner (and its secret) went to stderr: stdout holds JSON log lines only, flushed by the stop.
+  const lines = first.stdout().split('\n').filter(Boolean);
+  assert.ok(lines.length > 0, 'no log line on stdout');
+  for (const line of lines) assert.type(JSON.parse(line), 'object', line);
+  assert.ok(
+    lines.some((l) => JSON.parse(l).msg === 'shutting down'),
+    first.stdout(),
+  );
+  assert.not.ok(first.stdout().includes(appID!), 'the demo appID reached the JSON stream');
 
   const second = await run();
   assert.not.match(second.output(), /demo company/);
