@@ -459,7 +459,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a recurrence */
+        /**
+         * Get a recurrence
+         * @description dadosQR carries the composite QR code (field 26 for a charge, field 80 for the recurrence location) of the journey asked: no txid, journey 2 (the recurrence's own QR, when it has a location); the txid of an immediate charge, journey 3 (that charge must be ativacao.dadosJornada.txid); the txid of a due-date charge, journey 4. dadosQR is left out when a location it needs is missing. A txid of no charge, of an immediate charge other than dadosJornada.txid, or of a kind other than the journey the payer used (tipoJornada) answers 400.
+         */
         get: operations["getRec"];
         put?: never;
         post?: never;
@@ -1209,8 +1212,9 @@ export interface components {
                 email?: string;
             } & components["schemas"]["DadosComplementaresPessoa"];
         };
-        /** @description Payer of a recurrence, known once it is approved. */
+        /** @description Payer of a recurrence, known once it is approved; ispbParticipante (the payer's PSP, also at the top level as the official schema asks) as soon as a confirmation request or the approval names it. */
         DadosPagadorRec: {
+            ispbParticipante?: components["schemas"]["Ispb"];
             pagador?: (components["schemas"]["CPF"] & {
                 ispbParticipante: components["schemas"]["Ispb"];
                 codMun?: string;
@@ -1830,9 +1834,20 @@ export interface components {
             };
             destinatario: (components["schemas"]["DadosBancarios"] & components["schemas"]["CPF"]) | (components["schemas"]["DadosBancarios"] & components["schemas"]["CNPJ"]);
         };
-        /** @description Confirmation request as read back, with the recurrence payload it carries. */
+        /** @description Confirmation request as read back: the recurrence payload it carries, the payer it is addressed to (pagador: the destinatario's CPF or CNPJ and PSP) and the recurrence's state now (rec). */
         SolicRecCompleta: WithRequired<components["schemas"]["SolicRecId"], "idSolicRec"> & components["schemas"]["SolicRecBase"] & components["schemas"]["SolicRecStatus"] & components["schemas"]["SolicRecAtualizacao"] & {
             recPayload: components["schemas"]["RecPayload"];
+            pagador: (components["schemas"]["CPF"] & {
+                ispbParticipante: components["schemas"]["Ispb"];
+            }) | (components["schemas"]["CNPJ"] & {
+                ispbParticipante: components["schemas"]["Ispb"];
+            });
+            /** @description The recurrence the request confirms, as it is now. */
+            rec: {
+                idRec: components["schemas"]["RecId"];
+                /** @enum {string} */
+                status: "CRIADA" | "APROVADA" | "REJEITADA" | "EXPIRADA" | "CANCELADA";
+            } & components["schemas"]["RecAtivacao"];
         };
         /** @description Id of a recurrence confirmation request. */
         SolicRecId: {
@@ -2447,7 +2462,7 @@ export interface components {
          */
         revisao: number;
         /**
-         * @description txid of a charge of the recurrence journey, to check it against the recurrence.
+         * @description txid of an immediate charge (journey 3) or a due-date charge (journey 4) to build the composite QR code with.
          * @example ucWV9lUdQn577OFd27f3IP4W3z
          */
         txidRec: components["schemas"]["TxId"];
@@ -3813,7 +3828,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description txid of a charge of the recurrence journey, to check it against the recurrence.
+                 * @description txid of an immediate charge (journey 3) or a due-date charge (journey 4) to build the composite QR code with.
                  * @example ucWV9lUdQn577OFd27f3IP4W3z
                  */
                 txid?: components["parameters"]["txidRec"];

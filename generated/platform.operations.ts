@@ -1026,7 +1026,9 @@ export const platformOperations: OperationMeta[] = [
     "tag": "Sandbox",
     "security": [],
     "scope": null,
-    "requestContentTypes": [],
+    "requestContentTypes": [
+      "application/json"
+    ],
     "problemTypes": {}
   },
   {

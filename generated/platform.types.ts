@@ -1200,7 +1200,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a recurrence as its payer
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). The payer's PSP of Pix Automatico is simulated: its open confirmation request (solicrec) becomes RECEBIDA then ACEITA and the recurrence APROVADA, with the payer of the request (or the debtor of the contract). Only a recurrence in status CRIADA can be answered.
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). The payer's PSP of Pix Automatico is simulated. The payer approves by one of the four journeys of the standard, which becomes ativacao.tipoJornada: without pixCopiaECola, through the open confirmation request (journey 1: the request becomes RECEBIDA then ACEITA) or, when there is none, through the recurrence's own QR code (journey 2; 400 when the recurrence has no location either). With pixCopiaECola (a composite QR code as GET /pix/v2/rec/{idRec} answers it in dadosQR, CRC checked), field 80 must carry the recurrence's location; field 26 without a location is journey 2, with the location of an immediate charge journey 3 (the charge must be ativacao.dadosJornada.txid), with the location of a due-date charge journey 4: the payer pays that charge (its amount due today) before approving, in the same transaction. Only a recurrence in status CRIADA can be answered.
          */
         post: operations["sandboxAcceptRec"];
         delete?: never;
@@ -6949,7 +6949,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The composite QR code the payer read, if any */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Composite QR code of the recurrence (dadosQR.pixCopiaECola of GET /pix/v2/rec/{idRec}) */
+                    pixCopiaECola?: string;
+                };
+            };
+        };
         responses: {
             /** @description The recurrence after the payer's answer */
             200: {
@@ -6965,6 +6973,13 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "APROVADA";
+                        /**
+                         * @description The journey the payer approved by (ativacao.tipoJornada of the recurrence)
+                         * @enum {string}
+                         */
+                        tipoJornada?: "JORNADA_1" | "JORNADA_2" | "JORNADA_3" | "JORNADA_4";
+                        /** @description The Pix that paid the charge of journeys 3 and 4 */
+                        endToEndId?: string;
                     };
                 };
             };

@@ -142,6 +142,70 @@ export function buildStaticBrCode(input: StaticBrCodeInput): string {
   return withCrc(payload);
 }
 
+export type CompositeBrCodeInput = {
+  /** The recurrence's payload location (locrec), carried in field 80. */
+  recurrenceLocationUrl: string;
+  /** The payload location of the charge paid with the approval (journeys 3 and 4), field 26. */
+  chargeLocationUrl?: string;
+  merchantName: string;
+  merchantCity: string;
+};
+
+export type ParsedCompositeBrCode = {
+  recurrenceLocationUrl: string;
+  chargeLocationUrl?: string;
+  merchantName: string;
+  merchantCity: string;
+};
+
+function withoutScheme(url: string): string {
+  return url.replace(/^https?:\/\//i, '');
+}
+
+// Builds the composite QR code of Pix Automatico (standard 2.7.0+): field 80 carries the
+// recurrence's location; field 26 the location of the charge paid with the approval
+// (journeys 3 and 4), or the Pix GUI alone (journey 2: nothing to pay, the code stays a
+// well-formed Pix code for readers that only know field 26).
+export function buildCompositeBrCode(input: CompositeBrCodeInput): string {
+  const charge = input.chargeLocationUrl === undefined ? '' : emvField('25', withoutScheme(input.chargeLocationUrl));
+  const payload =
+    '000201' +
+    '010212' +
+    emvField('26', emvField('00', PIX_GUI) + charge) +
+    '52040000' +
+    '5303986' +
+    merchantFields(input.merchantName, input.merchantCity) +
+    emvField('62', emvField('05', DEFAULT_REFERENCE_LABEL)) +
+    emvField('80', emvField('00', PIX_GUI) + emvField('25', withoutScheme(input.recurrenceLocationUrl)));
+  return withCrc(payload);
+}
+
+// Reads a composite QR code of Pix Automatico: CRC, field 80 with the Pix GUI and a
+// recurrence location, and the charge location of field 26 when it has one.
+export function parseCompositeBrCode(s: string): Result<ParsedCompositeBrCode> {
+  const raw = s.trim();
+  const parsed = parseTlv(raw);
+  if (!parsed.ok) return fail(`BR Code is not a valid EMV payload: ${parsed.reason}`);
+  const fields = parsed.value;
+  const last = fields[fields.length - 1];
+  if (fields[0]?.id !== '00' || last?.id !== '63') return fail('BR Code must start with 000201 and end with a CRC');
+  if (crc16CcittFalse(raw.slice(0, -4)) !== last.value.toUpperCase()) return fail('CRC does not match');
+  const template = (id: string): TlvField[] | undefined => {
+    const value = findField(fields, id);
+    const sub = value === undefined ? undefined : parseTlv(value);
+    return sub?.ok && findField(sub.value, '00')?.toLowerCase() === PIX_GUI ? sub.value : undefined;
+  };
+  const recurrenceLocationUrl = findField(template('80') ?? [], '25');
+  if (recurrenceLocationUrl === undefined) return fail('BR Code has no recurrence location (field 80)');
+  const chargeLocationUrl = findField(template('26') ?? [], '25');
+  return ok({
+    recurrenceLocationUrl,
+    ...(chargeLocationUrl !== undefined ? { chargeLocationUrl } : {}),
+    merchantName: findField(fields, '59') ?? '',
+    merchantCity: findField(fields, '60') ?? '',
+  });
+}
+
 function findField(fields: TlvField[], id: string): string | undefined {
   return fields.find((field) => field.id === id)?.value;
 }

@@ -12,6 +12,7 @@ import { insertTransaction } from '../transactions/transactions.repository';
 import * as cobrRepo from './cobr.repository';
 import { RETRY_WINDOW_DAYS, SANDBOX_PAYER_LIMIT_CENTS } from './cobr.rules';
 import { changeCobrStatus, changeRecStatus, recordCobrEvent } from './rec-state';
+import { taxIdOf } from './rec.rules';
 import * as repo from './recurrences.repository';
 import type { SolicRecService } from './solicrec.service';
 
@@ -52,7 +53,7 @@ export class RecurrencesJob {
 
   private async settle(trx: Kysely<Database>, cobr: RecurringCharge, now: Date): Promise<void> {
     const rec = (await repo.findRecurrence(trx, cobr.company_id, cobr.id_rec))!;
-    const politica = rec.body.politicaRetentativa as string;
+    const politica = rec.body.politicaRetentativa;
     const index = cobr.attempts.findIndex((a) => a.status === 'SOLICITADA' || a.status === 'AGENDADA');
     if (index < 0) {
       await cobrRepo.updateCobr(trx, cobr.id, { next_attempt_date: null });
@@ -66,7 +67,7 @@ export class RecurrencesJob {
       );
 
     if (cobr.value > SANDBOX_PAYER_LIMIT_CENTS) {
-      const rejeicao = { codigo: 'AM02', descricao: 'Valor acima do limite definido pelo pagador' };
+      const rejeicao = { codigo: 'AM02' as const, descricao: 'Valor acima do limite definido pelo pagador' };
       const saved = await cobrRepo.updateCobr(trx, cobr.id, {
         attempts: JSON.stringify(update(attempt, 'REJEITADA', { rejeicao })),
         next_attempt_date: null,
@@ -91,7 +92,7 @@ export class RecurrencesJob {
         infoPagador: cobr.body.infoAdicional,
         payer: {
           name: rec.body.vinculo.devedor.nome,
-          taxID: rec.body.vinculo.devedor.cpf ?? rec.body.vinculo.devedor.cnpj,
+          taxID: taxIdOf(rec.body.vinculo.devedor),
           ispb: rec.pagador?.ispbParticipante,
         },
         idRec: cobr.id_rec,

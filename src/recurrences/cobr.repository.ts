@@ -1,7 +1,15 @@
 // All SQL of recurring charges (cobr) and the company data they need.
 import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import { companyTodaySql } from '../db/clock-sql';
-import type { BankAccount, CobRStatus, Company, Database, RecurringCharge, RecurringChargesTable } from '../db/schema';
+import type {
+  BankAccount,
+  CobRStatus,
+  Company,
+  Database,
+  RecBody,
+  RecurringCharge,
+  RecurringChargesTable,
+} from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -79,7 +87,8 @@ function cobrListQuery(db: Db, f: CobrListFilter) {
 export async function listCobrs(db: Db, filter: CobrListFilter, offset: number, limit: number) {
   const rows = await cobrListQuery(db, filter)
     .selectAll('recurring_charges')
-    .select('recurrences.body as rec_body')
+    // The retry policy the charge inherits from its recurrence.
+    .select(sql<RecBody['politicaRetentativa']>`recurrences.body->>'politicaRetentativa'`.as('politica'))
     .orderBy('recurring_charges.created_at')
     .orderBy('recurring_charges.id')
     .offset(offset)

@@ -3,9 +3,10 @@
 // attempt (PERMITE_3R_7D). The payer's PSP is simulated: a charge is scheduled at once
 // (CRIADA, then ATIVA with an AGENDADA attempt); cobr-settlement.ts settles attempts on their date.
 import type { Kysely } from 'kysely';
-import type { CobRAttempt, Database, Recurrence, RecurringCharge } from '../db/schema';
+import type { components, operations } from '../../generated/pix.types';
+import type { CobRAttempt, CobRBody, Database, Recurrence, RecurringCharge } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import { addCalendarDays, isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
@@ -18,21 +19,9 @@ import * as repo from './recurrences.repository';
 import { SANDBOX_PAYER_ISPB } from './sandbox-rec.service';
 import { cobrView, fullCobrView } from './recurrences.view';
 
-export interface CobRInput {
-  idRec: string;
-  infoAdicional?: string;
-  calendario: { dataDeVencimento: string };
-  valor: { original: string };
-  ajusteDiaUtil?: boolean;
-  recebedor: { conta: string; tipoConta: string; agencia?: string };
-  devedor?: Record<string, unknown>;
-}
-
-export interface CobRListQuery extends PixListQuery {
-  idRec?: string;
-  status?: string;
-  convenio?: string;
-}
+type S = components['schemas'];
+export type CobRSolicitada = S['CobRSolicitada'];
+export type CobRListQuery = operations['listCobrs']['parameters']['query'];
 
 const NOT_FOUND = (txid: string) => errors.notFound(`No recurring charge has txid ${txid}.`);
 
@@ -45,7 +34,7 @@ function invalid(
 
 // The endToEndId of an attempt: the payer PSP's ISPB and the settlement date (noon UTC).
 export function attemptEndToEndId(rec: Recurrence, date: string): string {
-  const ispb = (rec.pagador?.ispbParticipante as string | undefined) ?? SANDBOX_PAYER_ISPB;
+  const ispb = rec.pagador?.ispbParticipante ?? SANDBOX_PAYER_ISPB;
   return newEndToEndId(ispb, new Date(`${date}T12:00:00Z`));
 }
 
@@ -57,7 +46,7 @@ export function newAttempt(
   at: Date,
 ): CobRAttempt {
   const data = at.toISOString();
-  const atualizacao =
+  const atualizacao: CobRAttempt['atualizacao'] =
     status === 'AGENDADA'
       ? [
           { status: 'SOLICITADA', data },
@@ -74,7 +63,7 @@ export class CobRService {
   ) {}
 
   // PUT /cobr/{txid} (txid given; an unknown idRec answers 404) or POST /cobr (txid ours).
-  async create(principal: Principal, txid: string | undefined, input: CobRInput) {
+  async create(principal: Principal, txid: string | undefined, input: CobRSolicitada): Promise<S['CobRGerada']> {
     return this.db.transaction().execute(async (trx) => {
       const rec = await repo.lockRecurrence(trx, principal.companyId, input.idRec);
       if (!rec) {
@@ -85,7 +74,7 @@ export class CobRService {
       const today = todayUtc(now);
       const { account, value } = await checkCobrRequest(trx, principal.companyId, rec, txid, input, today);
       const due = input.calendario.dataDeVencimento;
-      const cal = rec.body.calendario as { dataInicial: string; periodicidade: string };
+      const cal = rec.body.calendario;
       const cycle = cycleOf(cal.periodicidade, cal.dataInicial, due);
       if ((await cobrRepo.liveCobrsInCycle(trx, rec.id_rec, cycle)).length) {
         invalid([
@@ -133,12 +122,12 @@ export class CobRService {
     return { cobr, rec };
   }
 
-  async get(principal: Principal, txid: string) {
+  async get(principal: Principal, txid: string): Promise<S['CobRCompleta']> {
     const { cobr, rec } = await this.findWithRec(this.db, principal, txid);
     return fullCobrView(cobr, rec.body.politicaRetentativa);
   }
 
-  async list(principal: Principal, query: CobRListQuery) {
+  async list(principal: Principal, query: CobRListQuery): Promise<S['CobsRConsultadas']> {
     const page = pixListQuery(query);
     const { rows, total } = await cobrRepo.listCobrs(
       this.db,
@@ -162,15 +151,13 @@ export class CobRService {
       ...(query.convenio !== undefined ? { recebedor: { convenio: query.convenio } } : {}),
     };
     return {
-      parametros: parametros(query, page, total, extra),
-      cobsr: rows.map(({ rec_body, ...cobr }) =>
-        fullCobrView(cobr as RecurringCharge, (rec_body as Record<string, any>).politicaRetentativa),
-      ),
+      parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) },
+      cobsr: rows.map(({ politica, ...cobr }) => fullCobrView(cobr, politica)),
     };
   }
 
   // PATCH: only cancellation, before the date of the first settlement attempt.
-  async cancel(principal: Principal, txid: string, status: string | undefined) {
+  async cancel(principal: Principal, txid: string, status: S['CobRRevisada']['status']): Promise<S['CobRGerada']> {
     return this.db.transaction().execute(async (trx) => {
       const { cobr, rec } = await this.lockWithRec(trx, principal, txid);
       if (status !== 'CANCELADA')
@@ -203,12 +190,12 @@ export class CobRService {
   }
 
   // POST /cobr/{txid}/retentativa/{data}: a new attempt (RIFL) after a failed one.
-  async retry(principal: Principal, txid: string, data: string) {
+  async retry(principal: Principal, txid: string, data: string): Promise<S['CobRCompleta']> {
     return this.db.transaction().execute(async (trx) => {
       const { cobr, rec } = await this.lockWithRec(trx, principal, txid);
       const now = await this.clock.now(principal.companyId, trx);
       const today = todayUtc(now);
-      const politica = rec.body.politicaRetentativa as string;
+      const politica = rec.body.politicaRetentativa;
       if (!isValidDate(data) || data <= today)
         invalid([{ field: 'data', message: 'data must be a future date', value: data }]);
       if (politica !== 'PERMITE_3R_7D') {
@@ -246,7 +233,7 @@ async function checkCobrRequest(
   companyId: string,
   rec: Recurrence,
   txid: string | undefined,
-  input: CobRInput,
+  input: CobRSolicitada,
   today: string,
 ): Promise<{ account: { id: string; branch: string }; value: number }> {
   const issues: FieldIssue[] = [];
@@ -287,7 +274,7 @@ async function checkCobrRequest(
 }
 
 function checkCobrDueDate(rec: Recurrence, due: string, today: string, issues: FieldIssue[]): void {
-  const cal = rec.body.calendario as { dataInicial: string; dataFinal?: string };
+  const cal = rec.body.calendario;
   const field = 'cobr.calendario.dataDeVencimento';
   if (!isValidDate(due)) issues.push({ field, message: 'calendario.dataDeVencimento is not a date', value: due });
   else if (due < today)
@@ -299,11 +286,11 @@ function checkCobrDueDate(rec: Recurrence, due: string, today: string, issues: F
 // The stored cobr body: the request's fields, the creation date, and the receiver named by the
 // company (its agency from the account when the request leaves it out).
 function cobrBodyOf(
-  input: CobRInput,
+  input: CobRSolicitada,
   today: string,
   branch: string,
   company: { tax_id: string; official_name: string },
-) {
+): CobRBody {
   return {
     ...(input.infoAdicional !== undefined ? { infoAdicional: input.infoAdicional } : {}),
     calendario: { criacao: today, dataDeVencimento: input.calendario.dataDeVencimento },
@@ -331,7 +318,7 @@ async function insertActiveCobr(
     txid: string;
     value: number;
     cycle: number;
-    body: ReturnType<typeof cobrBodyOf>;
+    body: CobRBody;
     now: Date;
   },
 ): Promise<RecurringCharge> {

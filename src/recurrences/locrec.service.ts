@@ -1,9 +1,10 @@
 // Recurrence payload locations (locrec): create (no body), list, read, unlink from their
 // recurrence. A location serves one recurrence at a time and keeps its URL for life.
 import type { Kysely } from 'kysely';
+import type { components, operations } from '../../generated/pix.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newAccessToken } from '../lib/ids';
@@ -12,10 +13,8 @@ import { locRecView } from './recurrences.view';
 
 const NOT_FOUND = 'Recurrence payload location not found';
 
-export interface LocRecListQuery extends PixListQuery {
-  idRecPresente?: boolean;
-  convenio?: string;
-}
+type S = components['schemas'];
+export type LocRecListQuery = operations['listLocRecs']['parameters']['query'];
 
 // The id of a location as the path carries it (digits), or undefined.
 export function recLocationIdOf(s: string | number): number | undefined {
@@ -50,7 +49,7 @@ export class LocRecService {
     return locRecView(loc, this.publicUrl);
   }
 
-  async list(principal: Principal, query: LocRecListQuery) {
+  async list(principal: Principal, query: LocRecListQuery): Promise<S['PayloadLocationRecConsultadas']> {
     const page = pixListQuery(query);
     const { rows, total } = await repo.listRecLocations(
       this.db,
@@ -68,7 +67,10 @@ export class LocRecService {
       ...(query.idRecPresente !== undefined ? { idRecPresente: query.idRecPresente } : {}),
       ...(query.convenio !== undefined ? { recebedor: { convenio: query.convenio } } : {}),
     };
-    return { parametros: parametros(query, page, total, extra), loc: rows.map((r) => locRecView(r, this.publicUrl)) };
+    return {
+      parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) },
+      loc: rows.map((r) => locRecView(r, this.publicUrl)),
+    };
   }
 
   // DELETE /locrec/{id}/idRec: the location stops serving its recurrence (which loses its

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
-import { ENDED_REC } from './rec-state';
+import { ENDED_REC } from './rec.rules';
 import * as repo from './recurrences.repository';
 import { recPayloadView } from './recurrences.view';
 

@@ -1,10 +1,16 @@
 // Status changes of recurrences and recurring charges: history, end reason, the cascade of a
 // recurrence that ends, and the Pix API events ('PIX_API:REC' {rec}, 'PIX_API:COBR' {cobr}).
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/pix.types';
 import type {
+  CobREnd,
   CobRStatus,
   Company,
   Database,
+  RecBody,
+  RecEnd,
+  RecJourney,
+  RecPayer,
   RecRequest,
   RecStatus,
   Recurrence,
@@ -13,18 +19,26 @@ import type {
 } from '../db/schema';
 import { recordEvent } from '../events/events.repository';
 import * as cobrRepo from './cobr.repository';
+import { ENDED_REC, OPEN_REQUEST } from './rec.rules';
 import * as repo from './recurrences.repository';
 import { ativacaoView, fullCobrView } from './recurrences.view';
 
-export const ENDED_REC: RecStatus[] = ['EXPIRADA', 'CANCELADA', 'REJEITADA'];
-export const OPEN_REQUEST: SolicRecStatus[] = ['CRIADA', 'ENVIADA', 'RECEBIDA'];
+type Politica = components['schemas']['RecConfiguracao']['politicaRetentativa'];
+
+// What else changes with a recurrence's status: why it ended, or who approved it and how.
+export interface RecStatusChange {
+  encerramento?: RecEnd;
+  pagador?: RecPayer;
+  journey?: RecJourney;
+  body?: RecBody;
+}
 
 export async function companyOf(db: Kysely<Database>, companyId: string): Promise<Company> {
   return cobrRepo.findCompany(db, companyId);
 }
 
 export async function recordRecEvent(trx: Kysely<Database>, rec: Recurrence, at: Date): Promise<void> {
-  const payload = {
+  const payload: components['schemas']['RecNotification'] = {
     idRec: rec.id_rec,
     status: rec.status,
     atualizacao: rec.history,
@@ -37,17 +51,14 @@ export async function recordRecEvent(trx: Kysely<Database>, rec: Recurrence, at:
 export async function recordCobrEvent(
   trx: Kysely<Database>,
   cobr: RecurringCharge,
-  politica: string,
+  politica: Politica,
   at: Date,
 ): Promise<void> {
-  const { idRec, txid, status, atualizacao, encerramento, tentativas, pix } = fullCobrView(cobr, politica) as Record<
-    string,
-    any
-  >;
-  const payload = {
+  const { idRec, txid, status, atualizacao, encerramento, tentativas, pix } = fullCobrView(cobr, politica);
+  const payload: components['schemas']['CobRNotification'] = {
     idRec,
     txid,
-    status,
+    status: status!,
     atualizacao,
     ...(encerramento ? { encerramento } : {}),
     ...(tentativas ? { tentativas } : {}),
@@ -63,14 +74,15 @@ export async function changeRecStatus(
   rec: Recurrence,
   status: RecStatus,
   at: Date,
-  encerramento?: Record<string, unknown>,
-  pagador?: Record<string, unknown>,
+  change: RecStatusChange = {},
 ): Promise<Recurrence> {
   const saved = await repo.updateRecurrence(trx, rec.id_rec, {
     status,
     history: JSON.stringify([...rec.history, { status, data: at.toISOString() }]),
-    ...(encerramento ? { encerramento: JSON.stringify(encerramento) } : {}),
-    ...(pagador ? { pagador: JSON.stringify(pagador) } : {}),
+    ...(change.encerramento ? { encerramento: JSON.stringify(change.encerramento) } : {}),
+    ...(change.pagador ? { pagador: JSON.stringify(change.pagador) } : {}),
+    ...(change.journey ? { journey: change.journey } : {}),
+    ...(change.body ? { body: JSON.stringify(change.body) } : {}),
     updated_at: at,
   });
   await recordRecEvent(trx, saved, at);
@@ -103,22 +115,38 @@ export async function changeRequestStatus(
   });
 }
 
+// The payer's PSP answers a request (locked by the caller): RECEBIDA, if it was not yet, and
+// the answer, in one update.
+export async function answerRequest(
+  trx: Kysely<Database>,
+  request: RecRequest,
+  answer: 'ACEITA' | 'REJEITADA',
+  at: Date,
+): Promise<RecRequest> {
+  const data = at.toISOString();
+  const received = request.status === 'RECEBIDA' ? [] : [{ status: 'RECEBIDA' as const, data }];
+  return repo.updateRecRequest(trx, request.id, {
+    status: answer,
+    history: JSON.stringify([...request.history, ...received, { status: answer, data }]),
+  });
+}
+
 // Moves a recurring charge (locked by the caller) to a new status; a cancelled charge's
 // pending attempt is cancelled too.
 export async function changeCobrStatus(
   trx: Kysely<Database>,
   cobr: RecurringCharge,
   status: CobRStatus,
-  politica: string,
+  politica: Politica,
   at: Date,
-  encerramento?: Record<string, unknown>,
+  encerramento?: CobREnd,
 ): Promise<RecurringCharge> {
   const attempts = cobr.attempts.map((a) =>
     status === 'CANCELADA' && (a.status === 'SOLICITADA' || a.status === 'AGENDADA')
       ? {
           ...a,
           status: 'CANCELADA' as const,
-          atualizacao: [...a.atualizacao, { status: 'CANCELADA', data: at.toISOString() }],
+          atualizacao: [...a.atualizacao, { status: 'CANCELADA' as const, data: at.toISOString() }],
         }
       : a,
   );

@@ -1,10 +1,16 @@
-// Recurrences (rec): create, read, list and revise. A recurrence starts CRIADA; the payer's
-// side (approval, rejection) is simulated by the sandbox (sandbox-rec.service.ts).
+// Recurrences (rec): create, read (with the composite QR code of a journey), list and
+// revise. A recurrence starts CRIADA with its journey AGUARDANDO_DEFINICAO; the payer's side
+// (approval by one of the four journeys, rejection) is simulated by the sandbox
+// (sandbox-rec.service.ts), which sets the journey the payer used.
 import type { Kysely } from 'kysely';
-import type { Database, RecLocation, RecStatus, Recurrence } from '../db/schema';
+import type { components, operations } from '../../generated/pix.types';
+import { findChargeInContextByTxid } from '../charges/charges.repository';
+import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
+import type { Database, RecBody, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
+import { buildCompositeBrCode } from '../lib/brcode';
 import { isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newIdRec } from '../lib/ids';
@@ -12,37 +18,17 @@ import { parseDecimalAmount } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
 import * as repo from './recurrences.repository';
-import { changeRecStatus, companyOf, ENDED_REC } from './rec-state';
-import { recView } from './recurrences.view';
+import { changeRecStatus, companyOf } from './rec-state';
+import { ENDED_REC, taxIdOf } from './rec.rules';
+import { type DadosQR, fullRecView, listedRecView, recLocationUrl, recView } from './recurrences.view';
+
+type S = components['schemas'];
+export type RecSolicitada = S['RecSolicitada'];
+export type RecRevisada = S['RecRevisada'];
+export type RecListQuery = operations['listRecs']['parameters']['query'];
 
 const NOT_FOUND = (idRec: string) => errors.notFound(`No recurrence has idRec ${idRec}.`);
 const CONVENIO = /^[A-Za-z0-9 ._/-]{1,60}$/;
-
-type Person = { cpf?: string; cnpj?: string; nome: string };
-
-export interface RecInput {
-  vinculo: { objeto?: string; contrato: string; devedor: Person };
-  calendario: { dataInicial: string; dataFinal?: string; periodicidade: string };
-  valor?: { valorRec?: string; valorMinimoRecebedor?: string };
-  recebedor?: { convenio?: string };
-  politicaRetentativa: 'NAO_PERMITE' | 'PERMITE_3R_7D';
-  loc?: number;
-  ativacao?: { dadosJornada?: { txid: string } };
-}
-
-export interface RecRevision {
-  status?: 'CANCELADA';
-  vinculo?: { devedor?: { nome: string } };
-  loc?: number;
-  calendario?: { dataInicial?: string };
-  ativacao?: { dadosJornada?: { txid: string } };
-}
-
-export interface RecListQuery extends PixListQuery {
-  locationPresente?: boolean;
-  status?: string;
-  convenio?: string;
-}
 
 function invalid(issues: FieldIssue[]): never {
   throw errors.validation(issues, 'The recurrence breaks the schema or is semantically wrong.');
@@ -55,12 +41,11 @@ export class RecService {
     private readonly publicUrl: string,
   ) {}
 
-  async create(principal: Principal, input: RecInput) {
+  async create(principal: Principal, input: RecSolicitada): Promise<S['RecGerada']> {
     return this.db.transaction().execute(async (trx) => {
       const now = await this.clock.now(principal.companyId, trx);
       const today = todayUtc(now);
       const issues = checkRecRequest(input, today);
-      const devedor = input.vinculo.devedor;
       const convenio = input.recebedor?.convenio;
       let loc: RecLocation | undefined;
       if (input.loc !== undefined) {
@@ -83,10 +68,11 @@ export class RecService {
         id_rec: idRec,
         company_id: principal.companyId,
         status: 'CRIADA',
-        journey: txid ? 'JORNADA_3' : loc ? 'JORNADA_2' : 'AGUARDANDO_DEFINICAO',
+        // The payer decides the journey by the way it approves (sandbox-rec.service.ts).
+        journey: 'AGUARDANDO_DEFINICAO',
         location_id: loc ? Number(loc.id) : null,
         convenio: convenio ?? null,
-        debtor_tax_id: devedor.cpf ?? devedor.cnpj ?? '',
+        debtor_tax_id: taxIdOf(input.vinculo.devedor),
         body: JSON.stringify(body),
         history: JSON.stringify([{ status: 'CRIADA', data: now.toISOString() }]),
         created_at: now,
@@ -97,26 +83,47 @@ export class RecService {
     });
   }
 
-  async get(principal: Principal, idRec: string, txid?: string) {
-    const rec = await repo.findRecurrence(this.db, principal.companyId, idRec);
-    if (!rec) throw NOT_FOUND(idRec);
-    if (txid !== undefined) {
-      const journeyTxid = rec.body.ativacao?.dadosJornada?.txid as string | undefined;
-      if (txid !== journeyTxid) {
-        throw errors.validation(
-          [{ field: 'txid', message: 'The txid is not ativacao.dadosJornada.txid of the recurrence', value: txid }],
-          'The txid does not match the activation journey of the recurrence.',
-        );
-      }
-    }
-    const loc =
-      rec.location_id !== null
-        ? await repo.findRecLocation(this.db, principal.companyId, Number(rec.location_id))
-        : undefined;
-    return recView(rec, loc, this.publicUrl, await repo.requestsOfRecurrence(this.db, rec.id_rec));
+  async get(principal: Principal, idRec: string, txid?: string): Promise<S['RecCompleta']> {
+    const found = await repo.findRecurrenceInContext(this.db, principal.companyId, idRec);
+    if (!found) throw NOT_FOUND(idRec);
+    const { rec, loc } = found;
+    const dadosQR = await this.dadosQROf(found, txid);
+    return fullRecView(rec, loc, this.publicUrl, await repo.requestsOfRecurrence(this.db, rec.id_rec), dadosQR);
   }
 
-  async list(principal: Principal, query: RecListQuery) {
+  // The composite QR code of the journey the query asks (see the spec of getRec): without a
+  // txid the recurrence's own (journey 2); with the txid of a cob (journey 3, the cob of
+  // ativacao.dadosJornada) or of a cobv (journey 4), that charge's location in field 26.
+  // Left out when a location it needs is missing.
+  private async dadosQROf(
+    { rec, loc, company }: repo.RecurrenceInContext,
+    txid: string | undefined,
+  ): Promise<DadosQR | undefined> {
+    const composite = (chargeLocationUrl?: string) =>
+      buildCompositeBrCode({
+        recurrenceLocationUrl: recLocationUrl(this.publicUrl, loc!.token),
+        ...(chargeLocationUrl !== undefined ? { chargeLocationUrl } : {}),
+        merchantName: merchantNameOf(company),
+        merchantCity: MERCHANT_CITY,
+      });
+    if (txid === undefined) return loc ? { jornada: 'JORNADA_2', pixCopiaECola: composite() } : undefined;
+    const found = await findChargeInContextByTxid(this.db, rec.company_id, txid);
+    const kind = found?.charge.kind;
+    const issue = (message: string) =>
+      errors.validation([{ field: 'txid', message, value: txid }], 'The txid does not fit an activation journey.');
+    if (!found) throw issue('No immediate or due-date charge has this txid');
+    if (kind === 'cob' && txid !== rec.body.ativacao?.dadosJornada?.txid)
+      throw issue('The immediate charge is not ativacao.dadosJornada.txid of the recurrence');
+    if ((kind === 'cob' && rec.journey === 'JORNADA_4') || (kind === 'cobv' && rec.journey === 'JORNADA_3'))
+      throw issue(`A ${kind} does not fit the journey the payer used (${rec.journey})`);
+    if (!loc || !found.location) return undefined;
+    return {
+      jornada: kind === 'cob' ? 'JORNADA_3' : 'JORNADA_4',
+      pixCopiaECola: composite(locationUrlOf(this.publicUrl, found.location)),
+    };
+  }
+
+  async list(principal: Principal, query: RecListQuery): Promise<S['RecsConsultadas']> {
     const page = pixListQuery(query);
     const { rows, total } = await repo.listRecurrences(
       this.db,
@@ -148,9 +155,9 @@ export class RecService {
       ...(query.convenio !== undefined ? { recebedor: { convenio: query.convenio } } : {}),
     };
     return {
-      parametros: parametros(query, page, total, extra),
+      parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) },
       recs: rows.map((r) =>
-        recView(
+        listedRecView(
           r,
           r.location_id !== null ? locs.get(Number(r.location_id)) : undefined,
           this.publicUrl,
@@ -160,7 +167,7 @@ export class RecService {
     };
   }
 
-  async revise(principal: Principal, idRec: string, input: RecRevision) {
+  async revise(principal: Principal, idRec: string, input: RecRevisada): Promise<S['RecGerada']> {
     return this.db.transaction().execute(async (trx) => {
       const rec = await repo.lockRecurrence(trx, principal.companyId, idRec);
       if (!rec) throw NOT_FOUND(idRec);
@@ -172,26 +179,21 @@ export class RecService {
       }
       if (input.status === 'CANCELADA') return this.cancel(trx, principal.companyId, rec, input, now);
 
-      const body = structuredClone(rec.body) as Record<string, any>;
+      const body = structuredClone(rec.body);
       let locationId = rec.location_id === null ? null : Number(rec.location_id);
       const newLoc = await checkRecRevision(trx, principal.companyId, rec, input, body, now);
       if (input.vinculo?.devedor?.nome !== undefined) body.vinculo.devedor.nome = input.vinculo.devedor.nome;
-      let journey = rec.journey;
+      // The journey data names the charge of journey 3; the journey itself is the payer's choice.
       const txid = input.ativacao?.dadosJornada?.txid;
-      if (txid !== undefined) {
-        body.ativacao = { dadosJornada: { txid } };
-        if (journey === 'AGUARDANDO_DEFINICAO' || journey === 'JORNADA_2') journey = 'JORNADA_3';
-      }
+      if (txid !== undefined) body.ativacao = { dadosJornada: { txid } };
       if (newLoc) {
         if (locationId !== null) await repo.setRecLocationRec(trx, locationId, null);
         await repo.setRecLocationRec(trx, Number(newLoc.id), rec.id_rec);
         locationId = Number(newLoc.id);
-        if (journey === 'AGUARDANDO_DEFINICAO') journey = 'JORNADA_2';
       }
       const saved = await repo.updateRecurrence(trx, rec.id_rec, {
         body: JSON.stringify(body),
         location_id: locationId,
-        journey,
         updated_at: now,
       });
       const loc = locationId !== null ? await repo.findRecLocation(trx, principal.companyId, locationId) : undefined;
@@ -200,13 +202,25 @@ export class RecService {
   }
 
   // PATCH with status CANCELADA: alone, by the receiving user.
-  private async cancel(trx: Kysely<Database>, companyId: string, rec: Recurrence, input: RecRevision, now: Date) {
+  private async cancel(
+    trx: Kysely<Database>,
+    companyId: string,
+    rec: Recurrence,
+    input: RecRevisada,
+    now: Date,
+  ): Promise<S['RecGerada']> {
     if ([input.vinculo, input.loc, input.calendario, input.ativacao].some((change) => change !== undefined))
       invalid([
         { field: 'rec.status', message: 'status CANCELADA cannot be combined with other changes', value: 'CANCELADA' },
       ]);
     const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
-      cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuario recebedor' },
+      encerramento: {
+        cancelamento: {
+          solicitante: 'USUARIO_RECEBEDOR',
+          codigo: 'SLCR',
+          descricao: 'Cancelada pelo usuario recebedor',
+        },
+      },
     });
     const loc =
       cancelled.location_id !== null
@@ -216,20 +230,22 @@ export class RecService {
   }
 }
 
-function devedorOf(p: Person): Person {
-  return p.cpf !== undefined ? { cpf: p.cpf, nome: p.nome } : { cnpj: p.cnpj!, nome: p.nome };
+type Devedor = RecSolicitada['vinculo']['devedor'];
+
+function devedorOf(p: Devedor): Devedor {
+  return 'cpf' in p ? { cpf: p.cpf, nome: p.nome } : { cnpj: p.cnpj, nome: p.nome };
 }
 
 export type { RecStatus, Recurrence };
 
 // What a new recurrence must satisfy beyond its schema (refused together): a valid debtor,
 // dates from today in order, one kind of amount above zero, an accepted convenio.
-function checkRecRequest(input: RecInput, today: string): FieldIssue[] {
+function checkRecRequest(input: RecSolicitada, today: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const devedor = input.vinculo.devedor;
-  if (devedor.cpf !== undefined && !isValidCpf(devedor.cpf))
+  if ('cpf' in devedor && !isValidCpf(devedor.cpf))
     issues.push({ field: 'rec.vinculo.devedor.cpf', message: 'cpf is not a valid CPF', value: devedor.cpf });
-  if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj))
+  if ('cnpj' in devedor && !isValidCnpj(devedor.cnpj))
     issues.push({ field: 'rec.vinculo.devedor.cnpj', message: 'cnpj is not a valid CNPJ', value: devedor.cnpj });
   const { dataInicial, dataFinal } = input.calendario;
   if (!isValidDate(dataInicial))
@@ -285,7 +301,11 @@ function checkRecRequest(input: RecInput, today: string): FieldIssue[] {
 }
 
 // The stored recurrence: the request's fields, the receiver named by the company.
-function recBodyOf(input: RecInput, company: { tax_id: string; official_name: string }, txid: string | undefined) {
+function recBodyOf(
+  input: RecSolicitada,
+  company: { tax_id: string; official_name: string },
+  txid: string | undefined,
+): RecBody {
   const { dataInicial, dataFinal } = input.calendario;
   const convenio = input.recebedor?.convenio;
   return {
@@ -316,8 +336,8 @@ async function checkRecRevision(
   trx: Kysely<Database>,
   companyId: string,
   rec: Recurrence,
-  input: RecRevision,
-  body: Record<string, any>,
+  input: RecRevisada,
+  body: RecBody,
   now: Date,
 ): Promise<RecLocation | undefined> {
   const issues: FieldIssue[] = [];

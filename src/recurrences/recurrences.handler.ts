@@ -1,10 +1,7 @@
 // HTTP in/out of the recurrence family of the Pix API: locrec, rec, solicrec, cobr and the
-// open recurrence payload location.
+// open recurrence payload location. Requests and answers are the generated types.
 import type { PixHandlers } from '../../generated/pix.operations';
 import { callerOf } from '../http/principal-guard';
-import type { CobRInput } from './cobr.service';
-import type { RecInput, RecRevision } from './rec.service';
-import type { SolicRecInput } from './solicrec.service';
 
 const JOSE = 'application/jose';
 
@@ -14,7 +11,7 @@ export const recurrenceHandlers = {
     return { status: 201, body: loc, headers: { Location: loc.location } };
   },
   async listLocRecs(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.locs.list(callerOf(ctx), req.query)) as never };
+    return { status: 200, body: await ctx.services.recurrences.locs.list(callerOf(ctx), req.query) };
   },
   async getLocRec(req, ctx) {
     return { status: 200, body: await ctx.services.recurrences.locs.get(callerOf(ctx), req.params.id) };
@@ -23,28 +20,21 @@ export const recurrenceHandlers = {
     return { status: 200, body: await ctx.services.recurrences.locs.unlink(callerOf(ctx), req.params.id) };
   },
   async createRec(req, ctx) {
-    return {
-      status: 201,
-      body: (await ctx.services.recurrences.recs.create(callerOf(ctx), req.body as RecInput)) as never,
-    };
+    return { status: 201, body: await ctx.services.recurrences.recs.create(callerOf(ctx), req.body) };
   },
   async getRec(req, ctx) {
     return {
       status: 200,
-      body: (await ctx.services.recurrences.recs.get(callerOf(ctx), req.params.idRec, req.query.txid)) as never,
+      body: await ctx.services.recurrences.recs.get(callerOf(ctx), req.params.idRec, req.query.txid),
     };
   },
   async listRecs(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.recs.list(callerOf(ctx), req.query)) as never };
+    return { status: 200, body: await ctx.services.recurrences.recs.list(callerOf(ctx), req.query) };
   },
   async reviseRec(req, ctx) {
     return {
       status: 200,
-      body: (await ctx.services.recurrences.recs.revise(
-        callerOf(ctx),
-        req.params.idRec,
-        req.body as RecRevision,
-      )) as never,
+      body: await ctx.services.recurrences.recs.revise(callerOf(ctx), req.params.idRec, req.body),
     };
   },
   async getRecPayload(req, ctx) {
@@ -55,55 +45,42 @@ export const recurrenceHandlers = {
 
 export const recurrenceChargeHandlers = {
   async createSolicRec(req, ctx) {
-    return {
-      status: 201,
-      body: (await ctx.services.recurrences.solicrecs.create(callerOf(ctx), req.body as SolicRecInput)) as never,
-    };
+    return { status: 201, body: await ctx.services.recurrences.solicrecs.create(callerOf(ctx), req.body) };
   },
   async getSolicRec(req, ctx) {
-    return {
-      status: 200,
-      body: (await ctx.services.recurrences.solicrecs.get(callerOf(ctx), req.params.idSolicRec)) as never,
-    };
+    return { status: 200, body: await ctx.services.recurrences.solicrecs.get(callerOf(ctx), req.params.idSolicRec) };
   },
   async reviseSolicRec(req, ctx) {
     return {
       status: 201,
-      body: (await ctx.services.recurrences.solicrecs.cancel(callerOf(ctx), req.params.idSolicRec)) as never,
+      body: await ctx.services.recurrences.solicrecs.cancel(callerOf(ctx), req.params.idSolicRec),
     };
   },
   async putCobr(req, ctx) {
     return {
       status: 201,
-      body: (await ctx.services.recurrences.cobrs.create(
-        callerOf(ctx),
-        req.params.txid,
-        req.body as CobRInput,
-      )) as never,
+      body: await ctx.services.recurrences.cobrs.create(callerOf(ctx), req.params.txid, req.body),
     };
   },
   async createCobr(req, ctx) {
-    return {
-      status: 201,
-      body: (await ctx.services.recurrences.cobrs.create(callerOf(ctx), undefined, req.body as CobRInput)) as never,
-    };
+    return { status: 201, body: await ctx.services.recurrences.cobrs.create(callerOf(ctx), undefined, req.body) };
   },
   async getCobr(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.cobrs.get(callerOf(ctx), req.params.txid)) as never };
+    return { status: 200, body: await ctx.services.recurrences.cobrs.get(callerOf(ctx), req.params.txid) };
   },
   async listCobrs(req, ctx) {
-    return { status: 200, body: (await ctx.services.recurrences.cobrs.list(callerOf(ctx), req.query)) as never };
+    return { status: 200, body: await ctx.services.recurrences.cobrs.list(callerOf(ctx), req.query) };
   },
   async reviseCobr(req, ctx) {
     return {
       status: 200,
-      body: (await ctx.services.recurrences.cobrs.cancel(callerOf(ctx), req.params.txid, req.body.status)) as never,
+      body: await ctx.services.recurrences.cobrs.cancel(callerOf(ctx), req.params.txid, req.body.status),
     };
   },
   async retryCobr(req, ctx) {
     return {
       status: 201,
-      body: (await ctx.services.recurrences.cobrs.retry(callerOf(ctx), req.params.txid, req.params.data)) as never,
+      body: await ctx.services.recurrences.cobrs.retry(callerOf(ctx), req.params.txid, req.params.data),
     };
   },
 } satisfies Partial<PixHandlers>;

@@ -41,7 +41,7 @@ export function buildRecurrencesServices(
     payloads: new RecPayloadService(db, payloadKeys),
     solicrecs,
     cobrs: new CobRService(db, clock),
-    sandbox: new SandboxRecService(db, clock),
+    sandbox: new SandboxRecService(db, clock, config.publicUrl),
     job,
   };
 }

@@ -3,7 +3,9 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { companyNowSql, companyTodaySql } from '../db/clock-sql';
 import type {
+  Company,
   Database,
+  RecBody,
   RecLocation,
   RecRequest,
   RecStatus,
@@ -138,6 +140,50 @@ export async function lockRecurrenceAnyCompany(db: Db, idRec: string): Promise<R
   return selectRecurrenceAnyCompany(db, idRec).forUpdate().executeTakeFirst();
 }
 
+// A recurrence read with its location and the names its QR code shows, in one statement.
+export interface RecurrenceInContext {
+  rec: Recurrence;
+  loc: RecLocation | undefined;
+  company: Pick<Company, 'name' | 'trade_name'>;
+}
+
+export async function findRecurrenceInContext(
+  db: Db,
+  companyId: string,
+  idRec: string,
+): Promise<RecurrenceInContext | undefined> {
+  const row = await db
+    .selectFrom('recurrences')
+    .innerJoin('companies', 'companies.id', 'recurrences.company_id')
+    .leftJoin('rec_locations', 'rec_locations.id', 'recurrences.location_id')
+    .selectAll('recurrences')
+    .select([
+      'companies.name as co_name',
+      'companies.trade_name as co_trade_name',
+      'rec_locations.token as loc_token',
+      'rec_locations.id_rec as loc_id_rec',
+      'rec_locations.linked_once as loc_linked_once',
+      'rec_locations.created_at as loc_created_at',
+    ])
+    .where('recurrences.company_id', '=', companyId)
+    .where('recurrences.id_rec', '=', idRec)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { co_name, co_trade_name, loc_token, loc_id_rec, loc_linked_once, loc_created_at, ...rec } = row;
+  const loc =
+    rec.location_id === null || loc_token === null
+      ? undefined
+      : {
+          id: rec.location_id,
+          company_id: rec.company_id,
+          token: loc_token,
+          id_rec: loc_id_rec,
+          linked_once: loc_linked_once!,
+          created_at: loc_created_at!,
+        };
+  return { rec, loc, company: { name: co_name, trade_name: co_trade_name } };
+}
+
 export async function updateRecurrence(
   db: Db,
   idRec: string,
@@ -197,17 +243,39 @@ export async function insertRecRequest(db: Db, row: Insertable<RecRequestsTable>
   return db.insertInto('rec_requests').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-function selectRecRequest(db: Db, companyId: string, id: string) {
-  return db.selectFrom('rec_requests').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+// A confirmation request with the state of its recurrence, in one statement.
+export type RecState = Pick<Recurrence, 'id_rec' | 'status' | 'journey'> & { body: Pick<RecBody, 'ativacao'> };
+
+function selectRecRequestWithRec(db: Db, companyId: string, id: string) {
+  return db
+    .selectFrom('rec_requests')
+    .innerJoin('recurrences', 'recurrences.id_rec', 'rec_requests.id_rec')
+    .selectAll('rec_requests')
+    .select([
+      'recurrences.status as rec_status',
+      'recurrences.journey as rec_journey',
+      sql<RecBody['ativacao'] | null>`recurrences.body->'ativacao'`.as('rec_ativacao'),
+    ])
+    .where('rec_requests.company_id', '=', companyId)
+    .where('rec_requests.id', '=', id);
 }
 
-export async function findRecRequest(db: Db, companyId: string, id: string): Promise<RecRequest | undefined> {
-  return selectRecRequest(db, companyId, id).executeTakeFirst();
+type RecRequestWithRecRow = Awaited<ReturnType<ReturnType<typeof selectRecRequestWithRec>['executeTakeFirstOrThrow']>>;
+
+function withRec(row: RecRequestWithRecRow | undefined): { request: RecRequest; rec: RecState } | undefined {
+  if (!row) return undefined;
+  const { rec_status, rec_journey, rec_ativacao, ...request } = row;
+  const body = rec_ativacao ? { ativacao: rec_ativacao } : {};
+  return { request, rec: { id_rec: request.id_rec, status: rec_status, journey: rec_journey, body } };
 }
 
-// The same row, locked FOR UPDATE until the transaction ends.
-export async function lockRecRequest(db: Db, companyId: string, id: string): Promise<RecRequest | undefined> {
-  return selectRecRequest(db, companyId, id).forUpdate().executeTakeFirst();
+export async function findRecRequestWithRec(db: Db, companyId: string, id: string) {
+  return withRec(await selectRecRequestWithRec(db, companyId, id).executeTakeFirst());
+}
+
+// The same, the request locked FOR UPDATE until the transaction ends.
+export async function lockRecRequestWithRec(db: Db, companyId: string, id: string) {
+  return withRec(await selectRecRequestWithRec(db, companyId, id).forUpdate('rec_requests').executeTakeFirst());
 }
 
 function selectRequestsOfRecurrence(db: Db, idRec: string) {

@@ -1,6 +1,13 @@
-// The standard's objects of the recurrence family, built from the stored rows.
-import type { CobRAttempt, RecLocation, RecRequest, Recurrence, RecurringCharge } from '../db/schema';
+// The standard's objects of the recurrence family, built from the stored rows, in the
+// generated types of the Pix API (generated/pix.types.ts).
+import type { components } from '../../generated/pix.types';
+import type { RecLocation, RecRequest, Recurrence, RecurringCharge } from '../db/schema';
 import { OWN_ISPB } from '../lib/psp';
+import { OPEN_REQUEST } from './rec.rules';
+import type { RecState } from './recurrences.repository';
+
+type S = components['schemas'];
+export type DadosQR = NonNullable<S['RecCompleta']['dadosQR']>;
 
 function hostOf(publicUrl: string): string {
   return publicUrl.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
@@ -11,18 +18,18 @@ export function recLocationUrl(publicUrl: string, token: string): string {
 }
 
 // PayloadLocationRecCompleta (idRec only while it serves a recurrence).
-export function locRecView(loc: RecLocation, publicUrl: string) {
+export function locRecView(loc: RecLocation, publicUrl: string): S['PayloadLocationRecCompleta'] {
   return {
     id: Number(loc.id),
     location: recLocationUrl(publicUrl, loc.token),
-    tipo: 'rec' as const,
+    tipo: 'rec',
     criacao: loc.created_at.toISOString(),
     ...(loc.id_rec ? { idRec: loc.id_rec } : {}),
   };
 }
 
 // RecPayload: what the payer PSP reads (and what a confirmation request carries).
-export function recPayloadView(rec: Recurrence) {
+export function recPayloadView(rec: Recurrence): S['RecPayload'] {
   const b = rec.body;
   return {
     idRec: rec.id_rec,
@@ -35,13 +42,13 @@ export function recPayloadView(rec: Recurrence) {
   };
 }
 
-export function ativacaoView(rec: Recurrence) {
-  const txid = rec.body.ativacao?.dadosJornada?.txid as string | undefined;
+export function ativacaoView(rec: RecState): NonNullable<S['RecAtivacao']['ativacao']> {
+  const txid = rec.body.ativacao?.dadosJornada?.txid;
   return { tipoJornada: rec.journey, ...(txid ? { dadosJornada: { txid } } : {}) };
 }
 
-// RecGerada (created or revised); RecCompleta adds pagador and the confirmation requests.
-export function recView(rec: Recurrence, loc: RecLocation | undefined, publicUrl: string, requests?: RecRequest[]) {
+// RecGerada (created or revised).
+export function recView(rec: Recurrence, loc: RecLocation | undefined, publicUrl: string): S['RecGerada'] {
   const b = rec.body;
   return {
     idRec: rec.id_rec,
@@ -55,18 +62,56 @@ export function recView(rec: Recurrence, loc: RecLocation | undefined, publicUrl
     atualizacao: rec.history,
     ...(rec.encerramento ? { encerramento: rec.encerramento } : {}),
     ativacao: ativacaoView(rec),
-    ...(requests !== undefined && rec.pagador ? { pagador: rec.pagador } : {}),
-    ...(requests?.length ? { solicitacao: requests.map(solicRecView) } : {}),
   };
 }
 
-// SolicRecCompleta.
-export function solicRecView(r: RecRequest) {
+// The payer's PSP as far as it is known: the approval's, else an open confirmation request's.
+function payerIspbOf(rec: Recurrence, requests: RecRequest[]): string | undefined {
+  return (
+    rec.pagador?.ispbParticipante ??
+    requests.find((r) => OPEN_REQUEST.includes(r.status))?.body.destinatario.ispbParticipante
+  );
+}
+
+// RecCompletaPesquisada (listed): RecGerada with the payer and the confirmation requests.
+export function listedRecView(
+  rec: Recurrence,
+  loc: RecLocation | undefined,
+  publicUrl: string,
+  requests: RecRequest[],
+): S['RecCompletaPesquisada'] {
+  const ispb = payerIspbOf(rec, requests);
+  return {
+    ...recView(rec, loc, publicUrl),
+    status: rec.status,
+    ...(ispb ? { ispbParticipante: ispb } : {}),
+    ...(rec.pagador ? { pagador: rec.pagador } : {}),
+    ...(requests.length ? { solicitacao: requests.map((r) => solicRecView(r, rec)) } : {}),
+  };
+}
+
+// RecCompleta (read): the same with the composite QR code of the journey asked.
+export function fullRecView(
+  rec: Recurrence,
+  loc: RecLocation | undefined,
+  publicUrl: string,
+  requests: RecRequest[],
+  dadosQR: DadosQR | undefined,
+): S['RecCompleta'] {
+  return { ...listedRecView(rec, loc, publicUrl, requests), ...(dadosQR ? { dadosQR } : {}) };
+}
+
+// SolicRecCompleta: the request, the payer it is addressed to, the recurrence as it is now.
+export function solicRecView(r: RecRequest, rec: RecState): S['SolicRecCompleta'] {
+  const { destinatario } = r.body;
+  const party = 'cpf' in destinatario ? { cpf: destinatario.cpf } : { cnpj: destinatario.cnpj };
   return {
     idSolicRec: r.id,
     idRec: r.id_rec,
     calendario: r.body.calendario,
-    destinatario: r.body.destinatario,
+    destinatario,
+    pagador: { ...party, ispbParticipante: destinatario.ispbParticipante },
+    rec: { idRec: rec.id_rec, status: rec.status, ativacao: ativacaoView(rec) },
     status: r.status,
     atualizacao: r.history,
     recPayload: r.body.recPayload,
@@ -74,9 +119,9 @@ export function solicRecView(r: RecRequest) {
 }
 
 // CobRGerada: what a creation or a cancellation answers.
-export function cobrView(c: RecurringCharge, politicaRetentativa: string) {
+export function cobrView(c: RecurringCharge, politicaRetentativa: S['RecConfiguracao']['politicaRetentativa']) {
   const b = c.body;
-  return {
+  const view: S['CobRGerada'] = {
     idRec: c.id_rec,
     txid: c.txid,
     ...(b.infoAdicional !== undefined ? { infoAdicional: b.infoAdicional } : {}),
@@ -90,17 +135,17 @@ export function cobrView(c: RecurringCharge, politicaRetentativa: string) {
     atualizacao: c.history,
     ...(c.encerramento ? { encerramento: c.encerramento } : {}),
   };
+  return view;
 }
 
 // CobRCompleta: the same with its settlement attempts and the Pix received.
-export function fullCobrView(c: RecurringCharge, politicaRetentativa: string) {
+export function fullCobrView(
+  c: RecurringCharge,
+  politicaRetentativa: S['RecConfiguracao']['politicaRetentativa'],
+): S['CobRCompleta'] {
   return {
     ...cobrView(c, politicaRetentativa),
-    ...(c.attempts.length ? { tentativas: c.attempts.map(attemptView) } : {}),
+    ...(c.attempts.length ? { tentativas: c.attempts } : {}),
     ...(c.pix?.length ? { pix: c.pix } : {}),
   };
-}
-
-function attemptView(a: CobRAttempt) {
-  return a;
 }

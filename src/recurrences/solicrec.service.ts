@@ -3,6 +3,7 @@
 // ENVIADA) and answered through the sandbox (sandbox-rec.service.ts); it expires at
 // calendario.dataExpiracaoSolicitacao (recurrences job).
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/pix.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
@@ -10,15 +11,13 @@ import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
-import { changeRequestStatus, OPEN_REQUEST } from './rec-state';
+import { changeRequestStatus } from './rec-state';
+import { OPEN_REQUEST } from './rec.rules';
 import * as repo from './recurrences.repository';
 import { recPayloadView, solicRecView } from './recurrences.view';
 
-export interface SolicRecInput {
-  idRec: string;
-  calendario: { dataExpiracaoSolicitacao: string };
-  destinatario: { conta: string; ispbParticipante: string; agencia?: string; cpf?: string; cnpj?: string };
-}
+type S = components['schemas'];
+export type SolicRecSolicitada = S['SolicRecSolicitada'];
 
 const NOT_FOUND = (id: string) => errors.notFound(`No recurrence confirmation request has id ${id}.`);
 
@@ -33,7 +32,7 @@ export class SolicRecService {
     private readonly clock: Clock,
   ) {}
 
-  async create(principal: Principal, input: SolicRecInput) {
+  async create(principal: Principal, input: SolicRecSolicitada): Promise<S['SolicRecCompleta']> {
     checkDestinatario(input.destinatario);
     return this.db.transaction().execute(async (trx) => {
       const rec = await repo.lockRecurrence(trx, principal.companyId, input.idRec);
@@ -94,34 +93,33 @@ export class SolicRecService {
         expires_at: expiry,
         created_at: now,
       });
-      // The payer's PSP is reached at once (simulated).
+      // The payer's PSP is reached at once (simulated). The journey stays undecided until
+      // the payer accepts the request (journey 1) or approves another way.
       const sent = await changeRequestStatus(trx, created, 'ENVIADA', now);
-      if (rec.journey === 'AGUARDANDO_DEFINICAO')
-        await repo.updateRecurrence(trx, rec.id_rec, { journey: 'JORNADA_1', updated_at: now });
-      return solicRecView(sent);
+      return solicRecView(sent, rec);
     });
   }
 
-  async get(principal: Principal, id: string) {
-    const request = await repo.findRecRequest(this.db, principal.companyId, id);
-    if (!request) throw NOT_FOUND(id);
-    return solicRecView(request);
+  async get(principal: Principal, id: string): Promise<S['SolicRecCompleta']> {
+    const found = await repo.findRecRequestWithRec(this.db, principal.companyId, id);
+    if (!found) throw NOT_FOUND(id);
+    return solicRecView(found.request, found.rec);
   }
 
   // PATCH: only cancellation, from CRIADA, ENVIADA or RECEBIDA.
-  async cancel(principal: Principal, id: string) {
+  async cancel(principal: Principal, id: string): Promise<S['SolicRecCompleta']> {
     return this.db.transaction().execute(async (trx) => {
-      const request = await repo.lockRecRequest(trx, principal.companyId, id);
-      if (!request) throw NOT_FOUND(id);
+      const found = await repo.lockRecRequestWithRec(trx, principal.companyId, id);
+      if (!found) throw NOT_FOUND(id);
+      const { request, rec } = found;
       if (!OPEN_REQUEST.includes(request.status)) {
         throw errors.validation(
           [{ field: 'solicrec.status', message: `The request status is ${request.status}`, value: request.status }],
           'Only requests with status CRIADA, ENVIADA or RECEBIDA can be cancelled.',
         );
       }
-      return solicRecView(
-        await changeRequestStatus(trx, request, 'CANCELADA', await this.clock.now(principal.companyId, trx)),
-      );
+      const now = await this.clock.now(principal.companyId, trx);
+      return solicRecView(await changeRequestStatus(trx, request, 'CANCELADA', now), rec);
     });
   }
 
@@ -138,12 +136,14 @@ export class SolicRecService {
 }
 
 // The payer's CPF or CNPJ with valid check digits, as everywhere else a person is named.
-function checkDestinatario({ cpf, cnpj }: SolicRecInput['destinatario']): void {
+function checkDestinatario(destinatario: SolicRecSolicitada['destinatario']): void {
   const issue =
-    cpf !== undefined && !isValidCpf(cpf)
-      ? { field: 'solicrec.destinatario.cpf', message: 'cpf is not a valid CPF', value: cpf }
-      : cnpj !== undefined && !isValidCnpj(cnpj)
-        ? { field: 'solicrec.destinatario.cnpj', message: 'cnpj is not a valid CNPJ', value: cnpj }
-        : undefined;
+    'cpf' in destinatario
+      ? isValidCpf(destinatario.cpf)
+        ? undefined
+        : { field: 'solicrec.destinatario.cpf', message: 'cpf is not a valid CPF', value: destinatario.cpf }
+      : isValidCnpj(destinatario.cnpj)
+        ? undefined
+        : { field: 'solicrec.destinatario.cnpj', message: 'cnpj is not a valid CNPJ', value: destinatario.cnpj };
   if (issue) throw errors.validation([issue], 'The confirmation request breaks the schema or is semantically wrong.');
 }

@@ -88,7 +88,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   createSandboxCompany: { max: 6 },
   sandboxPay: { max: 10, target: 12 }, // money in
   sandboxPixIn: { max: 8 },
-  sandboxAcceptRec: { max: 6 },
+  sandboxAcceptRec: { max: 14 }, // journeys 3 and 4 pay the charge (as sandboxPay) and approve
   sandboxRejectRec: { max: 8 },
   getSandboxClock: { max: 0 },
   advanceSandboxClock: { max: 6 },
@@ -130,7 +130,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getWebhookCobr: { max: 1 },
   putWebhookCobr: { max: 3 },
   deleteWebhookCobr: { max: 1 },
-  getRec: { max: 3 },
+  getRec: { max: 2 },
   reviseRec: { max: 8 },
   listRecs: { max: 2 },
   createRec: { max: 6 },

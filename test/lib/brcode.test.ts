@@ -1,10 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  buildCompositeBrCode,
   buildDynamicBrCode,
   buildStaticBrCode,
   emvField,
   parseBrCode,
+  parseCompositeBrCode,
   parseTlv,
   type ParsedBrCode,
 } from '../../src/lib/brcode';
@@ -254,6 +256,44 @@ test('parseBrCode reads amounts with fewer decimals', () => {
   assert.is(withAmount('10.5'), 1050);
   assert.is(withAmount('0.01'), 1);
   assert.is(withAmount('1234567890.12'), 123456789012);
+});
+
+// The standard's own journey-3 example (openapi 2.8.2, recResponse6): field 26 with the cob's
+// location, field 80 with the recurrence's, CRC 7741.
+const OFFICIAL_JOURNEY_3 =
+  '00020101021226760014br.gov.bcb.pix2554pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa35319489063047741';
+
+test('composite QR code: the official journey-3 example reads, and building it gives the same code', () => {
+  const parsed = parseCompositeBrCode(OFFICIAL_JOURNEY_3);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.value, {
+    recurrenceLocationUrl: 'pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890',
+    chargeLocationUrl: 'pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441',
+    merchantName: 'Fulano de Tal',
+    merchantCity: 'BRASILIA',
+  });
+  const built = buildCompositeBrCode({
+    recurrenceLocationUrl: 'https://pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890',
+    chargeLocationUrl: 'pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441',
+    merchantName: 'Fulano de Tal',
+    merchantCity: 'BRASILIA',
+  });
+  assert.is(built, OFFICIAL_JOURNEY_3);
+});
+
+test('composite QR code of journey 2: field 26 carries the Pix GUI alone; a bad CRC or no field 80 is refused', () => {
+  const code = buildCompositeBrCode({
+    recurrenceLocationUrl: 'pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002',
+    merchantName: 'Fulano de Tal',
+    merchantCity: 'BRASILIA',
+  });
+  const fields = parseTlv(code);
+  assert.ok(fields.ok);
+  assert.is(fields.value.find((f) => f.id === '26')!.value, '0014br.gov.bcb.pix');
+  const parsed = parseCompositeBrCode(code);
+  assert.ok(parsed.ok && parsed.value.chargeLocationUrl === undefined);
+  assert.equal(parseCompositeBrCode(code.slice(0, -4) + '0000'), { ok: false, reason: 'CRC does not match' });
+  assert.not.ok(parseCompositeBrCode(MANUAL_EXAMPLE).ok, 'a code without field 80 approves no recurrence');
 });
 
 test.run();

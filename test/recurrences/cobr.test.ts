@@ -33,8 +33,10 @@ const auth = (c: RecCompany) => ({ auth: c.bearer });
 const OP = 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida';
 const TXID = (n: number) => `cobrTestTxid${String(n).padStart(10, '0')}abcdef`;
 
+// A recurrence with a location, approved by the payer through its QR code (journey 2).
 async function approvedRec(extra: Record<string, unknown> = {}) {
-  const rec = await server.client.post('/pix/v2/rec', recBody(day, extra), auth(acme));
+  const loc = (await server.client.post('/pix/v2/locrec', undefined, auth(acme))).body;
+  const rec = await server.client.post('/pix/v2/rec', recBody(day, { loc: loc.id, ...extra }), auth(acme));
   assert.is(rec.status, 201, rec.text);
   const ok = await server.client.post(`/api/v1/sandbox/rec/${rec.body.idRec}/accept`);
   assert.is(ok.status, 200, ok.text);

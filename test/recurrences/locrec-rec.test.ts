@@ -85,7 +85,11 @@ test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, jo
   assert.equal(rec.recebedor, { cnpj: '61420339000131', nome: rec.recebedor.nome });
   assert.type(rec.recebedor.nome, 'string');
   assert.equal(rec.loc, { ...loc, idRec: rec.idRec });
-  assert.equal(rec.ativacao, { tipoJornada: 'JORNADA_3', dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' } });
+  // The journey is the payer's choice: undecided until it approves (sandbox-journeys.test.ts).
+  assert.equal(rec.ativacao, {
+    tipoJornada: 'AGUARDANDO_DEFINICAO',
+    dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' },
+  });
   assert.equal(rec.valor, { valorRec: '119.90' });
   assert.is(rec.atualizacao.length, 1);
   assert.is(rec.atualizacao[0].status, 'CRIADA');
@@ -94,9 +98,12 @@ test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, jo
 
   const read = await server.client.get(`/pix/v2/rec/${rec.idRec}`, auth(acme));
   assert.is(read.status, 200, read.text);
-  assert.equal(read.body, rec);
-  const withTxid = await server.client.get(`/pix/v2/rec/${rec.idRec}?txid=ucWV9lUdQn577OFd27f3IP4W3z`, auth(acme));
-  assert.is(withTxid.status, 200);
+  const { dadosQR, ...rest } = read.body;
+  assert.equal(rest, rec);
+  assert.is(dadosQR.jornada, 'JORNADA_2', 'a recurrence with a location offers its own QR code');
+  // The journey's txid names no charge yet: no composite code can be built with it.
+  const noCharge = await server.client.get(`/pix/v2/rec/${rec.idRec}?txid=ucWV9lUdQn577OFd27f3IP4W3z`, auth(acme));
+  assert.is(noCharge.status, 400);
   const wrongTxid = await server.client.get(`/pix/v2/rec/${rec.idRec}?txid=750DWxoRsqKp5GWlI42iMyxTO2`, auth(acme));
   assert.is(wrongTxid.status, 400);
   assert.is(wrongTxid.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida');
@@ -162,7 +169,7 @@ test('PATCH /rec: revise while CRIADA, cancel, then refused; location moves', as
   const loc1 = (await server.client.post('/pix/v2/locrec', undefined, auth(acme))).body;
   const loc2 = (await server.client.post('/pix/v2/locrec', undefined, auth(acme))).body;
   const rec = (await server.client.post('/pix/v2/rec', recBody(day, { loc: loc1.id }), auth(acme))).body;
-  assert.is(rec.ativacao.tipoJornada, 'JORNADA_2');
+  assert.is(rec.ativacao.tipoJornada, 'AGUARDANDO_DEFINICAO');
   const start = addDays(day, 5);
   const revised = await server.client.patch(
     `/pix/v2/rec/${rec.idRec}`,

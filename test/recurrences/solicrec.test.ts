@@ -61,7 +61,7 @@ test('POST /solicrec: sent at once, carries the payload; one active request per 
   assert.is(foreign.status, 404);
   assert.is(foreign.body.type, 'https://pix.bcb.gov.br/api/v2/error/SolicRecNaoEncontrada');
   const recRead = await server.client.get(`/pix/v2/rec/${rec.idRec}`, auth(acme));
-  assert.is(recRead.body.ativacao.tipoJornada, 'JORNADA_1');
+  assert.is(recRead.body.ativacao.tipoJornada, 'AGUARDANDO_DEFINICAO', 'journey 1 only once the payer accepts');
   assert.equal(recRead.body.solicitacao, [s]);
 
   const twice = await server.client.post('/pix/v2/solicrec', solic(rec.idRec), auth(acme));
@@ -114,9 +114,11 @@ test('sandbox accept: request RECEBIDA then ACEITA, recurrence APROVADA with its
   const s = (await server.client.post('/pix/v2/solicrec', solic(rec.idRec), auth(acme))).body;
   const res = await server.client.post(`/api/v1/sandbox/rec/${rec.idRec}/accept`);
   assert.is(res.status, 200, res.text);
-  assert.equal(res.body, { idRec: rec.idRec, status: 'APROVADA' });
+  assert.equal(res.body, { idRec: rec.idRec, status: 'APROVADA', tipoJornada: 'JORNADA_1' });
   const read = (await server.client.get(`/pix/v2/rec/${rec.idRec}`, auth(acme))).body;
   assert.is(read.status, 'APROVADA');
+  assert.is(read.ativacao.tipoJornada, 'JORNADA_1');
+  assert.is(read.ispbParticipante, '60701190');
   assert.equal(read.pagador, { cpf: '41927360552', ispbParticipante: '60701190' });
   assert.equal(
     read.atualizacao.map((a: { status: string }) => a.status),

@@ -1,6 +1,10 @@
 // Tables of Pix Automático: recurrence locations, recurrences, confirmation requests and
 // recurring charges. Owned by the recurrences area (src/recurrences).
+// The JSON columns hold the standard's own shapes (generated/pix.types.ts).
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { components } from '../../../generated/pix.types';
+
+type S = components['schemas'];
 
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
@@ -10,10 +14,27 @@ export type SolicRecStatus = 'CRIADA' | 'ENVIADA' | 'RECEBIDA' | 'REJEITADA' | '
 export type CobRStatus = 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
 export type RecJourney = 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4' | 'AGUARDANDO_DEFINICAO';
 
-export interface StatusChange<S extends string = string> {
-  status: S;
+export interface StatusChange<T extends string = string> {
+  status: T;
   data: string;
 }
+
+// A recurrence as stored: what RecGerada shows of the request (the receiver named by the
+// company), and the journey data of the request or revision.
+export type RecBody = Pick<S['RecGerada'], 'vinculo' | 'calendario' | 'valor' | 'recebedor' | 'politicaRetentativa'> &
+  S['RecAtivacaoSolicitada'];
+export type RecPayer = NonNullable<S['DadosPagadorRec']['pagador']>;
+export type RecEnd = NonNullable<S['RecEncerramento']['encerramento']>;
+// A confirmation request as stored: the request's fields and the payload it carried.
+export type RecRequestBody = Pick<S['SolicRecSolicitada'], 'calendario' | 'destinatario'> & {
+  recPayload: S['RecPayload'];
+};
+// A recurring charge as stored: what CobRGerada shows of the request.
+export type CobRBody = Pick<S['CobRGerada'], 'infoAdicional' | 'calendario' | 'valor' | 'ajusteDiaUtil' | 'recebedor'> &
+  S['DadosDevedorRecorrencia'];
+export type CobREnd = NonNullable<S['CobRAtualizacao']['encerramento']>;
+export type CobRAttempt = NonNullable<S['CobRTentativas']['tentativas']>[number];
+export type CobRPix = NonNullable<S['CobRCompleta']['pix']>[number];
 
 export interface RecLocationsTable {
   id: Generated<number>;
@@ -32,10 +53,10 @@ export interface RecurrencesTable {
   location_id: number | null;
   convenio: string | null;
   debtor_tax_id: string;
-  body: Json<Record<string, any>>;
+  body: Json<RecBody>;
   history: Json<StatusChange<RecStatus>[]>;
-  pagador: NullableJson<Record<string, unknown>>;
-  encerramento: NullableJson<Record<string, unknown>>;
+  pagador: NullableJson<RecPayer>;
+  encerramento: NullableJson<RecEnd>;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,19 +66,10 @@ export interface RecRequestsTable {
   company_id: string;
   id_rec: string;
   status: SolicRecStatus;
-  body: Json<Record<string, any>>;
+  body: Json<RecRequestBody>;
   history: Json<StatusChange<SolicRecStatus>[]>;
   expires_at: Date;
   created_at: Date;
-}
-
-export interface CobRAttempt {
-  dataLiquidacao: string;
-  tipo: 'AGND' | 'NTAG' | 'RIFL';
-  endToEndId: string;
-  status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';
-  atualizacao: StatusChange[];
-  rejeicao?: { codigo: string; descricao: string };
 }
 
 export interface RecurringChargesTable {
@@ -72,11 +84,11 @@ export interface RecurringChargesTable {
   due_date: string;
   settlement_date: string;
   next_attempt_date: string | null;
-  body: Json<Record<string, any>>;
+  body: Json<CobRBody>;
   history: Json<StatusChange<CobRStatus>[]>;
   attempts: Json<CobRAttempt[]>;
-  encerramento: NullableJson<Record<string, unknown>>;
-  pix: NullableJson<Record<string, unknown>[]>;
+  encerramento: NullableJson<CobREnd>;
+  pix: NullableJson<CobRPix[]>;
   created_at: Date;
   updated_at: Date;
 }

@@ -2,6 +2,7 @@
 // payload and the sandbox's payer answers). The examples' dates are moved past today (same
 // distances), their locations, recurrences and txids replaced by fresh ones of the company.
 import { addCalendarDays, daysBetween } from '../../../src/lib/business-days';
+import { findDefaultKey } from '../../../src/keys/keys.repository';
 import { newTxid } from '../../../src/lib/ids';
 import type { ContractEnv, Scenario } from './types';
 
@@ -39,7 +40,21 @@ async function newLocRec(env: ContractEnv): Promise<{ id: number; location: stri
   return call(env, 'POST', '/pix/v2/locrec');
 }
 
-// A recurrence like the journey-3 example (fixed 119.90, PERMITE_3R_7D), with a fresh location.
+// An immediate or due-date charge of the company (its default key), for journeys 3 and 4.
+async function newCharge(env: ContractEnv, kind: 'cob' | 'cobv', txid: string): Promise<Record<string, any>> {
+  const key = (await findDefaultKey(env.db!, env.company.companyId))!;
+  const calendario = kind === 'cob' ? { expiracao: 86400 } : await shifted(env, { dataDeVencimento: '2026-03-15' });
+  const devedor = { cpf: '41927360552', nome: 'Carlos Eduardo Lima' };
+  return call(env, 'PUT', `/pix/v2/${kind}/${txid}`, {
+    calendario,
+    devedor,
+    valor: { original: '119.90' },
+    chave: key.key,
+  });
+}
+
+// A recurrence like the journey-3 example (fixed 119.90, PERMITE_3R_7D), with a fresh location
+// and a fresh journey txid (each immediate charge of journey 3 is a charge of its own).
 async function newRec(env: ContractEnv, approved = false): Promise<Record<string, any>> {
   const body = await shifted(env, {
     vinculo: {
@@ -53,6 +68,7 @@ async function newRec(env: ContractEnv, approved = false): Promise<Record<string
     ativacao: { dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' } },
   });
   body.loc = (await newLocRec(env)).id;
+  body.ativacao = { dadosJornada: { txid: newTxid() } };
   const rec = await call(env, 'POST', '/pix/v2/rec', body);
   if (approved) await call(env, 'POST', `/api/v1/sandbox/rec/${rec.idRec}/accept`, undefined, true);
   return rec;
@@ -94,8 +110,12 @@ export const recurrenceScenarios: Record<string, Scenario> = {
     if (body.loc !== undefined) body.loc = (await newLocRec(env)).id;
     return { body };
   },
+  // A recurrence waiting for the payer named by a confirmation request (its PSP is known).
   async getRec(env) {
-    return { params: { idRec: (await newRec(env)).idRec } };
+    return recurrenceScenarios.getSolicRec!(env, undefined).then(async ({ params }) => {
+      const solic = await call(env, 'GET', `/pix/v2/solicrec/${params!.idSolicRec}`);
+      return { params: { idRec: solic.idRec } };
+    });
   },
   async reviseRec(env, example) {
     const body = await shifted(env, example);
@@ -162,8 +182,26 @@ export const recurrenceScenarios: Record<string, Scenario> = {
       },
     };
   },
-  async sandboxAcceptRec(env) {
-    return { params: { idRec: (await newRec(env)).idRec } };
+  // Each journey's example gets a recurrence that fits it: a confirmation request (journey 1)
+  // or the composite QR code GET /rec answers, of the recurrence alone (2), with an immediate
+  // charge that is its dadosJornada.txid (3) or with a due-date charge (4).
+  async sandboxAcceptRec(env, example) {
+    const code = (example as { pixCopiaECola?: string } | undefined)?.pixCopiaECola;
+    const rec = await newRec(env);
+    if (code === undefined) {
+      const body = await shifted(env, {
+        calendario: { dataExpiracaoSolicitacao: '2026-03-19T23:59:59Z' },
+        destinatario: { agencia: '0341', conta: '458721', ispbParticipante: '60701190', cpf: '41927360552' },
+      });
+      await call(env, 'POST', '/pix/v2/solicrec', { ...body, idRec: rec.idRec });
+      return { params: { idRec: rec.idRec }, body: example };
+    }
+    const journey = !/26\d\d0014br\.gov\.bcb\.pix25/.test(code) ? 2 : code.includes('/qr/v2/cobv/') ? 4 : 3;
+    let query = '';
+    if (journey === 3) query = `?txid=${(await newCharge(env, 'cob', rec.ativacao.dadosJornada.txid)).txid}`;
+    if (journey === 4) query = `?txid=${(await newCharge(env, 'cobv', newTxid())).txid}`;
+    const read = await call(env, 'GET', `/pix/v2/rec/${rec.idRec}${query}`);
+    return { params: { idRec: rec.idRec }, body: { pixCopiaECola: read.dadosQR.pixCopiaECola } };
   },
   async sandboxRejectRec(env) {
     return { params: { idRec: (await newRec(env)).idRec } };
