@@ -21,10 +21,14 @@ import { subscriptionHandlers } from '../subscriptions/subscriptions.handler';
 import { kycHandlers } from '../kyc/kyc.handler';
 import { partnerHandlers } from '../partners/partners.handler';
 import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
+import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
+import { transferHandlers } from '../transfers/transfers.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
   ...sandboxHandlers,
+  ...subAccountHandlers,
+  ...transferHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

@@ -21,6 +21,7 @@ export const API_TYPE: Record<TransactionType, ApiTransactionType> = {
   REFUND_IN: 'REVERSAL',
   WITHDRAW: 'WITHDRAW',
   FEE: 'FEE',
+  INTERNAL_TRANSFER: 'INTERNAL_TRANSFER',
 };
 
 // The stored types an API type filter selects (none for the kinds this server never records).

@@ -71,6 +71,17 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   checkPixKeyByBody: { max: 5 },
   getPixKeyTokens: { max: 1 },
   listPixKeyTokenLogs: { max: 2 },
+  listSubAccounts: { max: 1 },
+  createSubAccount: { max: 7 },
+  getSubAccount: { max: 1 },
+  deleteSubAccount: { max: 6 },
+  withdrawFromSubAccount: { max: 8 }, // both balances locked to read the available amount, then the move
+  debitSubAccount: { max: 6 },
+  creditSubAccount: { max: 6 },
+  transferBetweenSubAccounts: { max: 7 }, // the balances after the move are read back
+  getSubAccountStatement: { max: 2 },
+  createTransfer: { max: 7 },
+  getStatement: { max: 2 },
   listStaticQrCodes: { max: 2 },
   createStaticQrCode: { max: 5 },
   getStaticQrCode: { max: 1 },
