@@ -1899,7 +1899,7 @@ export interface components {
             /** @description Fine in basis points of percent of the charge value (100 = 1.00%), applied once on the first day after the due date */
             value: number;
         };
-        /** @description Part of the charge value sent to another Pix key. */
+        /** @description Part of the charge value sent to another Pix key. When the charge is paid, in the same transaction, each part moves to its destination and the rest stays with the receiver: SPLIT_INTERNAL_TRANSFER to the account of this server the key reaches, SPLIT_SUB_ACCOUNT to the subaccount of the company the key reaches, SPLIT_PARTNER to the account here the key reaches or else out through the Pix rail. A part whose destination cannot be reached (a key not registered here for the first two types, a closed account, the receiving account itself) stays with the receiver. When less than the parts add up to is paid, each part shrinks in proportion, rounded down. A refund of a split charge takes back from each part sent to an account of this server its share of the refund (refund x part / amount paid, rounded down), at most what that account has available; the receiver pays the rest, including the shares of parts that left through the rail. Parts taken back stay with the receiver even if the payer's bank then refuses the refund. */
         SplitInput: {
             /** @description Pix key receiving this part */
             pixKey: string;
@@ -3270,6 +3270,25 @@ export interface components {
             };
             debitParty?: components["schemas"]["Party"];
             creditParty?: components["schemas"]["Party"];
+            /** @description Payment of a split charge: where each part went (SENT) or that it stayed with the receiver (KEPT) */
+            splits?: components["schemas"]["SplitPart"][];
+        };
+        /** @description One part of a paid split charge. */
+        SplitPart: {
+            /** @description Pix key of the part's destination */
+            pixKey: string;
+            /**
+             * @description How the part was moved
+             * @enum {string}
+             */
+            splitType?: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
+            /** @description Amount of the part (in cents) */
+            value: number;
+            /**
+             * @description SENT to its destination, or KEPT by the receiver (destination not reachable)
+             * @enum {string}
+             */
+            status: "SENT" | "KEPT";
         };
         /**
          * @description Event the webhook listens to

@@ -84,3 +84,12 @@ export async function findDefaultOpenAccount(db: Db, companyId: string): Promise
     .where('bank_accounts.status', '=', 'OPEN')
     .executeTakeFirst();
 }
+
+// The company of each of these accounts (bank accounts or subaccounts).
+export async function findAccountCompanies(
+  db: Db,
+  accountIds: string[],
+): Promise<Array<{ id: string; company_id: string }>> {
+  if (accountIds.length === 0) return [];
+  return db.selectFrom('bank_accounts').select(['id', 'company_id']).where('id', 'in', accountIds).execute();
+}

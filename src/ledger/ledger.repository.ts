@@ -138,3 +138,14 @@ export async function listStatement(
     offset ${skip} limit ${limit}`.execute(db);
   return rows.map((r) => ({ ...r, amount: Number(r.amount), balance: Number(r.balance) }));
 }
+
+// The legs of a move (an empty list when it was never written).
+export async function findMoveLegs(db: Db, moveId: string): Promise<StoredLeg[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'kind', 'bucket', 'amount'])
+    .where('move_id', '=', moveId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+}

@@ -234,3 +234,12 @@ export async function statementOf(
 ): Promise<StatementRow[]> {
   return repo.listStatement(db, accountId, period, page.skip, page.limit);
 }
+
+export async function legsOf(db: Kysely<Database>, moveId: string): Promise<LedgerLeg[]> {
+  return (await repo.findMoveLegs(db, moveId)).map((l) => ({
+    accountId: l.account_id,
+    kind: l.kind,
+    amount: l.amount as Cents,
+    bucket: l.bucket,
+  }));
+}

@@ -170,3 +170,15 @@ export async function findTransaction(
     .orderBy('transactions.id')
     .executeTakeFirst();
 }
+
+// Several transactions in one statement.
+export async function insertTransactions(
+  db: Kysely<Database>,
+  txs: Array<Omit<NewTransaction, 'details'> & { type: TransactionType; details?: Record<string, unknown> }>,
+): Promise<void> {
+  if (txs.length === 0) return;
+  await db
+    .insertInto('transactions')
+    .values(txs.map((tx) => ({ ...tx, details: JSON.stringify(tx.details ?? {}) })))
+    .execute();
+}

@@ -30,7 +30,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   deleteCharge: { max: 6 },
   updateChargeExpiry: { max: 8 },
   listChargeRefunds: { max: 3 },
-  createChargeRefund: { max: 11 },
+  createChargeRefund: { max: 12 }, // +1: the parts of a split payment, taken back in proportion
   listRefunds: { max: 2 },
   createRefund: { max: 10 },
   getRefund: { max: 1 },
@@ -132,7 +132,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getPix: { max: 2 },
   listPix: { max: 2 },
   getDevolucao: { max: 1 },
-  putDevolucao: { max: 8, target: 12 }, // a devolution
+  putDevolucao: { max: 9, target: 12 }, // a devolution; +1: the parts of a split payment
   getWebhook: { max: 1 },
   putWebhook: { max: 4 },
   getWebhookRec: { max: 1 },
