@@ -1128,6 +1128,20 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "decodeEmv",
+    "method": "post",
+    "path": "/api/v1/decode/emv",
+    "tag": "Decode",
+    "security": [
+      "AppID"
+    ],
+    "scope": "DECODE_EMV_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createSandboxCompany",
     "method": "post",
     "path": "/api/v1/sandbox/companies",
@@ -1361,6 +1375,7 @@ export interface PlatformHandlers {
   getSubAccountStatement: Handler<operations['getSubAccountStatement']>;
   createTransfer: Handler<operations['createTransfer']>;
   getStatement: Handler<operations['getStatement']>;
+  decodeEmv: Handler<operations['decodeEmv']>;
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;

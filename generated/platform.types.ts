@@ -1347,6 +1347,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/decode/emv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decode a Pix BR Code
+         * @description Decodes any Pix BR Code (static or dynamic) into its EMV fields, checking its format, CRC, Pix GUI and amount; a refused code answers 400 naming what is wrong. When the code's location (26.25) is on this server, its payload is read and verified like a payer's bank does and answered as cobLocation (charges) or recLocation (Pix Automatico recurrences); otherwise both are null.
+         */
+        post: operations["decodeEmv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/companies": {
         parameters: {
             query?: never;
@@ -3543,6 +3563,70 @@ export interface components {
             /** @description The transaction (globalID) the movement belongs to, when there is one */
             transactionId?: string;
         };
+        /** @description A decoded Pix BR Code. */
+        DecodedEmv: {
+            /** @description The EMV fields of the code, by name */
+            emv: {
+                /** @description Field 00 */
+                payloadFormatIndicator: string;
+                /** @description Field 01 (12 for a code meant to be paid once) */
+                pointOfInitiationMethod?: string;
+                /** @description The Pix template (26 to 51 with the Pix GUI) */
+                merchantAccountInformationPix: {
+                    /** @description Globally unique identifier (br.gov.bcb.pix) */
+                    gui?: string;
+                    /** @description The key of a static code (01) */
+                    pixKey?: string;
+                    /** @description The payload location of a dynamic code (25) */
+                    url?: string;
+                    /** @description Free text of a static code (02) */
+                    additionalInformation?: string;
+                };
+                /** @description Field 52 */
+                merchantCategoryCode?: string;
+                /** @description Field 53 (986 is BRL) */
+                transactionCurrency?: string;
+                /** @description Field 54, as written in the code */
+                transactionAmount?: string;
+                /** @description Field 58 */
+                countryCode?: string;
+                /** @description Field 59 */
+                merchantName?: string;
+                /** @description Field 60 */
+                merchantCity?: string;
+                /** @description Field 61 */
+                postalCode?: string;
+                /** @description Field 62 */
+                additionalDataFieldTemplate?: {
+                    /** @description The txid (62.05); *** when none */
+                    referenceLabel?: string;
+                };
+                /** @description A Pix template in 80 to 99 (the recurrence location of a composite code) */
+                unreservedTemplates?: {
+                    /** @description Globally unique identifier */
+                    gui?: string;
+                    /** @description Location of the recurrence */
+                    url?: string;
+                };
+                /** @description Field 63 */
+                crc: string;
+            };
+            cobLocation: components["schemas"]["DecodedLocation"];
+            recLocation: components["schemas"]["DecodedLocation"];
+        };
+        /** @description A payload location on this server, read and verified: cobLocation for a charge, recLocation for a Pix Automatico recurrence (null when the code has none here). */
+        DecodedLocation: {
+            /** @description Whether the payload was read and its signature verified */
+            isValid: boolean;
+            /** @description Why it could not be read */
+            locationErrors: string[];
+            /** @description The location */
+            url: string;
+            /** @description The payload signed at the location (the standard's fields as the location serves them) */
+            payload?: {
+                [key: string]: unknown;
+            };
+        } | null;
         /** @description Outside payer. */
         SandboxPayer: {
             /** @description Payer name */
@@ -7611,6 +7695,45 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    decodeEmv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The BR Code (Pix copia e cola) text */
+                    emv: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The decoded BR Code and its location when it is on this server */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecodedEmv"];
+                };
+            };
+            /** @description The BR Code is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];

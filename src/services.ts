@@ -34,6 +34,7 @@ import { buildRecurrencesServices, type RecurrencesServices } from './recurrence
 import { SubAccountsService } from './subaccounts/subaccounts.service';
 import { TransfersService } from './transfers/transfers.service';
 import { StatementService } from './transfers/statement.service';
+import { DecodeService } from './decode/decode.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -63,6 +64,7 @@ export interface Services {
   subaccounts: SubAccountsService;
   transfers: TransfersService;
   statement: StatementService;
+  decode: DecodeService;
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
@@ -121,6 +123,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     subaccounts: new SubAccountsService(db, clock),
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
+    decode: new DecodeService(config.publicUrl),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

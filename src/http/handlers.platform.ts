@@ -23,12 +23,14 @@ import { partnerHandlers } from '../partners/partners.handler';
 import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
 import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
 import { transferHandlers } from '../transfers/transfers.handler';
+import { decodeHandlers } from '../decode/decode.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
   ...sandboxHandlers,
   ...subAccountHandlers,
   ...transferHandlers,
+  ...decodeHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

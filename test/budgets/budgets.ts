@@ -82,6 +82,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getSubAccountStatement: { max: 2 },
   createTransfer: { max: 7 },
   getStatement: { max: 2 },
+  decodeEmv: { max: 0 }, // a location on this server is read over HTTP, as a payer's bank does
   listStaticQrCodes: { max: 2 },
   createStaticQrCode: { max: 5 },
   getStaticQrCode: { max: 1 },
