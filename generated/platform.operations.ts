@@ -984,6 +984,164 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listSubAccounts",
+    "method": "get",
+    "path": "/api/v1/subaccount",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "createSubAccount",
+    "method": "post",
+    "path": "/api/v1/subaccount",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "transferBetweenSubAccounts",
+    "method": "post",
+    "path": "/api/v1/subaccount/transfer",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_TRANSFER_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getSubAccount",
+    "method": "get",
+    "path": "/api/v1/subaccount/{id}",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "deleteSubAccount",
+    "method": "delete",
+    "path": "/api/v1/subaccount/{id}",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_DELETE",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "withdrawFromSubAccount",
+    "method": "post",
+    "path": "/api/v1/subaccount/{id}/withdraw",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_WITHDRAW_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "debitSubAccount",
+    "method": "post",
+    "path": "/api/v1/subaccount/{id}/debit",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_DEBIT_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "creditSubAccount",
+    "method": "post",
+    "path": "/api/v1/subaccount/{id}/credit",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_CREDIT_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getSubAccountStatement",
+    "method": "get",
+    "path": "/api/v1/subaccount/{id}/statement",
+    "tag": "SubAccount",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBACCOUNT_STATEMENT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "createTransfer",
+    "method": "post",
+    "path": "/api/v1/transfer",
+    "tag": "Transfer",
+    "security": [
+      "AppID"
+    ],
+    "scope": "TRANSFER_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getStatement",
+    "method": "get",
+    "path": "/api/v1/statement",
+    "tag": "Statement",
+    "security": [
+      "AppID"
+    ],
+    "scope": "STATEMENT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "decodeEmv",
+    "method": "post",
+    "path": "/api/v1/decode/emv",
+    "tag": "Decode",
+    "security": [
+      "AppID"
+    ],
+    "scope": "DECODE_EMV_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createSandboxCompany",
     "method": "post",
     "path": "/api/v1/sandbox/companies",
@@ -1208,6 +1366,18 @@ export interface PlatformHandlers {
   getWebhookPublicKeys: Handler<operations['getWebhookPublicKeys']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;
   redeliverWebhookDelivery: Handler<operations['redeliverWebhookDelivery']>;
+  listSubAccounts: Handler<operations['listSubAccounts']>;
+  createSubAccount: Handler<operations['createSubAccount']>;
+  transferBetweenSubAccounts: Handler<operations['transferBetweenSubAccounts']>;
+  getSubAccount: Handler<operations['getSubAccount']>;
+  deleteSubAccount: Handler<operations['deleteSubAccount']>;
+  withdrawFromSubAccount: Handler<operations['withdrawFromSubAccount']>;
+  debitSubAccount: Handler<operations['debitSubAccount']>;
+  creditSubAccount: Handler<operations['creditSubAccount']>;
+  getSubAccountStatement: Handler<operations['getSubAccountStatement']>;
+  createTransfer: Handler<operations['createTransfer']>;
+  getStatement: Handler<operations['getStatement']>;
+  decodeEmv: Handler<operations['decodeEmv']>;
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;

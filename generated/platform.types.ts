@@ -1129,6 +1129,244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subaccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subaccounts
+         * @description The open subaccounts of the company, oldest first, each with its balance. The list is answered as subAccounts (the name the official clients read).
+         */
+        get: operations["listSubAccounts"];
+        put?: never;
+        /**
+         * Create a subaccount
+         * @description Opens a subaccount (a ledger account of the company with its own balance) reached by the Pix key given, which this server registers for it; it receives Pix and charges created with subaccount set to that key. Sending a key that already names a subaccount of the company answers that subaccount. Needs the SUBACCOUNT feature.
+         */
+        post: operations["createSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer between subaccounts
+         * @description Moves value from one subaccount of the company to another, both named by their Pix keys. With a correlationID the transfer happens once (a repeat answers the same transfer with the balances of now).
+         */
+        post: operations["transferBetweenSubAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a subaccount
+         * @description The subaccount the Pix key names, with its balance. Another company's subaccount is answered like a missing one (404).
+         */
+        get: operations["getSubAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subaccount
+         * @description Closes a subaccount whose balance is zero and frees its Pix key.
+         */
+        delete: operations["deleteSubAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw from a subaccount
+         * @description Moves the subaccount's available balance (or the value sent, a partial withdrawal) to the company account it belongs to. Recorded as an INTERNAL_TRANSFER transaction.
+         */
+        post: operations["withdrawFromSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/{id}/debit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Debit a subaccount
+         * @description Moves value from the subaccount to the company account it belongs to. With a correlationID the move happens once.
+         */
+        post: operations["debitSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/{id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a subaccount
+         * @description Moves value from the company account the subaccount belongs to into the subaccount. With a correlationID the move happens once.
+         */
+        post: operations["creditSubAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subaccount/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Statement of a subaccount
+         * @description Every ledger movement of the subaccount in the period (start inclusive, end exclusive), oldest first, each with the balance after it. Paged with skip and limit.
+         */
+        get: operations["getSubAccountStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer between accounts of the company
+         * @description Moves value between two accounts of the company (bank accounts or subaccounts), each named by one of its Pix keys. The correlationID makes it happen once; a repeat with the same body answers the first transfer, with another body it is refused. Without a correlationID the server chooses one.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement of the account
+         * @description Every ledger movement of the calling application's account in the period (start inclusive, end exclusive), oldest first, each with the account's total balance after it. Holds and releases of blocked money do not change the total and are not listed. Paged with skip and limit.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/decode/emv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decode a Pix BR Code
+         * @description Decodes any Pix BR Code (static or dynamic) into its EMV fields, checking its format, CRC, Pix GUI and amount; a refused code answers 400 naming what is wrong. When the code's location (26.25) is on this server, its payload is read and verified like a payer's bank does and answered as cobLocation (charges) or recLocation (Pix Automatico recurrences); otherwise both are null.
+         */
+        post: operations["decodeEmv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/companies": {
         parameters: {
             query?: never;
@@ -1681,7 +1919,7 @@ export interface components {
             /** @description Fine in basis points of percent of the charge value (100 = 1.00%), applied once on the first day after the due date */
             value: number;
         };
-        /** @description Part of the charge value sent to another Pix key. */
+        /** @description Part of the charge value sent to another Pix key. When the charge is paid, in the same transaction, each part moves to its destination and the rest stays with the receiver: SPLIT_INTERNAL_TRANSFER to the account of this server the key reaches, SPLIT_SUB_ACCOUNT to the subaccount of the company the key reaches, SPLIT_PARTNER to the account here the key reaches or else out through the Pix rail. A part whose destination cannot be reached (a key not registered here for the first two types, a closed account, the receiving account itself) stays with the receiver. When less than the parts add up to is paid, each part shrinks in proportion, rounded down. A refund of a split charge takes back from each part sent to an account of this server its share of the refund (refund x part / amount paid, rounded down), at most what that account has available; the receiver pays the rest, including the shares of parts that left through the rail. Parts taken back stay with the receiver even if the payer's bank then refuses the refund. */
         SplitInput: {
             /** @description Pix key receiving this part */
             pixKey: string;
@@ -3052,6 +3290,25 @@ export interface components {
             };
             debitParty?: components["schemas"]["Party"];
             creditParty?: components["schemas"]["Party"];
+            /** @description Payment of a split charge: where each part went (SENT) or that it stayed with the receiver (KEPT) */
+            splits?: components["schemas"]["SplitPart"][];
+        };
+        /** @description One part of a paid split charge. */
+        SplitPart: {
+            /** @description Pix key of the part's destination */
+            pixKey: string;
+            /**
+             * @description How the part was moved
+             * @enum {string}
+             */
+            splitType?: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
+            /** @description Amount of the part (in cents) */
+            value: number;
+            /**
+             * @description SENT to its destination, or KEPT by the receiver (destination not reachable)
+             * @enum {string}
+             */
+            status: "SENT" | "KEPT";
         };
         /**
          * @description Event the webhook listens to
@@ -3179,6 +3436,197 @@ export interface components {
              */
             createdAt?: string;
         };
+        /** @description A subaccount of the company, reached by its Pix key. */
+        SubAccount: {
+            /** @description Name of the subaccount */
+            name: string;
+            /** @description The Pix key that names and reaches the subaccount */
+            pixKey: string;
+            /** @description Total balance of the subaccount (in cents) */
+            balance: number;
+            /** @description Whether money is blocked in the subaccount (a funds recovery under analysis), so not all of its balance can leave */
+            withdrawBlocked?: boolean;
+        };
+        SubAccountCreatePayload: {
+            /** @description Pix key of the new subaccount (CPF, CNPJ, e-mail, phone or random key) not registered to any other account */
+            pixKey: string;
+            /** @description Name of the subaccount */
+            name: string;
+        };
+        SubAccountWithdrawPayload: {
+            /** @description Amount to withdraw (in cents); absent, the whole available balance */
+            value?: number;
+        };
+        /** @description The transaction of a subaccount withdrawal. */
+        SubAccountWithdrawal: {
+            /**
+             * @description The money has moved
+             * @enum {string}
+             */
+            status: "CONFIRMED";
+            /** @description Amount withdrawn (in cents) */
+            value: number;
+            /** @description Identifier of the withdrawal */
+            correlationID: string;
+            /** @description Default Pix key of the company, whose account received the money (absent when it has none) */
+            destinationAlias?: string;
+            /** @description What the withdrawal was */
+            comment?: string;
+        };
+        SubAccountMovePayload: {
+            /** @description Amount to move (in cents) */
+            value: number;
+            /** @description What the move is for (shown in the statements) */
+            description?: string;
+            /** @description Makes the move happen once */
+            correlationID?: string;
+        };
+        SubAccountMoveResult: {
+            /** @description Pix key of the subaccount */
+            pixKey: string;
+            /** @description Amount moved (in cents) */
+            value: number;
+            /** @description Description sent */
+            description?: string;
+            /** @description What happened, in words */
+            success: string;
+        };
+        /**
+         * @description Type of a Pix key as the subaccount transfer names it (RANDOM is an EVP)
+         * @enum {string}
+         */
+        PixKeyKind: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "RANDOM";
+        SubAccountTransferPayload: {
+            /** @description Amount to transfer (in cents) */
+            value: number;
+            /** @description Pix key of the subaccount the money leaves */
+            fromPixKey: string;
+            fromPixKeyType?: components["schemas"]["PixKeyKind"];
+            /** @description Pix key of the subaccount the money goes to */
+            toPixKey: string;
+            toPixKeyType?: components["schemas"]["PixKeyKind"];
+            /** @description Makes the transfer happen once */
+            correlationID?: string;
+        };
+        SubAccountTransferResult: {
+            /** @description Amount transferred (in cents) */
+            value: number;
+            originSubaccount: components["schemas"]["SubAccount"];
+            destinationSubaccount: components["schemas"]["SubAccount"];
+        };
+        TransferCreatePayload: {
+            /** @description Amount to transfer (in cents) */
+            value: number;
+            /** @description A Pix key of the company's account the money leaves */
+            fromPixKey: string;
+            /** @description A Pix key of the company's account the money goes to */
+            toPixKey: string;
+            /** @description Makes the transfer happen once */
+            correlationID?: string;
+        };
+        TransferTransaction: {
+            /** @description Amount transferred (in cents) */
+            value: number;
+            /**
+             * Format: date-time
+             * @description When the money moved
+             */
+            time: string;
+            /** @description The transfer's correlationID */
+            correlationID: string;
+        };
+        /** @description One movement of money on an account. */
+        StatementEntry: {
+            /** @description Identifier of the ledger entry (grows with time) */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the money moved
+             */
+            time: string;
+            /** @description What moved it */
+            description?: string;
+            /** @description Total balance of the account after this movement (in cents) */
+            balance: number;
+            /** @description Amount moved (in cents, positive) */
+            value: number;
+            /**
+             * @description Money in (CREDIT) or out (DEBIT)
+             * @enum {string}
+             */
+            type: "CREDIT" | "DEBIT";
+            /**
+             * @description Subaccounts only: TRANSFER_CREDIT and TRANSFER_DEBIT a transfer between subaccounts, WITHDRAWAL a withdrawal to the company account, else CREDIT or DEBIT
+             * @enum {string}
+             */
+            operationType?: "CREDIT" | "DEBIT" | "TRANSFER_CREDIT" | "TRANSFER_DEBIT" | "WITHDRAWAL";
+            /** @description The transaction (globalID) the movement belongs to, when there is one */
+            transactionId?: string;
+        };
+        /** @description A decoded Pix BR Code. */
+        DecodedEmv: {
+            /** @description The EMV fields of the code, by name */
+            emv: {
+                /** @description Field 00 */
+                payloadFormatIndicator: string;
+                /** @description Field 01 (12 for a code meant to be paid once) */
+                pointOfInitiationMethod?: string;
+                /** @description The Pix template (26 to 51 with the Pix GUI) */
+                merchantAccountInformationPix: {
+                    /** @description Globally unique identifier (br.gov.bcb.pix) */
+                    gui?: string;
+                    /** @description The key of a static code (01) */
+                    pixKey?: string;
+                    /** @description The payload location of a dynamic code (25) */
+                    url?: string;
+                    /** @description Free text of a static code (02) */
+                    additionalInformation?: string;
+                };
+                /** @description Field 52 */
+                merchantCategoryCode?: string;
+                /** @description Field 53 (986 is BRL) */
+                transactionCurrency?: string;
+                /** @description Field 54, as written in the code */
+                transactionAmount?: string;
+                /** @description Field 58 */
+                countryCode?: string;
+                /** @description Field 59 */
+                merchantName?: string;
+                /** @description Field 60 */
+                merchantCity?: string;
+                /** @description Field 61 */
+                postalCode?: string;
+                /** @description Field 62 */
+                additionalDataFieldTemplate?: {
+                    /** @description The txid (62.05); *** when none */
+                    referenceLabel?: string;
+                };
+                /** @description A Pix template in 80 to 99 (the recurrence location of a composite code) */
+                unreservedTemplates?: {
+                    /** @description Globally unique identifier */
+                    gui?: string;
+                    /** @description Location of the recurrence */
+                    url?: string;
+                };
+                /** @description Field 63 */
+                crc: string;
+            };
+            cobLocation: components["schemas"]["DecodedLocation"];
+            recLocation: components["schemas"]["DecodedLocation"];
+        };
+        /** @description A payload location on this server, read and verified: cobLocation for a charge, recLocation for a Pix Automatico recurrence (null when the code has none here). */
+        DecodedLocation: {
+            /** @description Whether the payload was read and its signature verified */
+            isValid: boolean;
+            /** @description Why it could not be read */
+            locationErrors: string[];
+            /** @description The location */
+            url: string;
+            /** @description The payload signed at the location (the standard's fields as the location serves them) */
+            payload?: {
+                [key: string]: unknown;
+            };
+        } | null;
         /** @description Outside payer. */
         SandboxPayer: {
             /** @description Payer name */
@@ -3332,6 +3780,11 @@ export interface components {
          * @example 1024
          */
         ImageSize: number;
+        /**
+         * @description Pix key of the subaccount (URI-encoded)
+         * @example 9134e286-6f71-427a-bf00-241681624587
+         */
+        SubAccountId: string;
     };
     requestBodies: never;
     headers: never;
@@ -6783,6 +7236,506 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubAccounts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subaccounts of the company */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subAccounts: components["schemas"]["SubAccount"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubAccountCreatePayload"];
+            };
+        };
+        responses: {
+            /** @description The subaccount created, or the one the key already names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        SubAccount: components["schemas"]["SubAccount"];
+                    };
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    transferBetweenSubAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubAccountTransferPayload"];
+            };
+        };
+        responses: {
+            /** @description The transfer and both subaccounts after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountTransferResult"];
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subaccount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        SubAccount: components["schemas"]["SubAccount"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subaccount was closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always OK
+                         * @enum {string}
+                         */
+                        status: "OK";
+                        /** @description Pix key of the closed subaccount */
+                        pixKey: string;
+                    };
+                };
+            };
+            /** @description The subaccount still has money */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    withdrawFromSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SubAccountWithdrawPayload"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        withdraw: {
+                            account: components["schemas"]["SubAccountWithdrawal"];
+                            subAccount: components["schemas"]["SubAccount"];
+                        };
+                    };
+                };
+            };
+            /** @description Nothing to withdraw, or less than the value asked */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    debitSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubAccountMovePayload"];
+            };
+        };
+        responses: {
+            /** @description The subaccount was debited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountMoveResult"];
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    creditSubAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubAccountMovePayload"];
+            };
+        };
+        responses: {
+            /** @description The subaccount was credited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubAccountMoveResult"];
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSubAccountStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only items created at or after this time (RFC 3339)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: components["parameters"]["Start"];
+                /**
+                 * @description Only items created before this time (RFC 3339)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                end?: components["parameters"]["End"];
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Pix key of the subaccount (URI-encoded)
+                 * @example 9134e286-6f71-427a-bf00-241681624587
+                 */
+                id: components["parameters"]["SubAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The movements of the subaccount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCreatePayload"];
+            };
+        };
+        responses: {
+            /** @description The transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: components["schemas"]["TransferTransaction"];
+                    };
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only items created at or after this time (RFC 3339)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: components["parameters"]["Start"];
+                /**
+                 * @description Only items created before this time (RFC 3339)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                end?: components["parameters"]["End"];
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The movements of the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    decodeEmv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The BR Code (Pix copia e cola) text */
+                    emv: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The decoded BR Code and its location when it is on this server */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecodedEmv"];
+                };
+            };
+            /** @description The BR Code is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -31,6 +31,10 @@ import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-o
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
 import { PartnersService } from './partners/partners.service';
 import { buildRecurrencesServices, type RecurrencesServices } from './recurrences/recurrences.module';
+import { SubAccountsService } from './subaccounts/subaccounts.service';
+import { TransfersService } from './transfers/transfers.service';
+import { StatementService } from './transfers/statement.service';
+import { DecodeService } from './decode/decode.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -57,6 +61,10 @@ export interface Services {
   disputes: DisputesService;
   cashback: CashbackService;
   subscriptions: SubscriptionsService;
+  subaccounts: SubAccountsService;
+  transfers: TransfersService;
+  statement: StatementService;
+  decode: DecodeService;
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
@@ -112,6 +120,10 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     customers: new CustomersService(db, clock),
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
     transactions: new TransactionsService(db),
+    subaccounts: new SubAccountsService(db, clock),
+    transfers: new TransfersService(db, clock),
+    statement: new StatementService(db),
+    decode: new DecodeService(config.publicUrl),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

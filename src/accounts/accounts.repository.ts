@@ -1,4 +1,5 @@
-// All SQL of reading companies' bank accounts (with their company's names).
+// All SQL of reading companies' bank accounts (with their company's names). Subaccounts
+// (rows with a parent account, src/subaccounts) are not bank accounts of the company here.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -13,7 +14,8 @@ function accountsOf(db: Db, companyId: string) {
     .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
     .selectAll('bank_accounts')
     .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
-    .where('bank_accounts.company_id', '=', companyId);
+    .where('bank_accounts.company_id', '=', companyId)
+    .where('bank_accounts.parent_account_id', 'is', null);
 }
 
 export async function findAccountOfCompany(
@@ -37,6 +39,7 @@ export async function listOpenAccountsOfCompany(
     .selectFrom('bank_accounts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', companyId)
+    .where('parent_account_id', 'is', null)
     .where('status', '=', 'OPEN');
   if (email !== undefined) {
     open = open.where(sql`lower(bank_accounts.holder_email)`, '=', email.toLowerCase());
@@ -80,4 +83,13 @@ export async function findDefaultOpenAccount(db: Db, companyId: string): Promise
     .where('bank_accounts.is_default', '=', true)
     .where('bank_accounts.status', '=', 'OPEN')
     .executeTakeFirst();
+}
+
+// The company of each of these accounts (bank accounts or subaccounts).
+export async function findAccountCompanies(
+  db: Db,
+  accountIds: string[],
+): Promise<Array<{ id: string; company_id: string }>> {
+  if (accountIds.length === 0) return [];
+  return db.selectFrom('bank_accounts').select(['id', 'company_id']).where('id', 'in', accountIds).execute();
 }

@@ -51,6 +51,7 @@ export const MISSING = {
   qrCode: 'QR code not found',
   recurrence: 'Recurrence not found',
   refund: 'Refund not found',
+  subaccount: 'Subaccount not found',
   representative: 'Representative not found',
   subscription: 'Subscription not found',
   transaction: 'Transaction not found',

@@ -21,10 +21,16 @@ import { subscriptionHandlers } from '../subscriptions/subscriptions.handler';
 import { kycHandlers } from '../kyc/kyc.handler';
 import { partnerHandlers } from '../partners/partners.handler';
 import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
+import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
+import { transferHandlers } from '../transfers/transfers.handler';
+import { decodeHandlers } from '../decode/decode.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
   ...sandboxHandlers,
+  ...subAccountHandlers,
+  ...transferHandlers,
+  ...decodeHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

@@ -147,6 +147,7 @@ export async function findOpenAccountOfCompany(
     .where('company_id', '=', companyId)
     .where('id', '=', accountId)
     .where('status', '=', 'OPEN')
+    .where('parent_account_id', 'is', null)
     .executeTakeFirst();
 }
 
@@ -164,6 +165,7 @@ export async function findAccountsOfCompany(db: Db, companyId: string): Promise<
     .selectAll('bank_accounts')
     .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
     .where('bank_accounts.company_id', '=', companyId)
+    .where('bank_accounts.parent_account_id', 'is', null)
     .orderBy('bank_accounts.created_at')
     .orderBy('bank_accounts.id')
     .execute();

@@ -159,3 +159,29 @@ export async function makeDefault(db: Db, companyId: string, key: string): Promi
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+// The owners of several keys (one statement): the account behind each key found here, with
+// the account it belongs to when it is a subaccount.
+export interface KeyAccount {
+  key: string;
+  company_id: string;
+  account_id: string;
+  account_status: 'OPEN' | 'CLOSED';
+  parent_account_id: string | null;
+}
+
+export async function findKeyAccounts(db: Db, keys: string[]): Promise<KeyAccount[]> {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom('pix_keys')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'pix_keys.account_id')
+    .select([
+      'pix_keys.key',
+      'pix_keys.company_id',
+      'pix_keys.account_id',
+      'bank_accounts.status as account_status',
+      'bank_accounts.parent_account_id',
+    ])
+    .where('pix_keys.key', 'in', keys)
+    .execute();
+}

@@ -16,6 +16,7 @@ import { getBalance } from '../ledger/ledger.service';
 import { isUniqueViolation } from '../db/errors';
 import * as repo from './keys.repository';
 import { requireLinkedAccount } from './linked-account';
+import { findSubAccountByKey } from '../subaccounts/subaccounts.repository';
 
 export const MAX_KEYS_PER_ACCOUNT = 20;
 
@@ -92,6 +93,9 @@ export class PixKeysService {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
       if (!found) throw errors.missing('pixKey');
       if (found.is_default) throw errors.badRequest('The default Pix key cannot be deleted');
+      // A subaccount is reached by its one key: the key leaves with the subaccount.
+      if (found.account_id !== principal.accountId && (await findSubAccountByKey(trx, principal.companyId, key)))
+        throw errors.badRequest('The Pix key of a subaccount is removed with the subaccount');
       await repo.deleteKey(trx, key);
     });
   }

@@ -89,3 +89,63 @@ function numeric(b: AccountBalance): AccountBalance {
     blocked_withdraw_safety: Number(b.blocked_withdraw_safety),
   };
 }
+
+// The transaction and time a move was written with (a replayed move answers the first one).
+export async function findMoveRecord(
+  db: Db,
+  moveId: string,
+): Promise<{ transaction_id: string | null; created_at: Date } | undefined> {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['transaction_id', 'created_at'])
+    .where('move_id', '=', moveId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export interface StatementRow {
+  id: string;
+  move_id: string;
+  kind: 'CREDIT' | 'DEBIT';
+  amount: number;
+  balance: number;
+  description: string | null;
+  transaction_id: string | null;
+  created_at: Date;
+}
+
+// The money movements (credits and debits; holds and releases leave the total alone) of an
+// account in [start, end), oldest first, each with the account's total after it: the running
+// sum is taken over the whole history before the period is cut out.
+export async function listStatement(
+  db: Db,
+  accountId: string,
+  period: { start?: Date; end?: Date },
+  skip: number,
+  limit: number,
+): Promise<StatementRow[]> {
+  const { rows } = await sql<StatementRow>`
+    select * from (
+      select e.id::text as id, e.move_id, e.kind, e.amount, e.description, e.transaction_id, e.created_at,
+        sum(case e.kind when 'CREDIT' then e.amount else -e.amount end) over (order by e.id) as balance
+      from ledger_entries e
+      where e.account_id = ${accountId} and e.kind in ('CREDIT', 'DEBIT')
+    ) s
+    where (${period.start ?? null}::timestamptz is null or s.created_at >= ${period.start ?? null}::timestamptz)
+      and (${period.end ?? null}::timestamptz is null or s.created_at < ${period.end ?? null}::timestamptz)
+    order by s.id::bigint
+    offset ${skip} limit ${limit}`.execute(db);
+  return rows.map((r) => ({ ...r, amount: Number(r.amount), balance: Number(r.balance) }));
+}
+
+// The legs of a move (an empty list when it was never written).
+export async function findMoveLegs(db: Db, moveId: string): Promise<StoredLeg[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['account_id', 'kind', 'bucket', 'amount'])
+    .where('move_id', '=', moveId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+}

@@ -218,3 +218,28 @@ export class LockedBalances {
 export async function lockAccounts(trx: Kysely<Database>, accountIds: string[], at: Date): Promise<LockedBalances> {
   return new LockedBalances(await repo.lockBalances(trx, accountIds, at));
 }
+
+// The transaction and time of a move already written, if it was.
+export async function findMove(db: Kysely<Database>, moveId: string) {
+  return repo.findMoveRecord(db, moveId);
+}
+
+export type StatementRow = repo.StatementRow;
+
+export async function statementOf(
+  db: Kysely<Database>,
+  accountId: string,
+  period: { start?: Date; end?: Date },
+  page: { skip: number; limit: number },
+): Promise<StatementRow[]> {
+  return repo.listStatement(db, accountId, period, page.skip, page.limit);
+}
+
+export async function legsOf(db: Kysely<Database>, moveId: string): Promise<LedgerLeg[]> {
+  return (await repo.findMoveLegs(db, moveId)).map((l) => ({
+    accountId: l.account_id,
+    kind: l.kind,
+    amount: l.amount as Cents,
+    bucket: l.bucket,
+  }));
+}

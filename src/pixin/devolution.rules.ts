@@ -2,6 +2,7 @@
 // checked against its Pix (window, nature, caps), the money HELD on the receiving account
 // when requested, then settled by the simulated rail (devolution-settlement.ts).
 import type { Kysely } from 'kysely';
+import { takeBackSplitParts } from '../splits/splits.service';
 import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
 import { applyMove } from '../ledger/ledger.service';
 import { newReturnId } from '../lib/ids';
@@ -112,6 +113,8 @@ export async function requestDevolution(
   if (refused) return refused;
   const valor = money(input.value);
   const rtrId = newReturnId(OWN_ISPB, now);
+  // A split payment's parts give back their share of the refund first (src/splits).
+  if (pix.charge_id) await takeBackSplitParts(trx, pix, input.value, rtrId, now);
   const hold = await applyMove(trx, {
     moveId: `devolucao-hold:${rtrId}`,
     legs: [{ accountId: pix.account_id, kind: 'HOLD', bucket: 'blocked', amount: cents(input.value) }],

@@ -19,7 +19,8 @@ import { insertTransaction } from '../transactions/transactions.repository';
 import type { AccountParty } from './pixin.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
 import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
-import { buildPlatformChargeView } from '../charges/platform/platform.view';
+import { buildPlatformChargeView, type PlatformOptions } from '../charges/platform/platform.view';
+import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
 
 export interface IncomingPix {
   // Made by the payer's side (E + payer ISPB + yyyyMMddHHmm + 11 alphanumerics).
@@ -153,6 +154,7 @@ export async function settleIncomingPix(
   });
   // Settled meanwhile by another request with the same end-to-end id: that settlement stands.
   if (!pix) return (await replayOf(trx, incoming.endToEndId))!;
+  const parts = await splitPlanOf(trx, target);
   await insertTransaction(trx, {
     id: transactionId,
     company_id: target.companyId,
@@ -163,10 +165,14 @@ export async function settleIncomingPix(
     charge_id: target.charge?.charge.id ?? null,
     payment_id: null,
     created_at: target.at,
-    details: transactionDetails(target, incoming, payerTaxId, infoPagador),
+    details: {
+      ...transactionDetails(target, incoming, payerTaxId, infoPagador),
+      ...(parts.length ? { splits: splitsDetail(parts) } : {}),
+    },
   });
   const paid = target.charge ? await completeCharge(trx, target.charge, target.at) : null;
   await credit(trx, target, incoming.endToEndId, transactionId);
+  if (parts.length) await splitPayment(trx, target, parts, incoming.endToEndId);
   await recordEvents(trx, settlementEvents(target, pix, paid, context.publicUrl));
   return {
     ok: true,
@@ -203,6 +209,29 @@ function transactionDetails(target: Target, incoming: IncomingPix, payerTaxId: s
     ...(target.qrCode ? { pixQrCode: target.qrCode } : {}),
     ...(target.parts.components ? { componentesValor: target.parts.components } : {}),
   };
+}
+
+// Where the parts of a split charge go when it is paid (none for other Pix).
+async function splitPlanOf(trx: Kysely<Database>, target: Target): Promise<PlannedPart[]> {
+  const splits = (target.charge?.charge.platform as PlatformOptions | undefined)?.splits;
+  if (!splits?.length) return [];
+  return planSplits(trx, splits, { companyId: target.companyId, accountId: target.accountId }, target.value);
+}
+
+// The parts leave the receiver right after its credit.
+async function splitPayment(trx: Kysely<Database>, target: Target, parts: PlannedPart[], endToEndId: string) {
+  const charge = target.charge!.charge;
+  await executeSplits(trx, parts, {
+    endToEndId,
+    receiver: {
+      companyId: target.companyId,
+      accountId: target.accountId,
+      name: target.party.company_name,
+      taxId: target.party.company_tax_id,
+    },
+    at: target.at,
+    charge: charge.correlation_id ?? charge.txid,
+  });
 }
 
 // The receiving account is credited from the outside world.

@@ -42,6 +42,12 @@ async function get(url: string, accept: string): Promise<Result<string>> {
 }
 
 export async function readDynamicPayload(locationUrl: string, publicUrl: string): Promise<Result<DynamicPayload>> {
+  const verified = await readLocationPayload(locationUrl, publicUrl);
+  return verified.ok ? payloadOf(verified.value) : verified;
+}
+
+// The payload a location on this server signs (a cob, cobv or rec), its JWS verified.
+export async function readLocationPayload(locationUrl: string, publicUrl: string): Promise<Result<unknown>> {
   const scheme = new URL(publicUrl).protocol;
   const fetched = await get(`${scheme}//${locationUrl}`, 'application/jose');
   if (!fetched.ok) return fetched;
@@ -65,7 +71,7 @@ export async function readDynamicPayload(locationUrl: string, publicUrl: string)
   }
   const verified = await verifyCompactJws(jws, jwks);
   if (!verified.ok) return fail(`the payload JWS does not verify: ${verified.reason}`);
-  return payloadOf(verified.value.payload);
+  return ok(verified.value.payload);
 }
 
 function payloadOf(raw: unknown): Result<DynamicPayload> {

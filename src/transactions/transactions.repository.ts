@@ -3,13 +3,16 @@
 //
 // Types: PIX_IN (a Pix received, with or without a charge), PIX_OUT (a payment sent),
 // REFUND_OUT (a devolution sent back to a payer), REFUND_IN (a devolution received),
-// WITHDRAW (to the account's registered destination), FEE.
+// WITHDRAW (to the account's registered destination), FEE, INTERNAL_TRANSFER (money moved
+// between two accounts of this server: a transfer, a subaccount move or a split part; written
+// on the account the money left).
 import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTransaction, Transaction } from '../db/schema';
 
-export type TransactionType = 'PIX_IN' | 'PIX_OUT' | 'BILL_PAYMENT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE';
+export type TransactionType =
+  'PIX_IN' | 'PIX_OUT' | 'BILL_PAYMENT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE' | 'INTERNAL_TRANSFER';
 
 // What the read side (GET /api/v1/transaction) shows from `details`; every key is optional
 // and other keys are kept but not shown. Values of the wrong type are ignored.
@@ -166,4 +169,16 @@ export async function findTransaction(
     .orderBy('transactions.created_at')
     .orderBy('transactions.id')
     .executeTakeFirst();
+}
+
+// Several transactions in one statement.
+export async function insertTransactions(
+  db: Kysely<Database>,
+  txs: Array<Omit<NewTransaction, 'details'> & { type: TransactionType; details?: Record<string, unknown> }>,
+): Promise<void> {
+  if (txs.length === 0) return;
+  await db
+    .insertInto('transactions')
+    .values(txs.map((tx) => ({ ...tx, details: JSON.stringify(tx.details ?? {}) })))
+    .execute();
 }

@@ -11,6 +11,7 @@ export type TransactionView = components['schemas']['Transaction'];
 export type ApiTransactionType = components['schemas']['TransactionType'];
 type Party = components['schemas']['Party'];
 type CustomerView = components['schemas']['Customer'];
+type SplitPartView = components['schemas']['SplitPart'];
 
 // The stored types as the API names them (REVERSAL: a refund received of a Pix sent).
 export const API_TYPE: Record<TransactionType, ApiTransactionType> = {
@@ -21,6 +22,7 @@ export const API_TYPE: Record<TransactionType, ApiTransactionType> = {
   REFUND_IN: 'REVERSAL',
   WITHDRAW: 'WITHDRAW',
   FEE: 'FEE',
+  INTERNAL_TRANSFER: 'INTERNAL_TRANSFER',
 };
 
 // The stored types an API type filter selects (none for the kinds this server never records).
@@ -105,6 +107,23 @@ function partyOf(v: unknown): Party | undefined {
   });
 }
 
+const SPLIT_TYPES: ReadonlySet<string> = new Set(['SPLIT_INTERNAL_TRANSFER', 'SPLIT_SUB_ACCOUNT', 'SPLIT_PARTNER']);
+
+// The parts of a paid split charge (written by src/splits).
+function splitsOf(v: unknown): TransactionView['splits'] {
+  if (!Array.isArray(v)) return undefined;
+  const parts = v.flatMap((item) => {
+    const o = obj(item);
+    const pixKey = str(o?.pixKey);
+    const value = int(o?.value);
+    const status = o?.status === 'SENT' ? 'SENT' : o?.status === 'KEPT' ? 'KEPT' : undefined;
+    if (!pixKey || value === undefined || !status) return [];
+    const splitType = SPLIT_TYPES.has(String(o!.splitType)) ? (o!.splitType as SplitPartView['splitType']) : undefined;
+    return [{ pixKey, value, status, ...(splitType ? { splitType } : {}) } as SplitPartView];
+  });
+  return parts.length ? parts : undefined;
+}
+
 function ownParty(row: TransactionWithAccount): Party {
   return {
     account: { branch: row.branch, account: row.account_number, accountType: 'TRAN' },
@@ -159,5 +178,7 @@ export function transactionView(row: TransactionWithAccount): TransactionView {
   const creditParty = partyOf(d.creditParty) ?? (incoming ? own : counterparty);
   if (debitParty) view.debitParty = debitParty;
   if (creditParty) view.creditParty = creditParty;
+  const splits = splitsOf(d.splits);
+  if (splits) view.splits = splits;
   return view;
 }

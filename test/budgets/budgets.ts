@@ -30,7 +30,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   deleteCharge: { max: 6 },
   updateChargeExpiry: { max: 8 },
   listChargeRefunds: { max: 3 },
-  createChargeRefund: { max: 11 },
+  createChargeRefund: { max: 12 }, // +1: the parts of a split payment, taken back in proportion
   listRefunds: { max: 2 },
   createRefund: { max: 10 },
   getRefund: { max: 1 },
@@ -71,6 +71,18 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   checkPixKeyByBody: { max: 5 },
   getPixKeyTokens: { max: 1 },
   listPixKeyTokenLogs: { max: 2 },
+  listSubAccounts: { max: 1 },
+  createSubAccount: { max: 7 },
+  getSubAccount: { max: 1 },
+  deleteSubAccount: { max: 6 },
+  withdrawFromSubAccount: { max: 8 }, // both balances locked to read the available amount, then the move
+  debitSubAccount: { max: 6 },
+  creditSubAccount: { max: 6 },
+  transferBetweenSubAccounts: { max: 7 }, // the balances after the move are read back
+  getSubAccountStatement: { max: 2 },
+  createTransfer: { max: 7 },
+  getStatement: { max: 2 },
+  decodeEmv: { max: 0 }, // a location on this server is read over HTTP, as a payer's bank does
   listStaticQrCodes: { max: 2 },
   createStaticQrCode: { max: 5 },
   getStaticQrCode: { max: 1 },
@@ -121,7 +133,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getPix: { max: 2 },
   listPix: { max: 2 },
   getDevolucao: { max: 1 },
-  putDevolucao: { max: 8, target: 12 }, // a devolution
+  putDevolucao: { max: 9, target: 12 }, // a devolution; +1: the parts of a split payment
   getWebhook: { max: 1 },
   putWebhook: { max: 4 },
   getWebhookRec: { max: 1 },

@@ -28,6 +28,8 @@ export interface BankAccountsTable {
   closed_at: Date | null;
   // E-mail of the account holder user (money-out migration); filters GET /account.
   holder_email: ColumnType<string | null, string | null | undefined, string | null>;
+  // Set on a subaccount: the company account it belongs to (subaccounts migration).
+  parent_account_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApplicationsTable {
