@@ -476,6 +476,16 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getKycOnboardingPage",
+    "method": "get",
+    "path": "/kyc/onboarding/{token}",
+    "tag": "Kyc",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createKycOnboarding",
     "method": "post",
     "path": "/api/v1/kyc/onboarding",
@@ -1112,6 +1122,16 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getSandboxKycInbox",
+    "method": "get",
+    "path": "/api/v1/sandbox/kyc/inbox",
+    "tag": "Sandbox",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "reviewSandboxKycOnboarding",
     "method": "post",
     "path": "/api/v1/sandbox/kyc/review",
@@ -1166,6 +1186,7 @@ export interface PlatformHandlers {
   createFundsRecovery: Handler<operations['createFundsRecovery']>;
   getFundsRecovery: Handler<operations['getFundsRecovery']>;
   cancelFundsRecovery: Handler<operations['cancelFundsRecovery']>;
+  getKycOnboardingPage: Handler<operations['getKycOnboardingPage']>;
   createKycOnboarding: Handler<operations['createKycOnboarding']>;
   submitKycOnboarding: Handler<operations['submitKycOnboarding']>;
   listKycRepresentatives: Handler<operations['listKycRepresentatives']>;
@@ -1217,5 +1238,6 @@ export interface PlatformHandlers {
   sandboxOpenDispute: Handler<operations['sandboxOpenDispute']>;
   sandboxResolveDispute: Handler<operations['sandboxResolveDispute']>;
   getSandboxKycCode: Handler<operations['getSandboxKycCode']>;
+  getSandboxKycInbox: Handler<operations['getSandboxKycInbox']>;
   reviewSandboxKycOnboarding: Handler<operations['reviewSandboxKycOnboarding']>;
 }

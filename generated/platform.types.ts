@@ -501,6 +501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/kyc/onboarding/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant page of a KYC onboarding
+         * @description Open endpoint, the target of an onboarding's `link`: an HTML page in Portuguese with the register's data (names, CNPJ, status) and its representatives with the confirmation state of their e-mail and phone (addresses partly masked). Once the onboarding reaches a terminal state (SUBMITTED, APPROVED, REJECTED) and has a redirectUrl, the page sends the merchant there after 5 seconds (a meta refresh, no script) and shows the link. The token in the path is unguessable (32 hex digits).
+         */
+        get: operations["getKycOnboardingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/kyc/onboarding": {
         parameters: {
             query?: never;
@@ -1338,9 +1358,29 @@ export interface paths {
         };
         /**
          * Read the last one-time code sent to a representative
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). The sandbox sends no e-mail or message; this answers the plain last code sent on the channel (outside sandbox mode codes are kept only as salted hashes).
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Answers the plain last code sent on the channel (outside sandbox mode codes are kept only as salted hashes); the messages themselves show in the sandbox inbox page (getSandboxKycInbox).
          */
         get: operations["getSandboxKycCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/kyc/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox inbox of one-time code messages
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization), like a mailbox: an HTML page in Portuguese with the one-time code messages sent to one e-mail address or phone (the 50 newest, both channels), their text and delivery state. Every mode writes these messages to an outbox; outside the sandbox they go out through the channel's sender (SMTP for e-mail) and their text is not kept after delivery. Without `address` the page shows only the form.
+         */
+        get: operations["getSandboxKycInbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5081,6 +5121,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getKycOnboardingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token at the end of the onboarding's link
+                 * @example 3c9e1a7b5d2f4e6a8b0c1d2e3f4a5b6c
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No onboarding has this link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     createKycOnboarding: {
         parameters: {
             query?: never;
@@ -7314,6 +7390,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxKycCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSandboxKycInbox: {
+        parameters: {
+            query?: {
+                /**
+                 * @description E-mail address or phone (+55...) whose messages to show
+                 * @example carla.ribeiro@tecidosbrasil.com.br
+                 */
+                address?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];

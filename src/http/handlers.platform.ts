@@ -60,6 +60,8 @@ export const platformHandlers: PlatformHandlers = {
   cancelFundsRecovery: medHandlers.cancelFundsRecovery,
   createKycOnboarding: kycHandlers.createKycOnboarding,
   getSandboxKycCode: kycHandlers.getSandboxKycCode,
+  getSandboxKycInbox: kycHandlers.getSandboxKycInbox,
+  getKycOnboardingPage: kycHandlers.getKycOnboardingPage,
   reviewSandboxKycOnboarding: kycHandlers.reviewSandboxKycOnboarding,
   submitKycOnboarding: kycHandlers.submitKycOnboarding,
   listKycRepresentatives: kycHandlers.listKycRepresentatives,
