@@ -994,6 +994,20 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "setCompanyFeatures",
+    "method": "put",
+    "path": "/api/v1/operator/companies/{companyId}/features",
+    "tag": "Operator",
+    "security": [
+      "OperatorToken"
+    ],
+    "scope": null,
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createSandboxCompany",
     "method": "post",
     "path": "/api/v1/sandbox/companies",
@@ -1132,6 +1146,20 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "setSandboxCompanyFeatures",
+    "method": "put",
+    "path": "/api/v1/sandbox/company/features",
+    "tag": "Sandbox",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SANDBOX_FEATURES_PUT",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "reviewSandboxKycOnboarding",
     "method": "post",
     "path": "/api/v1/sandbox/kyc/review",
@@ -1227,6 +1255,7 @@ export interface PlatformHandlers {
   getWebhookPublicKeys: Handler<operations['getWebhookPublicKeys']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;
   redeliverWebhookDelivery: Handler<operations['redeliverWebhookDelivery']>;
+  setCompanyFeatures: Handler<operations['setCompanyFeatures']>;
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;
@@ -1239,5 +1268,6 @@ export interface PlatformHandlers {
   sandboxResolveDispute: Handler<operations['sandboxResolveDispute']>;
   getSandboxKycCode: Handler<operations['getSandboxKycCode']>;
   getSandboxKycInbox: Handler<operations['getSandboxKycInbox']>;
+  setSandboxCompanyFeatures: Handler<operations['setSandboxCompanyFeatures']>;
   reviewSandboxKycOnboarding: Handler<operations['reviewSandboxKycOnboarding']>;
 }

@@ -1149,6 +1149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/companies/{companyId}/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a company's features (platform operators)
+         * @description For platform operators, authenticated by the operator token (PIXGATE_OPERATOR_TOKEN as a Bearer token; without it configured every call answers 401). Replaces the company's features (duplicates dropped) and records the change in the company's feature audit (who, the list before and after, the reason, the request id); every process sees the new features on the company's next request.
+         */
+        put: operations["setCompanyFeatures"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/companies": {
         parameters: {
             query?: never;
@@ -1382,6 +1402,26 @@ export interface paths {
          */
         get: operations["getSandboxKycInbox"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/company/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller company's features (sandbox)
+         * @description Exists only when the server runs in sandbox mode (404 otherwise). Replaces the features of the caller's own company (the one of the Authorization; no other company's), audited like an operator's change with actor SANDBOX and the calling application.
+         */
+        put: operations["setSandboxCompanyFeatures"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3269,6 +3309,35 @@ export interface components {
             expiresAt: string;
             /** @description Whether it already confirmed the address */
             used: boolean;
+        };
+        /** @description The whole list of a company's features. */
+        CompanyFeaturesPayload: {
+            /** @description Feature names (e.g. BAAS, SPLIT, KYC_REPRESENTATIVE_EMAIL_OTP); duplicates are dropped */
+            features: string[];
+            /** @description Why the features change (kept in the audit) */
+            reason?: string;
+        };
+        /** @description A company's features after a change, and the change's audit record. */
+        CompanyFeaturesChange: {
+            company: {
+                id: string;
+                features: string[];
+            };
+            change: {
+                id: string;
+                /**
+                 * @description OPERATOR (the operator token) or SANDBOX (the company's own application)
+                 * @enum {string}
+                 */
+                actor: "OPERATOR" | "SANDBOX";
+                reason?: string;
+                before: string[];
+                after: string[];
+                /** Format: date-time */
+                changedAt: string;
+                /** @description The X-Request-Id of the request that made the change */
+                requestId: string;
+            };
         };
         /** @description Sandbox clock. */
         SandboxClock: {
@@ -6862,6 +6931,49 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    setCompanyFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the company
+                 * @example 3f1c9a52-8d7e-4b6a-9c0d-1e2f3a4b5c6d
+                 */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The company's features (the whole list) and why */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyFeaturesPayload"];
+            };
+        };
+        responses: {
+            /** @description The company's features and the audit record of the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyFeaturesChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No company has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     createSandboxCompany: {
         parameters: {
             query?: never;
@@ -7430,6 +7542,44 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setSandboxCompanyFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The company's features (the whole list) and why */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyFeaturesPayload"];
+            };
+        };
+        responses: {
+            /** @description The company's features and the audit record of the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyFeaturesChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found */
             404: {
                 headers: {

@@ -32,6 +32,9 @@ export interface Config {
   // The SMTP server one-time codes are e-mailed through (PIXGATE_SMTP_*); undefined: none,
   // e-mails wait in the outbox. See src/kyc/smtp-sender.ts.
   smtp: SmtpConfig | undefined;
+  // The bearer token of platform operators (PIXGATE_OPERATOR_TOKEN, at least 32 characters);
+  // undefined: operator operations answer 401.
+  operatorToken: string | undefined;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -61,7 +64,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
     smtp: smtpConfigOf(env),
+    operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
   };
+}
+
+function operatorToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 32 || /\s/.test(value))
+    throw new Error('PIXGATE_OPERATOR_TOKEN must be at least 32 characters without spaces');
+  return value;
 }
 
 function corsOrigins(value: string | undefined, sandbox: boolean): string[] {

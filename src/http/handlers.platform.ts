@@ -10,7 +10,7 @@ import { imageHandlers } from '../images/images.handler';
 import { customerHandlers } from '../customers/customers.handler';
 import { qrCodeHandlers } from '../qrcodes/qrcodes.handler';
 import { transactionHandlers } from '../transactions/transactions.handler';
-import { applicationHandlers } from '../identity/identity.handler';
+import { applicationHandlers, featureHandlers } from '../identity/identity.handler';
 import { sandboxHandlers } from '../sandbox/sandbox.handler';
 import { webhookHandlers } from '../webhooks/webhooks.handler';
 import { pixInPlatformHandlers } from '../pixin/platform.handler';
@@ -24,6 +24,7 @@ import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
+  ...featureHandlers,
   ...sandboxHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,

@@ -96,6 +96,8 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   sandboxOpenDispute: { max: 9 },
   sandboxResolveDispute: { max: 8 },
   getSandboxKycCode: { max: 1 },
+  setCompanyFeatures: { max: 5 },
+  setSandboxCompanyFeatures: { max: 6 },
   getSandboxKycInbox: { max: 1 },
   getKycOnboardingPage: { max: 3 },
   reviewSandboxKycOnboarding: { max: 7 },
