@@ -593,7 +593,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time code to the e-mail of a representative
-         * @description Sends a 6-digit code (valid 10 minutes) to the e-mail stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour, 10 per register and 6 per address per day.
+         * @description Sends a 6-digit code (valid 10 minutes) to the e-mail stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour (e-mail and phone together), 10 per register and 6 per address per day. The code goes out through the outbox (SMTP for e-mail when configured; the sandbox inbox page shows every message).
          */
         post: operations["sendKycRepresentativeEmailCode"];
         delete?: never;
@@ -633,7 +633,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time code to the phone (messaging app) of a representative
-         * @description Sends a 6-digit code (valid 10 minutes) to the phone (messaging app) stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour, 10 per register and 6 per address per day.
+         * @description Sends a 6-digit code (valid 10 minutes) to the phone (messaging app) stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour (e-mail and phone together), 10 per register and 6 per address per day. The code goes out through the outbox (SMTP for e-mail when configured; the sandbox inbox page shows every message).
          */
         post: operations["sendKycRepresentativePhoneCode"];
         delete?: never;
@@ -2343,7 +2343,7 @@ export interface components {
         /** @description Result of a code send (always HTTP 200). */
         KycCodeSendOutcome: {
             /**
-             * @description CODE_SENT: a new or live code was sent (valid 10 minutes); ALREADY_SENT: nothing new spent (sent under 30 seconds ago, or a rejected send was redelivered); ALREADY_VERIFIED; SAME_AS_ACCOUNT_USER: the account user already confirmed this address; COOLDOWN: 30 seconds between sends; SEND_LIMIT_REACHED: 3 per administrator per hour, 10 per register, 6 per address per day; BLOCKED: 3 wrong codes block new codes and checks for 24 hours; TRY_AGAIN: a concurrent call won or the send limiter is unavailable
+             * @description CODE_SENT: a new or live code was sent (valid 10 minutes); ALREADY_SENT: nothing new spent (sent under 30 seconds ago, or a rejected send was redelivered); ALREADY_VERIFIED; SAME_AS_ACCOUNT_USER: the account user already confirmed this address; COOLDOWN: 30 seconds between sends; SEND_LIMIT_REACHED: 3 per administrator per hour (both channels together), 10 per register, 6 per address per day; BLOCKED: 3 wrong codes block new codes and checks for 24 hours; TRY_AGAIN: a concurrent call won or the send limiter is unavailable
              * @enum {string}
              */
             outcome: "CODE_SENT" | "ALREADY_SENT" | "ALREADY_VERIFIED" | "SAME_AS_ACCOUNT_USER" | "COOLDOWN" | "SEND_LIMIT_REACHED" | "BLOCKED" | "TRY_AGAIN";
