@@ -476,6 +476,16 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getKycOnboardingPage",
+    "method": "get",
+    "path": "/kyc/onboarding/{token}",
+    "tag": "Kyc",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createKycOnboarding",
     "method": "post",
     "path": "/api/v1/kyc/onboarding",
@@ -1142,6 +1152,20 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "setCompanyFeatures",
+    "method": "put",
+    "path": "/api/v1/operator/companies/{companyId}/features",
+    "tag": "Operator",
+    "security": [
+      "OperatorToken"
+    ],
+    "scope": null,
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createSandboxCompany",
     "method": "post",
     "path": "/api/v1/sandbox/companies",
@@ -1272,6 +1296,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getSandboxKycInbox",
+    "method": "get",
+    "path": "/api/v1/sandbox/kyc/inbox",
+    "tag": "Sandbox",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "setSandboxCompanyFeatures",
+    "method": "put",
+    "path": "/api/v1/sandbox/company/features",
+    "tag": "Sandbox",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SANDBOX_FEATURES_PUT",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "reviewSandboxKycOnboarding",
     "method": "post",
     "path": "/api/v1/sandbox/kyc/review",
@@ -1326,6 +1374,7 @@ export interface PlatformHandlers {
   createFundsRecovery: Handler<operations['createFundsRecovery']>;
   getFundsRecovery: Handler<operations['getFundsRecovery']>;
   cancelFundsRecovery: Handler<operations['cancelFundsRecovery']>;
+  getKycOnboardingPage: Handler<operations['getKycOnboardingPage']>;
   createKycOnboarding: Handler<operations['createKycOnboarding']>;
   submitKycOnboarding: Handler<operations['submitKycOnboarding']>;
   listKycRepresentatives: Handler<operations['listKycRepresentatives']>;
@@ -1378,6 +1427,7 @@ export interface PlatformHandlers {
   createTransfer: Handler<operations['createTransfer']>;
   getStatement: Handler<operations['getStatement']>;
   decodeEmv: Handler<operations['decodeEmv']>;
+  setCompanyFeatures: Handler<operations['setCompanyFeatures']>;
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;
@@ -1389,5 +1439,7 @@ export interface PlatformHandlers {
   sandboxOpenDispute: Handler<operations['sandboxOpenDispute']>;
   sandboxResolveDispute: Handler<operations['sandboxResolveDispute']>;
   getSandboxKycCode: Handler<operations['getSandboxKycCode']>;
+  getSandboxKycInbox: Handler<operations['getSandboxKycInbox']>;
+  setSandboxCompanyFeatures: Handler<operations['setSandboxCompanyFeatures']>;
   reviewSandboxKycOnboarding: Handler<operations['reviewSandboxKycOnboarding']>;
 }

@@ -501,6 +501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/kyc/onboarding/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant page of a KYC onboarding
+         * @description Open endpoint, the target of an onboarding's `link`: an HTML page in Portuguese with the register's data (names, CNPJ, status) and its representatives with the confirmation state of their e-mail and phone (addresses partly masked). Once the onboarding reaches a terminal state (SUBMITTED, APPROVED, REJECTED) and has a redirectUrl, the page sends the merchant there after 5 seconds (a meta refresh, no script) and shows the link. The token in the path is unguessable (32 hex digits).
+         */
+        get: operations["getKycOnboardingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/kyc/onboarding": {
         parameters: {
             query?: never;
@@ -573,7 +593,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time code to the e-mail of a representative
-         * @description Sends a 6-digit code (valid 10 minutes) to the e-mail stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour, 10 per register and 6 per address per day.
+         * @description Sends a 6-digit code (valid 10 minutes) to the e-mail stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour (e-mail and phone together), 10 per register and 6 per address per day. The code goes out through the outbox (SMTP for e-mail when configured; the sandbox inbox page shows every message).
          */
         post: operations["sendKycRepresentativeEmailCode"];
         delete?: never;
@@ -613,7 +633,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time code to the phone (messaging app) of a representative
-         * @description Sends a 6-digit code (valid 10 minutes) to the phone (messaging app) stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour, 10 per register and 6 per address per day.
+         * @description Sends a 6-digit code (valid 10 minutes) to the phone (messaging app) stored on the representative. At most one send every 30 seconds; 3 sends per administrator per hour (e-mail and phone together), 10 per register and 6 per address per day. The code goes out through the outbox (SMTP for e-mail when configured; the sandbox inbox page shows every message).
          */
         post: operations["sendKycRepresentativePhoneCode"];
         delete?: never;
@@ -1367,6 +1387,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/companies/{companyId}/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a company's features (platform operators)
+         * @description For platform operators, authenticated by the operator token (PIXGATE_OPERATOR_TOKEN as a Bearer token; without it configured every call answers 401). Replaces the company's features (duplicates dropped) and records the change in the company's feature audit (who, the list before and after, the reason, the request id); every process sees the new features on the company's next request.
+         */
+        put: operations["setCompanyFeatures"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/companies": {
         parameters: {
             query?: never;
@@ -1576,10 +1616,50 @@ export interface paths {
         };
         /**
          * Read the last one-time code sent to a representative
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). The sandbox sends no e-mail or message; this answers the plain last code sent on the channel (outside sandbox mode codes are kept only as salted hashes).
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Answers the plain last code sent on the channel (outside sandbox mode codes are kept only as salted hashes); the messages themselves show in the sandbox inbox page (getSandboxKycInbox).
          */
         get: operations["getSandboxKycCode"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/kyc/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox inbox of one-time code messages
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization), like a mailbox: an HTML page in Portuguese with the one-time code messages sent to one e-mail address or phone (the 50 newest, both channels), their text and delivery state. Every mode writes these messages to an outbox; outside the sandbox they go out through the channel's sender (SMTP for e-mail) and their text is not kept after delivery. Without `address` the page shows only the form.
+         */
+        get: operations["getSandboxKycInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/company/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller company's features (sandbox)
+         * @description Exists only when the server runs in sandbox mode (404 otherwise). Replaces the features of the caller's own company (the one of the Authorization; no other company's), audited like an operator's change with actor SANDBOX and the calling application.
+         */
+        put: operations["setSandboxCompanyFeatures"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2501,7 +2581,7 @@ export interface components {
         /** @description Result of a code send (always HTTP 200). */
         KycCodeSendOutcome: {
             /**
-             * @description CODE_SENT: a new or live code was sent (valid 10 minutes); ALREADY_SENT: nothing new spent (sent under 30 seconds ago, or a rejected send was redelivered); ALREADY_VERIFIED; SAME_AS_ACCOUNT_USER: the account user already confirmed this address; COOLDOWN: 30 seconds between sends; SEND_LIMIT_REACHED: 3 per administrator per hour, 10 per register, 6 per address per day; BLOCKED: 3 wrong codes block new codes and checks for 24 hours; TRY_AGAIN: a concurrent call won or the send limiter is unavailable
+             * @description CODE_SENT: a new or live code was sent (valid 10 minutes); ALREADY_SENT: nothing new spent (sent under 30 seconds ago, or a rejected send was redelivered); ALREADY_VERIFIED; SAME_AS_ACCOUNT_USER: the account user already confirmed this address; COOLDOWN: 30 seconds between sends; SEND_LIMIT_REACHED: 3 per administrator per hour (both channels together), 10 per register, 6 per address per day; BLOCKED: 3 wrong codes block new codes and checks for 24 hours; TRY_AGAIN: a concurrent call won or the send limiter is unavailable
              * @enum {string}
              */
             outcome: "CODE_SENT" | "ALREADY_SENT" | "ALREADY_VERIFIED" | "SAME_AS_ACCOUNT_USER" | "COOLDOWN" | "SEND_LIMIT_REACHED" | "BLOCKED" | "TRY_AGAIN";
@@ -3677,6 +3757,35 @@ export interface components {
             expiresAt: string;
             /** @description Whether it already confirmed the address */
             used: boolean;
+        };
+        /** @description The whole list of a company's features. */
+        CompanyFeaturesPayload: {
+            /** @description Feature names (e.g. BAAS, SPLIT, KYC_REPRESENTATIVE_EMAIL_OTP); duplicates are dropped */
+            features: string[];
+            /** @description Why the features change (kept in the audit) */
+            reason?: string;
+        };
+        /** @description A company's features after a change, and the change's audit record. */
+        CompanyFeaturesChange: {
+            company: {
+                id: string;
+                features: string[];
+            };
+            change: {
+                id: string;
+                /**
+                 * @description OPERATOR (the operator token) or SANDBOX (the company's own application)
+                 * @enum {string}
+                 */
+                actor: "OPERATOR" | "SANDBOX";
+                reason?: string;
+                before: string[];
+                after: string[];
+                /** Format: date-time */
+                changedAt: string;
+                /** @description The X-Request-Id of the request that made the change */
+                requestId: string;
+            };
         };
         /** @description Sandbox clock. */
         SandboxClock: {
@@ -5524,6 +5633,42 @@ export interface operations {
             };
             /** @description The recovery is in a terminal state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getKycOnboardingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token at the end of the onboarding's link
+                 * @example 3c9e1a7b5d2f4e6a8b0c1d2e3f4a5b6c
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No onboarding has this link */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7739,6 +7884,49 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    setCompanyFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the company
+                 * @example 3f1c9a52-8d7e-4b6a-9c0d-1e2f3a4b5c6d
+                 */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The company's features (the whole list) and why */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyFeaturesPayload"];
+            };
+        };
+        responses: {
+            /** @description The company's features and the audit record of the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyFeaturesChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No company has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     createSandboxCompany: {
         parameters: {
             query?: never;
@@ -8285,6 +8473,81 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSandboxKycInbox: {
+        parameters: {
+            query?: {
+                /**
+                 * @description E-mail address or phone (+55...) whose messages to show
+                 * @example carla.ribeiro@tecidosbrasil.com.br
+                 */
+                address?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setSandboxCompanyFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The company's features (the whole list) and why */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyFeaturesPayload"];
+            };
+        };
+        responses: {
+            /** @description The company's features and the audit record of the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyFeaturesChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found */
             404: {
                 headers: {

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
+import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -28,6 +29,12 @@ export interface Config {
   // Origins whose browser pages may call both APIs (PIXGATE_CORS_ORIGINS: `*`, or origins
   // separated by commas; empty: none). Default `*` in sandbox mode, none otherwise.
   corsOrigins: string[];
+  // The SMTP server one-time codes are e-mailed through (PIXGATE_SMTP_*); undefined: none,
+  // e-mails wait in the outbox. See src/kyc/smtp-sender.ts.
+  smtp: SmtpConfig | undefined;
+  // The bearer token of platform operators (PIXGATE_OPERATOR_TOKEN, at least 32 characters);
+  // undefined: operator operations answer 401.
+  operatorToken: string | undefined;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -56,7 +63,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM'),
     },
     corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
+    smtp: smtpConfigOf(env),
+    operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
   };
+}
+
+function operatorToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 32 || /\s/.test(value))
+    throw new Error('PIXGATE_OPERATOR_TOKEN must be at least 32 characters without spaces');
+  return value;
 }
 
 function corsOrigins(value: string | undefined, sandbox: boolean): string[] {

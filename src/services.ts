@@ -89,7 +89,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const pixin = buildPixInService(config, db, clock, jobs);
   const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies);
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
-  const kyc = buildKycServices(config, db, clock);
+  const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
   const med = new MedService(db, clock);
   const disputes = new DisputesService(db, clock);

@@ -19,7 +19,7 @@ import type { ReceivingKey } from '../keys/keys.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
 import * as repo from './charges.repository';
 import type { ChargeCompany, ChargeInContext } from './charges.repository';
-import { buildPlatformChargeView, platformChargeView } from './platform/platform.view';
+import { buildPlatformChargeView, type ChargeViewContext, platformChargeView } from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';
@@ -154,6 +154,23 @@ function receivingParty(input: NewChargeRecord): AccountParty {
   };
 }
 
+// Which API created a charge: the platform API always stores the client's correlationID, the
+// Pix API (cob, cobv, lotecobv) never has one.
+export type ChargeCreatedBy = 'PLATFORM_API' | 'PIX_API';
+export function chargeCreatedBy(charge: Pick<Charge, 'correlation_id'>): ChargeCreatedBy {
+  return charge.correlation_id !== null ? 'PLATFORM_API' : 'PIX_API';
+}
+
+// The charge object of webhook payloads: the platform charge and the API that created it.
+export function chargeEventView(
+  charge: Charge,
+  ctx: ChargeViewContext,
+  publicUrl: string,
+  now: Date,
+): Record<string, unknown> {
+  return { ...buildPlatformChargeView(charge, ctx, publicUrl, now), createdBy: chargeCreatedBy(charge) };
+}
+
 // The payload of the charge events: the platform charge object, its company and account.
 export function chargeEventPayloadOf(
   charge: ChargeInContext,
@@ -162,7 +179,7 @@ export function chargeEventPayloadOf(
   now: Date,
 ): Record<string, unknown> {
   return {
-    charge: buildPlatformChargeView(charge.charge, charge, publicUrl, now),
+    charge: chargeEventView(charge.charge, charge, publicUrl, now),
     ...(party ? { company: companyView(party), account: accountEventView(party) } : {}),
   };
 }
@@ -176,7 +193,7 @@ export async function chargeEventPayload(
 ): Promise<Record<string, unknown>> {
   const party = await findAccountParty(trx, charge.account_id);
   return {
-    charge: await platformChargeView(trx, charge, publicUrl, now),
+    charge: { ...(await platformChargeView(trx, charge, publicUrl, now)), createdBy: chargeCreatedBy(charge) },
     ...(party ? { company: companyView(party), account: accountEventView(party) } : {}),
   };
 }

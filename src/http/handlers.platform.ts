@@ -10,7 +10,7 @@ import { imageHandlers } from '../images/images.handler';
 import { customerHandlers } from '../customers/customers.handler';
 import { qrCodeHandlers } from '../qrcodes/qrcodes.handler';
 import { transactionHandlers } from '../transactions/transactions.handler';
-import { applicationHandlers } from '../identity/identity.handler';
+import { applicationHandlers, featureHandlers } from '../identity/identity.handler';
 import { sandboxHandlers } from '../sandbox/sandbox.handler';
 import { webhookHandlers } from '../webhooks/webhooks.handler';
 import { pixInPlatformHandlers } from '../pixin/platform.handler';
@@ -27,6 +27,7 @@ import { decodeHandlers } from '../decode/decode.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
+  ...featureHandlers,
   ...sandboxHandlers,
   ...subAccountHandlers,
   ...transferHandlers,
@@ -66,6 +67,8 @@ export const platformHandlers: PlatformHandlers = {
   cancelFundsRecovery: medHandlers.cancelFundsRecovery,
   createKycOnboarding: kycHandlers.createKycOnboarding,
   getSandboxKycCode: kycHandlers.getSandboxKycCode,
+  getSandboxKycInbox: kycHandlers.getSandboxKycInbox,
+  getKycOnboardingPage: kycHandlers.getKycOnboardingPage,
   reviewSandboxKycOnboarding: kycHandlers.reviewSandboxKycOnboarding,
   submitKycOnboarding: kycHandlers.submitKycOnboarding,
   listKycRepresentatives: kycHandlers.listKycRepresentatives,

@@ -12,6 +12,11 @@ export const platformSecurity: Record<string, SecurityResolver> = {
     requireScope(principal, operation.scope);
     return principal;
   },
+  // Platform operators: the bearer token of PIXGATE_OPERATOR_TOKEN.
+  OperatorToken: async (koa) => {
+    const { services } = koa.state.requestContext;
+    return services.identity.authenticateOperator(koa.get('authorization') || undefined, services.config.operatorToken);
+  },
 };
 
 export const pixSecurity: Record<string, SecurityResolver> = {

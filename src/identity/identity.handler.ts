@@ -14,6 +14,27 @@ export const applicationHandlers = {
   },
 } satisfies Partial<PlatformHandlers>;
 
+// A company's features: changed by a platform operator (the company in the path), or in the
+// sandbox by the company's own application.
+export const featureHandlers = {
+  async setCompanyFeatures(req, ctx) {
+    const body = await ctx.services.identity.changeFeatures(req.params.companyId, req.body, {
+      kind: 'OPERATOR',
+      requestId: ctx.requestId,
+    });
+    return { status: 200, body };
+  },
+  async setSandboxCompanyFeatures(req, ctx) {
+    const caller = callerOf(ctx);
+    const body = await ctx.services.identity.changeFeatures(caller.companyId, req.body, {
+      kind: 'SANDBOX',
+      applicationId: caller.applicationId,
+      requestId: ctx.requestId,
+    });
+    return { status: 200, body };
+  },
+} satisfies Partial<PlatformHandlers>;
+
 export const oauthHandlers = {
   async issueToken(req, ctx) {
     const token = await ctx.services.oauth.issueToken(callerOf(ctx), req.body.grant_type, req.body.scope);

@@ -8,7 +8,9 @@ import type {
   NewApplication,
   NewBankAccount,
   NewCompany,
+  NewCompanyFeatureChange,
 } from '../db/schema';
+import type { WritePart } from '../db/together';
 
 export type Db = Kysely<Database>;
 
@@ -181,4 +183,17 @@ export async function countCompanies(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+// The company row, locked FOR UPDATE (a change of its features).
+export async function lockCompany(db: Db, companyId: string): Promise<Company | undefined> {
+  return db.selectFrom('companies').selectAll().where('id', '=', companyId).forUpdate().executeTakeFirst();
+}
+
+// New features and their audit row, as parts of one statement (src/db/together.ts).
+export function changeCompanyFeaturesParts(change: NewCompanyFeatureChange): WritePart[] {
+  return [
+    (qc) => qc.updateTable('companies').set({ features: change.features_after }).where('id', '=', change.company_id),
+    (qc) => qc.insertInto('company_feature_changes').values(change),
+  ];
 }

@@ -1,5 +1,5 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
@@ -7,6 +7,7 @@ import type { Principal } from './principal';
 import type { Clock } from '../lib/clock';
 import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
+import { writeTogether } from '../db/together';
 import { type CompanyDirectory, companyChange } from './companies';
 import { decodeAppId, newCredentials, secretMatches } from './credentials';
 import * as repo from './identity.repository';
@@ -53,6 +54,26 @@ export interface CreateCompanyInput {
   taxID: string;
   features: string[];
 }
+
+export interface FeaturesChangeInput {
+  features: string[];
+  reason?: string;
+}
+
+// Who changes features: a platform operator, or (sandbox mode) the company's own application.
+export type FeaturesActor =
+  { kind: 'OPERATOR'; requestId: string } | { kind: 'SANDBOX'; applicationId: string; requestId: string };
+
+// The caller of operator operations: no company of its own (they name the company in the
+// path) and no scope; it never reaches an operation secured by AppID.
+export const OPERATOR: Principal = {
+  applicationId: 'operator',
+  companyId: '',
+  accountId: '',
+  applicationType: 'API',
+  scopes: [],
+  features: [],
+};
 
 export function principalOf(app: ApplicationWithCompany): Principal {
   return {
@@ -233,6 +254,52 @@ export class IdentityService {
         application: { ...applicationView(app), clientSecret: credentials.clientSecret, appID: credentials.appID },
       };
     });
+  }
+
+  // A company's features, replaced, audited (who, before, after, why) and announced to every
+  // process in the same transaction: the next request of any of its credentials sees them.
+  async changeFeatures(companyId: string, input: FeaturesChangeInput, actor: FeaturesActor) {
+    const features = [...new Set(input.features)];
+    const change = await this.db.transaction().execute(async (trx) => {
+      const company = await repo.lockCompany(trx, companyId);
+      if (!company) throw errors.missing('company');
+      const row = {
+        id: randomUUID(),
+        company_id: companyId,
+        actor: actor.kind,
+        application_id: actor.kind === 'SANDBOX' ? actor.applicationId : null,
+        request_id: actor.requestId,
+        reason: input.reason ?? null,
+        features_before: JSON.stringify(company.features),
+        features_after: JSON.stringify(features),
+        changed_at: this.clock.serverNow(),
+      };
+      await writeTogether(trx, repo.changeCompanyFeaturesParts(row));
+      await repo.announce(trx, notifySql(this.feed, companyChange(companyId)));
+      return { ...row, before: company.features };
+    });
+    this.companies.changed(companyId);
+    return {
+      company: { id: companyId, features },
+      change: {
+        id: change.id,
+        actor: change.actor,
+        ...(change.reason !== null ? { reason: change.reason } : {}),
+        before: change.before,
+        after: features,
+        changedAt: change.changed_at.toISOString(),
+        requestId: change.request_id,
+      },
+    };
+  }
+
+  // The operator token (PIXGATE_OPERATOR_TOKEN), compared in constant time; 401 otherwise
+  // (also when the server has none: operator operations are then closed).
+  authenticateOperator(header: string | undefined, token: string | undefined): Principal {
+    const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
+    const expected = Buffer.from(token ?? '');
+    if (!token || given.length !== expected.length || !timingSafeEqual(given, expected)) throw errors.unauthorized();
+    return OPERATOR;
   }
 
   async countCompanies(): Promise<number> {

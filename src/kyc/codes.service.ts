@@ -1,14 +1,19 @@
 // One-time codes confirming a representative's e-mail or phone. Every answer is an outcome
-// (HTTP 200). All timing reads the server clock. Sends and checks of one register run under
+// (HTTP 200). All timing reads the company's clock. Sends and checks of one register run under
 // its row lock, so two calls at once for the same administrator cannot both spend a code.
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, KycChannel } from '../db/schema';
+import type { Database, KycChannel, KycOnboardingRow } from '../db/schema';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import * as repo from './kyc.repository';
+import { codeMessage } from './kyc.view';
+import { insertMessagePart, listMessagesTo } from './messages.repository';
+import { writeTogether } from '../db/together';
+import { renderInboxPage } from './pages.view';
+import { isValidEmail, normalizePhone } from '../lib/taxid';
 import { lockRegister } from './onboarding.service';
 
 export const CODE_RULES = {
@@ -50,6 +55,16 @@ export interface CodeTarget {
 
 type Db = Kysely<Database>;
 
+const INBOX_SIZE = 50;
+
+// An address as representatives store it: e-mails in lower case, phones as +55 and digits.
+function normalizeAddress(address: string): string | undefined {
+  const trimmed = address.trim();
+  if (trimmed.includes('@')) return isValidEmail(trimmed.toLowerCase()) ? trimmed.toLowerCase() : undefined;
+  const phone = normalizePhone(trimmed);
+  return phone.ok ? phone.value : undefined;
+}
+
 function hashCode(salt: string, code: string): string {
   return createHash('sha256').update(`${salt}:${code}`).digest('hex');
 }
@@ -86,29 +101,15 @@ export class KycCodesService {
           return 'COOLDOWN';
         const hourAgo = new Date(now.getTime() - HOUR);
         if (
-          (await repo.countSends(trx, { representativeId: rep.id, channel }, hourAgo)) >=
-            CODE_RULES.perAdministratorPerHour ||
+          // "3 sends per administrator per hour": e-mail and phone together.
+          (await repo.countSends(trx, { representativeId: rep.id }, hourAgo)) >= CODE_RULES.perAdministratorPerHour ||
           (await repo.countSends(trx, { onboardingId: onboarding.id }, hourAgo)) >= CODE_RULES.perRegisterPerHour ||
           (await repo.countSends(trx, { channel, address }, new Date(now.getTime() - DAY))) >=
             CODE_RULES.perAddressPerDay
         ) {
           return 'SEND_LIMIT_REACHED';
         }
-        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-        const salt = randomBytes(16).toString('hex');
-        await repo.insertCode(trx, {
-          id: randomUUID(),
-          representative_id: rep.id,
-          onboarding_id: onboarding.id,
-          channel,
-          address,
-          code_salt: salt,
-          code_hash: hashCode(salt, code),
-          sandbox_code: this.sandbox ? code : null,
-          sent_at: now,
-          expires_at: new Date(now.getTime() + CODE_RULES.lifeMs),
-        });
-        // Delivery (e-mail, messaging app) belongs to the provider; the sandbox has none.
+        await this.issue(trx, principal.companyId, onboarding, rep.id, channel, address, now);
         return 'CODE_SENT';
       }),
     );
@@ -156,6 +157,47 @@ export class KycCodesService {
     );
   }
 
+  // A new code: its salted hash, and its message in the outbox (in every mode; the delivery
+  // job hands it to the channel's sender, the sandbox inbox page shows it), in one statement.
+  private async issue(
+    trx: Db,
+    companyId: string,
+    onboarding: KycOnboardingRow,
+    representativeId: string,
+    channel: KycChannel,
+    address: string,
+    now: Date,
+  ): Promise<void> {
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const salt = randomBytes(16).toString('hex');
+    const codeId = randomUUID();
+    await writeTogether(trx, [
+      repo.insertCodePart({
+        id: codeId,
+        representative_id: representativeId,
+        onboarding_id: onboarding.id,
+        channel,
+        address,
+        code_salt: salt,
+        code_hash: hashCode(salt, code),
+        sandbox_code: this.sandbox ? code : null,
+        sent_at: now,
+        expires_at: new Date(now.getTime() + CODE_RULES.lifeMs),
+      }),
+      insertMessagePart({
+        id: randomUUID(),
+        company_id: companyId,
+        code_id: codeId,
+        channel,
+        address,
+        ...codeMessage(code, onboarding.trade_name || onboarding.official_name),
+        status: 'PENDING',
+        next_attempt_at: now,
+        created_at: now,
+      }),
+    ]);
+  }
+
   // Sandbox read-out of the last code sent on a channel.
   async lastSandboxCode(representativeId: string, channel: KycChannel) {
     const last = await repo.lastCode(this.db, representativeId, channel);
@@ -170,6 +212,19 @@ export class KycCodesService {
       expiresAt: last.expires_at.toISOString(),
       used: last.used_at !== null,
     };
+  }
+
+  // The sandbox inbox page: the newest messages sent to an e-mail address or phone.
+  async inbox(address: string | undefined): Promise<string> {
+    if (address === undefined || address.trim() === '') return renderInboxPage(undefined, []);
+    const normalized = normalizeAddress(address);
+    if (normalized === undefined) {
+      throw errors.validation(
+        [{ field: 'address', in: 'query', message: 'must be an e-mail address or a phone (+55...)' }],
+        'address must be an e-mail address or a phone (+55...)',
+      );
+    }
+    return renderInboxPage(normalized, await listMessagesTo(this.db, normalized, INBOX_SIZE));
   }
 
   // The register (locked) and its representative; a send needs an address on the channel.

@@ -2,6 +2,7 @@
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { pageInfo, pageOf } from '../lib/paging';
 import { callerOf } from '../http/principal-guard';
+import { PAGE_HEADERS } from '../lib/html';
 
 export const kycHandlers = {
   async createKycOnboarding(req, ctx) {
@@ -47,6 +48,14 @@ export const kycHandlers = {
       status: 200,
       body: await ctx.services.kyc.codes.lastSandboxCode(req.query.representativeId, req.query.channel),
     };
+  },
+  async getSandboxKycInbox(req, ctx) {
+    const html = await ctx.services.kyc.codes.inbox(req.query.address);
+    return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS };
+  },
+  async getKycOnboardingPage(req, ctx) {
+    const html = await ctx.services.kyc.onboardings.page(req.params.token);
+    return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS };
   },
   async reviewSandboxKycOnboarding(req, ctx) {
     return {

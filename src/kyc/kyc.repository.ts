@@ -13,6 +13,7 @@ import type {
   NewKycOnboarding,
   NewKycRepresentative,
 } from '../db/schema';
+import type { WritePart } from '../db/together';
 
 type Db = Kysely<Database>;
 
@@ -77,8 +78,17 @@ export async function lockOnboardingByTaxId(
   return selectOnboardingByTaxId(db, companyId, taxId).forUpdate().executeTakeFirst();
 }
 
+function selectOnboardingByLinkToken(db: Db, token: string) {
+  return db.selectFrom('kyc_onboardings').selectAll().where('link_token', '=', token);
+}
+
 export async function findOnboardingByLinkToken(db: Db, token: string): Promise<KycOnboardingRow | undefined> {
-  return db.selectFrom('kyc_onboardings').selectAll().where('link_token', '=', token).forUpdate().executeTakeFirst();
+  return selectOnboardingByLinkToken(db, token).executeTakeFirst();
+}
+
+// The same row, locked FOR UPDATE until the transaction ends.
+export async function lockOnboardingByLinkToken(db: Db, token: string): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByLinkToken(db, token).forUpdate().executeTakeFirst();
 }
 
 export async function setOnboardingStatus(db: Db, id: string, status: KycStatus, at: Date): Promise<KycOnboardingRow> {
@@ -248,8 +258,9 @@ export async function countSends(
   return Number(row.n);
 }
 
-export async function insertCode(db: Db, row: NewKycCode): Promise<void> {
-  await db.insertInto('kyc_codes').values(row).execute();
+// The code's row as a part of a statement that writes several tables (src/db/together.ts).
+export function insertCodePart(row: NewKycCode): WritePart {
+  return (qc) => qc.insertInto('kyc_codes').values(row);
 }
 
 export async function markCodeUsed(db: Db, id: string, at: Date): Promise<void> {

@@ -13,6 +13,17 @@ export function enrichedPersonName(cpf: string): string {
   return `Representante ***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`;
 }
 
+// The one-time code message (Portuguese: the administrators are Brazilian merchants).
+export function codeMessage(code: string, merchant: string): { subject: string; body: string } {
+  return {
+    subject: `Código de confirmação: ${code}`,
+    body:
+      `Seu código de confirmação do cadastro de ${merchant} é ${code}.\n` +
+      'Ele vale por 10 minutos. Não o compartilhe com ninguém.\n' +
+      'Se você não pediu este código, ignore esta mensagem.',
+  };
+}
+
 export function onboardingLink(publicUrl: string, token: string): string {
   return `${publicUrl}/kyc/onboarding/${token}`;
 }

@@ -21,6 +21,7 @@ import {
   phoneConfirmed,
   representativeView,
 } from './kyc.view';
+import { renderOnboardingPage, safeRedirect } from './pages.view';
 
 export const KYC_FEATURES = {
   emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP',
@@ -28,6 +29,9 @@ export const KYC_FEATURES = {
 } as const;
 
 type Db = Kysely<Database>;
+
+// The token of an onboarding's link (randomBytes(16) in hex).
+const LINK_TOKEN = /^[0-9a-f]{32}$/;
 
 export interface RepresentativeInput {
   taxID: string;
@@ -101,6 +105,9 @@ export class KycOnboardingService {
     const correlationId = input.correlationID === undefined ? taxId : input.correlationID.trim();
     const issues: FieldIssue[] = [];
     if (correlationId.length === 0) issues.push({ field: 'correlationID', in: 'body', message: 'must not be blank' });
+    // The merchant page follows only http(s) addresses.
+    if (input.redirectUrl !== undefined && safeRedirect(input.redirectUrl) === undefined)
+      issues.push({ field: 'redirectUrl', in: 'body', message: 'must be an http or https URL' });
     const reps = (input.representatives ?? []).map((r, i) => cleanRepresentative(r, `representatives[${i}]`, issues));
     const seen = new Set<string>();
     reps.forEach((r, i) => {
@@ -253,7 +260,7 @@ export class KycOnboardingService {
   async review(link: string, decision: 'APPROVED' | 'REJECTED') {
     const token = /\/kyc\/onboarding\/([0-9a-f]{32})\/?$/.exec(link)?.[1];
     return this.db.transaction().execute(async (trx) => {
-      const onboarding = token ? await repo.findOnboardingByLinkToken(trx, token) : undefined;
+      const onboarding = token ? await repo.lockOnboardingByLinkToken(trx, token) : undefined;
       if (!onboarding) throw errors.missing('onboarding');
       if (onboarding.status !== 'SUBMITTED')
         throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
@@ -262,6 +269,17 @@ export class KycOnboardingService {
       await settleAccountRegister(trx, onboarding.company_id, onboarding.correlation_id, decision, now);
       return this.view(trx, onboarding.company_id, reviewed);
     });
+  }
+
+  // The merchant page behind the onboarding's link (GET /kyc/onboarding/{token}).
+  async page(token: string): Promise<string> {
+    const onboarding = LINK_TOKEN.test(token) ? await repo.findOnboardingByLinkToken(this.db, token) : undefined;
+    if (!onboarding) throw errors.missing('onboarding');
+    const [reps, emails] = [
+      await repo.listRepresentatives(this.db, onboarding.id),
+      await repo.accountUserEmails(this.db, onboarding.company_id),
+    ];
+    return renderOnboardingPage(onboarding, reps, emails);
   }
 
   private async view(trx: Db, companyId: string, onboarding: KycOnboardingRow) {

@@ -19,8 +19,9 @@ import { insertTransaction } from '../transactions/transactions.repository';
 import type { AccountParty } from './pixin.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
 import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
-import { buildPlatformChargeView, type PlatformOptions } from '../charges/platform/platform.view';
+import { type PlatformOptions } from '../charges/platform/platform.view';
 import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
+import { chargeEventView } from '../charges/charge-records';
 
 export interface IncomingPix {
   // Made by the payer's side (E + payer ISPB + yyyyMMddHHmm + 11 alphanumerics).
@@ -250,7 +251,7 @@ async function credit(trx: Kysely<Database>, target: Target, endToEndId: string,
 // The events a receiver hears of: the charge completed, the transaction, the Pix API callback.
 function settlementEvents(target: Target, pix: PixReceived, paid: Charge | null, publicUrl: string): NewEvent[] {
   const at = target.at;
-  const chargeView = paid && target.charge ? buildPlatformChargeView(paid, target.charge, publicUrl, at) : undefined;
+  const chargeView = paid && target.charge ? chargeEventView(paid, target.charge, publicUrl, at) : undefined;
   const common = {
     pix: platformPixView(pix),
     company: companyView(target.party),

@@ -51,6 +51,7 @@ export class WebhookDeliveryService {
   private readonly schedule: readonly number[];
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
+  private readonly environment: AccountEnvironment;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,6 +63,7 @@ export class WebhookDeliveryService {
     this.timeoutMs = config.webhooks.timeoutMs;
     // Longer than an attempt can last, so a live worker never loses its lease mid-attempt.
     this.leaseMs = this.timeoutMs + 30_000;
+    this.environment = config.sandbox ? 'TESTING' : 'PRODUCTION';
   }
 
   // One run of the job: fan out what the outbox holds, then send what is due.
@@ -106,7 +108,7 @@ export class WebhookDeliveryService {
             company_id: event.company_id,
             event_id: event.id,
             event_type: event.type,
-            body: bodyOf(event),
+            body: bodyOf(event, this.environment),
             status: 'PENDING',
             lease_token: null,
             lease_until: null,
@@ -227,12 +229,19 @@ function matches(webhook: Webhook, event: EventRow): boolean {
   return webhook.kind === 'platform' && webhook.event === event.type;
 }
 
-// Platform webhooks: {event, eventId, ...the objects}; Pix API callbacks: the standard's body.
-export function bodyOf(event: EventRow): string {
+// What kind of account received the event: a sandbox (test) account or a live one, as the
+// public reference tells them apart (account.environment).
+export type AccountEnvironment = 'TESTING' | 'PRODUCTION';
+
+// Platform webhooks: {event, eventId, ...the objects}, the account saying its environment;
+// Pix API callbacks: the standard's body.
+export function bodyOf(event: EventRow, environment: AccountEnvironment): string {
   const payload = event.payload as Record<string, unknown>;
   const callback = PIX_CALLBACKS[event.type];
   if (callback) return JSON.stringify(callback.body(payload));
   const { event: _event, eventId: _eventId, ...objects } = payload;
+  const account = objects.account;
+  if (account !== null && typeof account === 'object') objects.account = { ...account, environment };
   return JSON.stringify({ event: event.type, eventId: event.id, ...objects });
 }
 

@@ -108,6 +108,10 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   sandboxOpenDispute: { max: 9 },
   sandboxResolveDispute: { max: 8 },
   getSandboxKycCode: { max: 1 },
+  setCompanyFeatures: { max: 5 },
+  setSandboxCompanyFeatures: { max: 6 },
+  getSandboxKycInbox: { max: 1 },
+  getKycOnboardingPage: { max: 3 },
   reviewSandboxKycOnboarding: { max: 7 },
   getCob: { max: 1, target: 1 }, // a read of one object
   putCob: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included

@@ -16,6 +16,7 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   putCobv: 'the caller chooses the txid: B creates its own cobv under it',
   putLoteCobv: 'the caller chooses the batch id: B creates its own batch under it',
   putCobr: 'the caller chooses the txid: B creates its own cobr under it',
+  setCompanyFeatures: 'platform operators act on any company: their token is no company credential',
 };
 
 let server: TestServer;

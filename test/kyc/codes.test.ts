@@ -118,14 +118,15 @@ test('codes live 10 minutes', async () => {
   assert.is(await api.verifyEmail(r, await lastCode(server, r.reps[0]!.id, 'EMAIL')), 'VERIFIED');
 });
 
-test('3 sends per administrator per hour (per channel)', async () => {
-  const r = await register(server, c, ['gui@hour.com.br']);
+test('3 sends per administrator per hour (both channels together; other administrators apart)', async () => {
+  const r = await register(server, c, ['gui@hour.com.br', 'gil@hour.com.br']);
   for (let i = 0; i < 3; i++) {
     assert.is(await api.sendEmail(r), 'CODE_SENT');
     await advance(server, c, 30);
   }
   assert.is(await api.sendEmail(r), 'SEND_LIMIT_REACHED');
-  assert.is(await api.sendPhone(r), 'CODE_SENT', 'the phone has its own count');
+  assert.is(await api.sendPhone(r), 'SEND_LIMIT_REACHED', 'the phone counts with the e-mail');
+  assert.is(await api.sendPhone(r, 1), 'CODE_SENT', 'another administrator has a count of its own');
   await advance(server, c, 3600 - 90);
   assert.is(await api.sendEmail(r), 'CODE_SENT', 'the first send left the hour');
 });

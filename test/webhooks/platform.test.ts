@@ -263,7 +263,13 @@ test('an event is delivered once to its webhook: body, headers, both signatures 
   const [req] = receiver.requests;
   assert.is(req!.method, 'POST');
   assert.is(req!.path, '/hooks/pix?src=pixgate');
-  assert.equal(req!.json, { event: 'OPENPIX:CHARGE_COMPLETED', eventId, ...chargePayload });
+  // The account says what kind it is (a sandbox server's: TESTING).
+  assert.equal(req!.json, {
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    eventId,
+    ...chargePayload,
+    account: { ...chargePayload.account, environment: 'TESTING' },
+  });
   const h = req!.headers;
   assert.is(h['content-type'], 'application/json');
   assert.is(h['authorization'], 'Bearer tok-9');

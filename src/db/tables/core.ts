@@ -63,8 +63,22 @@ export interface SigningKeysTable {
   retired_at: Date | null;
 }
 
+// The audit of feature changes (2026_11_25_0410).
+export interface CompanyFeatureChangesTable {
+  id: string;
+  company_id: string;
+  actor: 'OPERATOR' | 'SANDBOX';
+  application_id: string | null;
+  request_id: string;
+  reason: string | null;
+  features_before: Json<string[]>;
+  features_after: Json<string[]>;
+  changed_at: Date;
+}
+
 export interface CoreTables {
   companies: CompaniesTable;
+  company_feature_changes: CompanyFeatureChangesTable;
   bank_accounts: BankAccountsTable;
   applications: ApplicationsTable;
   sandbox_clock: SandboxClockTable;
@@ -73,6 +87,8 @@ export interface CoreTables {
 
 export type Company = Selectable<CompaniesTable>;
 export type NewCompany = Insertable<CompaniesTable>;
+export type CompanyFeatureChange = Selectable<CompanyFeatureChangesTable>;
+export type NewCompanyFeatureChange = Insertable<CompanyFeatureChangesTable>;
 export type BankAccount = Selectable<BankAccountsTable>;
 export type NewBankAccount = Insertable<BankAccountsTable>;
 export type Application = Selectable<ApplicationsTable>;

@@ -57,6 +57,27 @@ export interface KycCodesTable {
   used_at: Date | null;
 }
 
+// The outbox of one-time code messages (2026_11_25_0400).
+export type KycMessageStatus = 'PENDING' | 'SENT' | 'FAILED';
+
+export interface KycCodeMessagesTable {
+  id: string;
+  company_id: string;
+  code_id: string;
+  channel: KycChannel;
+  address: string;
+  subject: string;
+  body: string | null;
+  status: KycMessageStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date;
+  lease_token: string | null;
+  lease_until: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
 export interface PreRegistrationUser {
   firstName: string;
   lastName: string;
@@ -91,6 +112,7 @@ export interface KycTables {
   kyc_representatives: KycRepresentativesTable;
   kyc_code_channels: KycCodeChannelsTable;
   kyc_codes: KycCodesTable;
+  kyc_code_messages: KycCodeMessagesTable;
   partner_pre_registrations: PartnerPreRegistrationsTable;
   partner_applications: PartnerApplicationsTable;
 }
@@ -102,5 +124,7 @@ export type NewKycRepresentative = Insertable<KycRepresentativesTable>;
 export type KycCodeChannelRow = Selectable<KycCodeChannelsTable>;
 export type KycCodeRow = Selectable<KycCodesTable>;
 export type NewKycCode = Insertable<KycCodesTable>;
+export type KycCodeMessageRow = Selectable<KycCodeMessagesTable>;
+export type NewKycCodeMessage = Insertable<KycCodeMessagesTable>;
 export type PreRegistrationRow = Selectable<PartnerPreRegistrationsTable>;
 export type NewPreRegistration = Insertable<PartnerPreRegistrationsTable>;

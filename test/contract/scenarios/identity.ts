@@ -1,5 +1,6 @@
 // Contract scenarios of identity, accounts and the sandbox.
 import { createCompany } from '../../support/fixtures';
+import { CONTRACT_OPERATOR_TOKEN } from './env';
 import type { Scenario } from './types';
 
 export const identityScenarios: Record<string, Scenario> = {
@@ -20,6 +21,14 @@ export const identityScenarios: Record<string, Scenario> = {
       { auth: env.company.appID },
     );
     return { body: { clientId: res.body.application.clientId } };
+  },
+  // A fresh company each time: the shared one keeps the features other replays need.
+  async setCompanyFeatures(env) {
+    const company = await createCompany(env.client);
+    return { params: { companyId: company.companyId }, auth: `Bearer ${CONTRACT_OPERATOR_TOKEN}` };
+  },
+  async setSandboxCompanyFeatures(env) {
+    return { auth: (await createCompany(env.client)).appID };
   },
   // Each replay uses a fresh company's credentials (the example's are made up).
   async issueToken(env) {

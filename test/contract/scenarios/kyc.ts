@@ -92,6 +92,22 @@ export const kycScenarios: Record<string, Scenario> = {
     assert.equal(sent.body, { outcome: 'CODE_SENT' });
     return { query: { representativeId: o.representativeId, channel: 'EMAIL' } };
   },
+  async getSandboxKycInbox(env) {
+    const own = await fresh(env);
+    const o = await onboarding(own);
+    const sent = await env.client.post(
+      '/api/v1/kyc/representatives/email-code/send',
+      { correlationID: o.correlationID, representativeId: o.representativeId },
+      { auth: own.company.appID },
+    );
+    assert.equal(sent.body, { outcome: 'CODE_SENT' });
+    return { query: { address: `carla${seq}@tecidosbrasil.com.br` } };
+  },
+  async getKycOnboardingPage(env) {
+    const own = await fresh(env);
+    const o = await onboarding(own);
+    return { params: { token: o.link.split('/').pop()! } };
+  },
   async reviewSandboxKycOnboarding(env, example) {
     const own = await fresh(env);
     const o = await onboarding(own);
