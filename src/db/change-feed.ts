@@ -5,7 +5,7 @@
 // connection. While that connection is down a process may miss messages: `live` is false
 // then, and caches read through to the database instead of serving what they hold.
 import type { PGlite } from '@electric-sql/pglite';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 
@@ -29,16 +29,26 @@ export interface ChangeFeed {
   // Before serving from a cache: lets messages that already reached this process be heard
   // (undefined when there is nothing to wait for).
   settled(): Promise<void> | undefined;
+  // Numbers the next message this process sends (notifySql).
+  stamp(): string;
+  // After a change that must stop working everywhere at once (a deleted application): resolves
+  // once every other process listening on the channel has heard the messages this process sent
+  // so far and acknowledged them, so a request the client sends next, to any process, finds
+  // the change (at most PROPAGATION_WAIT_MS; at once when no other process listens).
+  propagated(): Promise<void>;
   close(): Promise<void>;
 }
 
 // An SQL expression that sends `payload` on the feed's channel when its statement commits.
 // The writer delivers it locally once committed; other processes hear it from Postgres.
-export function notifySql(feed: Pick<ChangeFeed, 'channel' | 'origin'>, payload: string): RawBuilder<unknown> {
-  return sql`pg_notify(${feed.channel}, ${`${feed.origin}${ORIGIN_END}${payload}`})`;
+export function notifySql(feed: Pick<ChangeFeed, 'channel' | 'stamp'>, payload: string): RawBuilder<unknown> {
+  return sql`pg_notify(${feed.channel}, ${`${feed.stamp()}${ORIGIN_END}${payload}`})`;
 }
 
 const ORIGIN_END = '|';
+const SEQUENCE_MARK = ':';
+const PROPAGATION_WAIT_MS = 2000;
+const LISTENER_NAME = 'pxl:';
 
 export const EVERYTHING = '*';
 
@@ -54,17 +64,35 @@ abstract class Listeners {
     this.listeners.push(listener);
   }
 
+  protected sent = 0;
+  abstract readonly live: boolean;
+
   deliverLocally(payload: string): void {
     for (const listener of this.listeners) listener(payload);
   }
 
+  stamp(): string {
+    return `${this.origin}${SEQUENCE_MARK}${++this.sent}`;
+  }
+
   // A message as sent by notifySql: heard unless this process sent it (and delivered it).
+  // Acknowledgements (`ack:`) are for their addressee only.
   protected hearSent(message: string | undefined): void {
     const end = message?.indexOf(ORIGIN_END) ?? -1;
     if (message === undefined || end < 0) return this.deliverLocally(EVERYTHING);
-    if (message.slice(0, end) !== this.origin) this.deliverLocally(message.slice(end + 1));
+    const [origin = '', sequence = '0'] = message.slice(0, end).split(SEQUENCE_MARK);
+    const payload = message.slice(end + 1);
+    if (payload.startsWith(ACK)) return this.heardAck(payload.slice(ACK.length), origin);
+    if (origin === this.origin) return;
+    this.deliverLocally(payload);
+    this.acknowledge(origin, Number(sequence));
   }
+
+  protected abstract acknowledge(origin: string, sequence: number): void;
+  protected abstract heardAck(ack: string, from: string): void;
 }
+
+const ACK = 'ack:';
 
 // The embedded database has one session in one process: its LISTEN hears the NOTIFY of the
 // process's own transactions when they commit.
@@ -76,6 +104,15 @@ export class EmbeddedChangeFeed extends Listeners implements ChangeFeed {
   settled(): undefined {
     return undefined;
   }
+
+  // One process owns the embedded database: nobody else to tell.
+  propagated(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  protected acknowledge(): void {}
+
+  protected heardAck(): void {}
 
   constructor(readonly channel: string) {
     super();
@@ -99,6 +136,9 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private connected = false;
+  // Per other process (origin), the highest sequence of ours it acknowledged.
+  private readonly acks = new Map<string, number>();
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly url: string,
@@ -119,8 +159,55 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     return new Promise((resolve) => setImmediate(resolve));
   }
 
+  async propagated(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const upTo = this.sent;
+    // The other processes listening now (their listening sessions carry the channel's name).
+    const { rows } = await client.query<{ origin: string }>(
+      `select split_part(application_name, '/', 2) as origin from pg_stat_activity
+        where application_name like $1 and pid <> pg_backend_pid()`,
+      [`${this.listenerPrefix()}%`],
+    );
+    const others = rows.map((r) => r.origin);
+    const done = () => others.every((o) => (this.acks.get(o) ?? 0) >= upTo);
+    if (done()) return;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        finish();
+      };
+      const finish = () => (clearTimeout(timer), this.waiting.delete(check), resolve());
+      const timer = setTimeout(finish, PROPAGATION_WAIT_MS);
+      this.waiting.add(check);
+    });
+  }
+
+  // Tells the sender its message was heard here (on the listening connection; one statement,
+  // only for the rare changes that go through the feed).
+  protected acknowledge(origin: string, sequence: number): void {
+    const ack = `${this.stamp()}${ORIGIN_END}${ACK}${origin}${SEQUENCE_MARK}${sequence}`;
+    this.client?.query('select pg_notify($1, $2)', [this.channel, ack]).catch(() => undefined);
+  }
+
+  // 'pxl:<8 hex of the channel>/': with the origin, within Postgres's 63-character names.
+  private listenerPrefix(): string {
+    return `${LISTENER_NAME}${createHash('sha1').update(this.channel).digest('hex').slice(0, 8)}/`;
+  }
+
+  protected heardAck(ack: string, from: string): void {
+    const [to, sequence] = ack.split(SEQUENCE_MARK);
+    if (to !== this.origin) return;
+    this.acks.set(from, Math.max(this.acks.get(from) ?? 0, Number(sequence) || 0));
+    for (const check of [...this.waiting]) check();
+  }
+
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({
+      connectionString: this.url,
+      // Names this process's listening session, so a writer can count who must acknowledge.
+      application_name: `${this.listenerPrefix()}${this.origin}`,
+    });
     client.on('notification', (message) => {
       if (message.channel === this.channel) this.hearSent(message.payload);
     });

@@ -77,16 +77,19 @@ export class CompanyDirectory {
     return this.cache.mark();
   }
 
-  // Moves the company's clock and announces it in the same statement; then forgets it here.
+  // Moves the company's clock and announces it in the same statement; then forgets it here and
+  // answers once every process was signalled (a read right after elsewhere sees the move).
   async advanceClock(companyId: string, ms: number): Promise<number | undefined> {
     const offset = await repo.moveCompanyClock(this.db, companyId, ms, notifySql(this.feed, companyChange(companyId)));
-    this.feed.deliverLocally(companyChange(companyId));
+    await this.changed(companyId);
     return offset;
   }
 
-  // Called after a transaction that changed the company (and sent its NOTIFY) committed.
-  changed(companyId: string): void {
+  // Called after a transaction that changed the company (and sent its NOTIFY) committed: forgets
+  // it here at once, and resolves once every process's listening connection was signalled.
+  async changed(companyId: string): Promise<void> {
     this.feed.deliverLocally(companyChange(companyId));
+    await this.feed.propagated();
   }
 }
 

@@ -202,7 +202,7 @@ export class IdentityService {
         await repo.deactivateApplication(trx, app.id, await this.clock.now(principal.companyId, trx)),
       );
     });
-    this.companies.changed(principal.companyId);
+    await this.companies.changed(principal.companyId);
     return removed;
   }
 
@@ -278,7 +278,7 @@ export class IdentityService {
       await repo.announce(trx, notifySql(this.feed, companyChange(companyId)));
       return { ...row, before: company.features };
     });
-    this.companies.changed(companyId);
+    await this.companies.changed(companyId);
     return {
       company: { id: companyId, features },
       change: {
