@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
+.PHONY: chromium install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -50,8 +50,13 @@ cycles: install
 # (embedded database unless DATABASE_URL).
 test: check lint lint-code cycles typecheck format-check test-only
 
-test-only: install
+test-only: install chromium
 	tsx scripts/test.ts
+
+# Debian's Chromium for the browser tests of the payment page: installed when missing (root and
+# apt-get needed; without them the step says so and those tests are skipped by name).
+chromium:
+	@bash scripts/install-chromium.sh
 
 gate: test
 

@@ -213,9 +213,29 @@ export interface paths {
         };
         /**
          * Payment page of a charge or static QR code
-         * @description Open endpoint, the target of a charge's `paymentLinkUrl`: an HTML page with the QR code image, the amount, the description, the status and the copy-and-paste BR Code. The payment link id is unguessable, as for the QR code image.
+         * @description Open endpoint, the target of a charge's `paymentLinkUrl`: an HTML page for the payer with the QR code image, the amount due today (a due-date charge's discount, fine and interest on lines of their own), the description, the status and the copy-and-paste BR Code with a copy button. In Portuguese (pt-BR) unless `Accept-Language` prefers English; times in America/Sao_Paulo. The page polls `/pay/{paymentLinkID}/status` and updates itself when the charge is paid, expires or is removed; once paid it shows when, how much and the refunds. In sandbox mode it has a button that pays the charge through `POST /api/v1/sandbox/pay`. The payment link id is unguessable, as for the QR code image.
          */
         get: operations["getPaymentLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{paymentLinkID}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a payment link, for the payment page
+         * @description Open endpoint, polled by the payment page so that it updates itself: the status of the charge behind a payment link (its subscription's latest charge; a static QR code is always `ACTIVE`), and once paid when and how much, and what was refunded.
+         */
+        get: operations["getPaymentLinkStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1373,6 +1393,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What the payment page shows of a payment link's state */
+        PaymentLinkStatus: {
+            /**
+             * @description ACTIVE: awaiting payment; COMPLETED: paid; EXPIRED: can no longer be paid; REMOVED: removed by the merchant; WAITING: a subscription whose next charge is not generated yet
+             * @example COMPLETED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "COMPLETED" | "EXPIRED" | "REMOVED" | "WAITING";
+            /**
+             * Format: date-time
+             * @description When the charge was paid
+             * @example 2026-03-15T14:35:12.000Z
+             */
+            paidAt?: string;
+            /**
+             * Format: int64
+             * @description What the payer paid, in cents
+             * @example 1234
+             */
+            amountPaid?: number;
+            /**
+             * Format: int64
+             * @description What was refunded to the payer so far (refunds not refused), in cents
+             * @example 500
+             */
+            refunded?: number;
+        };
         /** @description Error body returned by every operation. */
         Error: {
             /** @description Human readable error message */
@@ -3993,7 +4040,13 @@ export interface operations {
     getPaymentLinkPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The payer's languages; English when it prefers `en` to `pt`, else Portuguese (pt-BR)
+                 * @example en-US,en;q=0.9
+                 */
+                "Accept-Language"?: string;
+            };
             path: {
                 /**
                  * @description Payment link id of the charge or static QR code
@@ -4015,6 +4068,42 @@ export interface operations {
                 };
             };
             /** @description No charge or static QR code has this payment link id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentLinkStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment link id of the charge or static QR code
+                 * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+                 */
+                paymentLinkID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment link's status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkStatus"];
+                };
+            };
+            /** @description No charge, subscription or static QR code has this payment link id */
             404: {
                 headers: {
                     [name: string]: unknown;
