@@ -166,9 +166,7 @@ inChromium('a removed charge says so without reload; English by Accept-Language'
   assert.is(await page.textContent('#copy'), 'Copy code');
   const removed = await server.client.delete(`/api/v1/charge/${charge.correlationID}`, { auth: company.appID });
   assert.is(removed.status, 200, removed.text);
-  await until(page, textIs('#status', 'Cancelled by the merchant: this charge can no longer be paid'), undefined, {
-    timeout: 15_000,
-  });
+  await until(page, textIs('#status', 'Cancelled by the merchant: this charge can no longer be paid'));
   assert.equal(problems, []);
   await context.close();
 });
