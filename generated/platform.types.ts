@@ -1627,11 +1627,11 @@ export interface components {
             /** @description Whether the credential is accepted */
             isActive?: boolean;
             /** @description Client id (returned on creation) */
-            clientId?: string;
+            clientId: string;
             /** @description Client secret (returned on creation only) */
-            clientSecret?: string;
+            clientSecret: string;
             /** @description Credential sent in the Authorization header */
-            appID?: string;
+            appID: string;
             /** @description Account the application is bound to */
             companyBankAccount?: string;
             /** @description Scopes granted to the application */
@@ -1654,8 +1654,8 @@ export interface components {
             application: {
                 /** @description Application name */
                 name: string;
-                /** @default API */
-                type: components["schemas"]["ApplicationType"];
+                /** @description Default: `API`. */
+                type?: components["schemas"]["ApplicationType"];
                 /** @description Scopes to grant (platform scopes such as CHARGE_POST, and Pix API scopes such as cob.write); required when the company has the feature APPLICATION_SCOPES_REQUIRED; without scopes the application may call every operation */
                 scopes?: string[];
                 /** @description IP allowlist; when set, requests from any other address are refused with 403 */
@@ -1735,11 +1735,10 @@ export interface components {
             /** @description Amount of this part (in cents) */
             value: number;
             /**
-             * @description How the part is moved
-             * @default SPLIT_INTERNAL_TRANSFER
+             * @description How the part is moved. Default: `SPLIT_INTERNAL_TRANSFER`.
              * @enum {string}
              */
-            splitType: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
+            splitType?: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
         };
         /** @description Part of the charge value sent to another Pix key. */
         Split: {
@@ -1776,8 +1775,8 @@ export interface components {
             correlationID: string;
             /** @description Charge value (in cents) */
             value: number;
-            /** @default DYNAMIC */
-            type: components["schemas"]["ChargeType"];
+            /** @description Default: `DYNAMIC`. */
+            type?: components["schemas"]["ChargeType"];
             /** @description Message added to the payer information */
             comment?: string;
             /** @description Seconds until the charge expires; at least 300 (5 minutes) */
@@ -1863,7 +1862,7 @@ export interface components {
             status: components["schemas"]["ChargeStatus"];
             /** @description Charge value (in cents) */
             value: number;
-            type?: components["schemas"]["ChargeType"];
+            type: components["schemas"]["ChargeType"];
             /** @description Message added to the payer information */
             comment?: string;
             /** @description Your identifier of the charge */
@@ -1873,30 +1872,30 @@ export interface components {
             /** @description Pix txid that links the charge to the transaction paying it */
             transactionID: string;
             /** @description Global id of the charge */
-            globalID?: string;
+            globalID: string;
             /** @description Payment link id, also the id of the QR image */
-            paymentLinkID?: string;
+            paymentLinkID: string;
             /**
              * Format: uri
              * @description Payment page to share with the payer
              */
-            paymentLinkUrl?: string;
+            paymentLinkUrl: string;
             /**
              * Format: uri
              * @description URL of the QR code PNG
              */
-            qrCodeImage?: string;
+            qrCodeImage: string;
             /** @description EMV BR Code (copy and paste) */
             brCode: string;
             /** @description Pix key receiving the charge */
-            pixKey?: string;
+            pixKey: string;
             /** @description Seconds between creation and expiry */
             expiresIn?: number;
             /**
              * Format: date-time
              * @description Expiry date
              */
-            expiresDate?: string;
+            expiresDate: string;
             /**
              * Format: date-time
              * @description Due date (OVERDUE, BOLETO and subscription charges)
@@ -1939,7 +1938,7 @@ export interface components {
              * Format: date-time
              * @description Last update time
              */
-            updatedAt?: string;
+            updatedAt: string;
         };
         /** @description Refund of a charge. */
         ChargeRefund: {
@@ -2487,11 +2486,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2514,11 +2510,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2560,11 +2553,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2582,11 +2572,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2948,30 +2935,24 @@ export interface components {
             /** @description Your identifier of the subscription (unique per company); one is generated when omitted */
             correlationID?: string;
             /**
-             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then
-             * @default RECURRENT
+             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then. Default: `RECURRENT`.
              * @enum {string}
              */
-            type: "PIX_RECURRING" | "RECURRENT";
+            type?: "PIX_RECURRING" | "RECURRENT";
             /**
-             * @description The charges generated: OVERDUE (due dayDue days after generation, with fines and interests) or DYNAMIC (expiring dayDue days after generation; fines and interests are refused)
-             * @default OVERDUE
+             * @description The charges generated: OVERDUE (due dayDue days after generation, with fines and interests) or DYNAMIC (expiring dayDue days after generation; fines and interests are refused). Default: `OVERDUE`.
              * @enum {string}
              */
-            chargeType: "OVERDUE" | "DYNAMIC";
+            chargeType?: "OVERDUE" | "DYNAMIC";
             /**
-             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter.
-             * @default MONTHLY
+             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter. Default: `MONTHLY`.
              * @enum {string}
              */
-            frequency: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
+            frequency?: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
             /** @description Day of the month charges are generated (1 to 31), or the date of the first charge */
             dayGenerateCharge?: number | string;
-            /**
-             * @description Days between generation and the due date of each charge
-             * @default 7
-             */
-            dayDue: number;
+            /** @description Days between generation and the due date of each charge. Default: `7`. */
+            dayDue?: number;
             /** @description Number of charges; unlimited when omitted */
             installmentCount?: number;
             interests?: components["schemas"]["InterestsInput"];
@@ -3139,8 +3120,8 @@ export interface components {
             webhook: {
                 /** @description Name */
                 name: string;
-                /** @default OPENPIX:TRANSACTION_RECEIVED */
-                event: components["schemas"]["WebhookEvent"];
+                /** @description Default: `OPENPIX:TRANSACTION_RECEIVED`. */
+                event?: components["schemas"]["WebhookEvent"];
                 /**
                  * Format: uri
                  * @description http or https endpoint receiving the deliveries
@@ -3148,8 +3129,8 @@ export interface components {
                 url: string;
                 /** @description Sent as the Authorization header of each delivery */
                 authorization?: string;
-                /** @default true */
-                isActive: boolean;
+                /** @description Default: `true`. */
+                isActive?: boolean;
             };
         };
         /** @description RSA public key verifying the x-webhook-signature header, in the public reference's format. */
