@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: chromium install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
+.PHONY: test-tools install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -50,13 +50,13 @@ cycles: install
 # (embedded database unless DATABASE_URL).
 test: check lint lint-code cycles typecheck format-check test-only
 
-test-only: install chromium
+test-only: install test-tools
 	tsx scripts/test.ts
 
-# Debian's Chromium for the browser tests of the payment page: installed when missing (root and
+# Debian's chromium and jq for the browser and README tests: installed when missing (root and
 # apt-get needed; without them the step says so and those tests are skipped by name).
-chromium:
-	@bash scripts/install-chromium.sh
+test-tools:
+	@bash scripts/install-test-tools.sh
 
 gate: test
 

@@ -1,5 +1,5 @@
-// The payment page as a payer's browser shows it: Debian's Chromium (installed by the Makefile's
-// `chromium` step) driven by playwright-core. It renders the page at phone and desktop widths,
+// The payment page as a payer's browser shows it: Debian's Chromium (installed by make test's
+// `test-tools` step) driven by playwright-core. It renders the page at phone and desktop widths,
 // decodes the QR code from the screenshot with jsQR, clicks copy and "Simular pagamento", and
 // sees the status change, then a refund, without a reload.
 import { existsSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { runsOnlyIf } from '../support/skip';
 const CHROMIUM = '/usr/bin/chromium';
 const inChromium = runsOnlyIf(
   existsSync(CHROMIUM),
-  `needs Debian's Chromium at ${CHROMIUM} (the Makefile's chromium step runs apt-get install -y chromium as root)`,
+  `needs Debian's Chromium at ${CHROMIUM} (make test's test-tools step runs apt-get install -y chromium as root)`,
 );
 
 let server: TestServer;

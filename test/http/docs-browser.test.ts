@@ -13,7 +13,7 @@ import { runsOnlyIf } from '../support/skip';
 const CHROMIUM = '/usr/bin/chromium';
 const inChromium = runsOnlyIf(
   existsSync(CHROMIUM),
-  `needs Debian's Chromium at ${CHROMIUM} (the Makefile's chromium step runs apt-get install -y chromium as root)`,
+  `needs Debian's Chromium at ${CHROMIUM} (make test's test-tools step runs apt-get install -y chromium as root)`,
 );
 
 let server: TestServer;
