@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
+.PHONY: test-tools install generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -32,10 +32,10 @@ typecheck: install
 
 # Prettier owns the layout of the TypeScript code (.prettierrc.json); the gate checks it.
 format: install
-	prettier --write --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts'
+	prettier --write --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts' 'examples/**/*.ts'
 
 format-check: install
-	prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts'
+	prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts' 'examples/**/*.ts'
 
 # ESLint over the TypeScript (eslint.config.js): floating promises, unused code, duplicate
 # imports, functions over 70 lines, blocks nested over 4 deep.
@@ -50,8 +50,13 @@ cycles: install
 # (embedded database unless DATABASE_URL).
 test: check lint lint-code cycles typecheck format-check test-only
 
-test-only: install
+test-only: install test-tools
 	tsx scripts/test.ts
+
+# Debian's chromium and jq for the browser and README tests: installed when missing (root and
+# apt-get needed; without them the step says so and those tests are skipped by name).
+test-tools:
+	@bash scripts/install-test-tools.sh
 
 gate: test
 

@@ -799,19 +799,17 @@ export interface components {
             dataDeVencimento: string;
             /**
              * Format: int32
-             * @description Calendar days after the due date in which the charge can still be paid.
-             * @default 30
+             * @description Calendar days after the due date in which the charge can still be paid. Default: `30`.
              */
-            validadeAposVencimento: number;
+            validadeAposVencimento?: number;
         };
         /** @description Lifetime of an immediate charge. */
         CobExpiracao: {
             /**
              * Format: int32
-             * @description Seconds the charge stays payable, counted from calendario.criacao.
-             * @default 86400
+             * @description Seconds the charge stays payable, counted from calendario.criacao. Default: `86400`.
              */
-            expiracao: number;
+            expiracao?: number;
         };
         /** @description Immediate charge as created or revised. */
         CobGerada: {
@@ -828,7 +826,10 @@ export interface components {
             status: components["schemas"]["CobrancaStatus"];
         } & {
             valor: WithRequired<components["schemas"]["CobValor"], "original">;
-        } & components["schemas"]["CobBaseCopiaCola"];
+        } & components["schemas"]["CobBaseCopiaCola"] & {
+            /** @description Pix key of the receiver. */
+            chave: string;
+        };
         /** @description Immediate charge payload: what the payer PSP reads from the location (JWS payload). */
         CobPayload: {
             calendario: WithRequired<components["schemas"]["CobCriacao"], "criacao"> & WithRequired<components["schemas"]["CobApresentacao"], "apresentacao"> & WithRequired<components["schemas"]["CobExpiracao"], "expiracao">;
@@ -912,10 +913,7 @@ export interface components {
             valor?: {
                 original: string;
             };
-            /**
-             * @description Moves the settlement to the next business day of the payer municipality when the due date is not one.
-             * @default true
-             */
+            /** @description Moves the settlement to the next business day of the payer municipality when the due date is not one. Default: `true`. */
             ajusteDiaUtil: boolean;
             recebedor?: components["schemas"]["DadosBancariosRecebedor"];
         };
@@ -1051,9 +1049,9 @@ export interface components {
                     valor: string;
                     /**
                      * Format: int32
-                     * @default 0
+                     * @description Default: `0`.
                      */
-                    modalidadeAlteracao: number;
+                    modalidadeAlteracao?: number;
                     /** @enum {string} */
                     modalidadeAgente: "AGTEC" | "AGTOT" | "AGPSS";
                     prestadorDoServicoDeSaque: string;
@@ -1063,9 +1061,9 @@ export interface components {
                     valor: string;
                     /**
                      * Format: int32
-                     * @default 0
+                     * @description Default: `0`.
                      */
-                    modalidadeAlteracao: number;
+                    modalidadeAlteracao?: number;
                     /** @enum {string} */
                     modalidadeAgente: "AGTEC" | "AGTOT";
                     prestadorDoServicoDeSaque: string;

@@ -196,6 +196,16 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getPaymentLinkStatus",
+    "method": "get",
+    "path": "/pay/{paymentLinkID}/status",
+    "tag": "Image",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getQrCodeBase64",
     "method": "get",
     "path": "/api/image/qrcode/base64/{id}",
@@ -1352,6 +1362,7 @@ export interface PlatformHandlers {
   getOrCreateCashback: Handler<operations['getOrCreateCashback']>;
   getChargeQrImage: Handler<operations['getChargeQrImage']>;
   getPaymentLinkPage: Handler<operations['getPaymentLinkPage']>;
+  getPaymentLinkStatus: Handler<operations['getPaymentLinkStatus']>;
   getQrCodeBase64: Handler<operations['getQrCodeBase64']>;
   listCharges: Handler<operations['listCharges']>;
   createCharge: Handler<operations['createCharge']>;

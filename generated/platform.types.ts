@@ -213,9 +213,29 @@ export interface paths {
         };
         /**
          * Payment page of a charge or static QR code
-         * @description Open endpoint, the target of a charge's `paymentLinkUrl`: an HTML page with the QR code image, the amount, the description, the status and the copy-and-paste BR Code. The payment link id is unguessable, as for the QR code image.
+         * @description Open endpoint, the target of a charge's `paymentLinkUrl`: an HTML page for the payer with the QR code image, the amount due today (a due-date charge's discount, fine and interest on lines of their own), the description, the status and the copy-and-paste BR Code with a copy button. In Portuguese (pt-BR) unless `Accept-Language` prefers English; times in America/Sao_Paulo. The page polls `/pay/{paymentLinkID}/status` and updates itself when the charge is paid, expires or is removed; once paid it shows when, how much and the refunds. In sandbox mode it has a button that pays the charge through `POST /api/v1/sandbox/pay`. The payment link id is unguessable, as for the QR code image.
          */
         get: operations["getPaymentLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{paymentLinkID}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a payment link, for the payment page
+         * @description Open endpoint, polled by the payment page so that it updates itself: the status of the charge behind a payment link (its subscription's latest charge; a static QR code is always `ACTIVE`), and once paid when and how much, and what was refunded.
+         */
+        get: operations["getPaymentLinkStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1691,6 +1711,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What the payment page shows of a payment link's state */
+        PaymentLinkStatus: {
+            /**
+             * @description ACTIVE: awaiting payment; COMPLETED: paid; EXPIRED: can no longer be paid; REMOVED: removed by the merchant; WAITING: a subscription whose next charge is not generated yet
+             * @example COMPLETED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "COMPLETED" | "EXPIRED" | "REMOVED" | "WAITING";
+            /**
+             * Format: date-time
+             * @description When the charge was paid
+             * @example 2026-03-15T14:35:12.000Z
+             */
+            paidAt?: string;
+            /**
+             * Format: int64
+             * @description What the payer paid, in cents
+             * @example 1234
+             */
+            amountPaid?: number;
+            /**
+             * Format: int64
+             * @description What was refunded to the payer so far (refunds not refused), in cents
+             * @example 500
+             */
+            refunded?: number;
+        };
         /** @description Error body returned by every operation. */
         Error: {
             /** @description Human readable error message */
@@ -1898,11 +1945,11 @@ export interface components {
             /** @description Whether the credential is accepted */
             isActive?: boolean;
             /** @description Client id (returned on creation) */
-            clientId?: string;
+            clientId: string;
             /** @description Client secret (returned on creation only) */
-            clientSecret?: string;
+            clientSecret: string;
             /** @description Credential sent in the Authorization header */
-            appID?: string;
+            appID: string;
             /** @description Account the application is bound to */
             companyBankAccount?: string;
             /** @description Scopes granted to the application */
@@ -1925,8 +1972,8 @@ export interface components {
             application: {
                 /** @description Application name */
                 name: string;
-                /** @default API */
-                type: components["schemas"]["ApplicationType"];
+                /** @description Default: `API`. */
+                type?: components["schemas"]["ApplicationType"];
                 /** @description Scopes to grant (platform scopes such as CHARGE_POST, and Pix API scopes such as cob.write); required when the company has the feature APPLICATION_SCOPES_REQUIRED; without scopes the application may call every operation */
                 scopes?: string[];
                 /** @description IP allowlist; when set, requests from any other address are refused with 403 */
@@ -2006,11 +2053,10 @@ export interface components {
             /** @description Amount of this part (in cents) */
             value: number;
             /**
-             * @description How the part is moved
-             * @default SPLIT_INTERNAL_TRANSFER
+             * @description How the part is moved. Default: `SPLIT_INTERNAL_TRANSFER`.
              * @enum {string}
              */
-            splitType: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
+            splitType?: "SPLIT_INTERNAL_TRANSFER" | "SPLIT_SUB_ACCOUNT" | "SPLIT_PARTNER";
         };
         /** @description Part of the charge value sent to another Pix key. */
         Split: {
@@ -2047,8 +2093,8 @@ export interface components {
             correlationID: string;
             /** @description Charge value (in cents) */
             value: number;
-            /** @default DYNAMIC */
-            type: components["schemas"]["ChargeType"];
+            /** @description Default: `DYNAMIC`. */
+            type?: components["schemas"]["ChargeType"];
             /** @description Message added to the payer information */
             comment?: string;
             /** @description Seconds until the charge expires; at least 300 (5 minutes) */
@@ -2134,7 +2180,7 @@ export interface components {
             status: components["schemas"]["ChargeStatus"];
             /** @description Charge value (in cents) */
             value: number;
-            type?: components["schemas"]["ChargeType"];
+            type: components["schemas"]["ChargeType"];
             /** @description Message added to the payer information */
             comment?: string;
             /** @description Your identifier of the charge */
@@ -2144,30 +2190,30 @@ export interface components {
             /** @description Pix txid that links the charge to the transaction paying it */
             transactionID: string;
             /** @description Global id of the charge */
-            globalID?: string;
+            globalID: string;
             /** @description Payment link id, also the id of the QR image */
-            paymentLinkID?: string;
+            paymentLinkID: string;
             /**
              * Format: uri
              * @description Payment page to share with the payer
              */
-            paymentLinkUrl?: string;
+            paymentLinkUrl: string;
             /**
              * Format: uri
              * @description URL of the QR code PNG
              */
-            qrCodeImage?: string;
+            qrCodeImage: string;
             /** @description EMV BR Code (copy and paste) */
             brCode: string;
             /** @description Pix key receiving the charge */
-            pixKey?: string;
+            pixKey: string;
             /** @description Seconds between creation and expiry */
             expiresIn?: number;
             /**
              * Format: date-time
              * @description Expiry date
              */
-            expiresDate?: string;
+            expiresDate: string;
             /**
              * Format: date-time
              * @description Due date (OVERDUE, BOLETO and subscription charges)
@@ -2210,7 +2256,7 @@ export interface components {
              * Format: date-time
              * @description Last update time
              */
-            updatedAt?: string;
+            updatedAt: string;
         };
         /** @description Refund of a charge. */
         ChargeRefund: {
@@ -2758,11 +2804,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2785,11 +2828,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2831,11 +2871,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -2853,11 +2890,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
-            /**
-             * @description When true the payment is created and approved in one call
-             * @default false
-             */
-            autoApprove: boolean;
+            /** @description When true the payment is created and approved in one call. Default: `false`. */
+            autoApprove?: boolean;
             /** @description Account to debit; the default account when omitted */
             sourceAccountId?: string;
         };
@@ -3219,30 +3253,24 @@ export interface components {
             /** @description Your identifier of the subscription (unique per company); one is generated when omitted */
             correlationID?: string;
             /**
-             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then
-             * @default RECURRENT
+             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then. Default: `RECURRENT`.
              * @enum {string}
              */
-            type: "PIX_RECURRING" | "RECURRENT";
+            type?: "PIX_RECURRING" | "RECURRENT";
             /**
-             * @description The charges generated: OVERDUE (due dayDue days after generation, with fines and interests) or DYNAMIC (expiring dayDue days after generation; fines and interests are refused)
-             * @default OVERDUE
+             * @description The charges generated: OVERDUE (due dayDue days after generation, with fines and interests) or DYNAMIC (expiring dayDue days after generation; fines and interests are refused). Default: `OVERDUE`.
              * @enum {string}
              */
-            chargeType: "OVERDUE" | "DYNAMIC";
+            chargeType?: "OVERDUE" | "DYNAMIC";
             /**
-             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter.
-             * @default MONTHLY
+             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter. Default: `MONTHLY`.
              * @enum {string}
              */
-            frequency: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
+            frequency?: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
             /** @description Day of the month charges are generated (1 to 31), or the date of the first charge */
             dayGenerateCharge?: number | string;
-            /**
-             * @description Days between generation and the due date of each charge
-             * @default 7
-             */
-            dayDue: number;
+            /** @description Days between generation and the due date of each charge. Default: `7`. */
+            dayDue?: number;
             /** @description Number of charges; unlimited when omitted */
             installmentCount?: number;
             interests?: components["schemas"]["InterestsInput"];
@@ -3429,8 +3457,8 @@ export interface components {
             webhook: {
                 /** @description Name */
                 name: string;
-                /** @default OPENPIX:TRANSACTION_RECEIVED */
-                event: components["schemas"]["WebhookEvent"];
+                /** @description Default: `OPENPIX:TRANSACTION_RECEIVED`. */
+                event?: components["schemas"]["WebhookEvent"];
                 /**
                  * Format: uri
                  * @description http or https endpoint receiving the deliveries
@@ -3438,8 +3466,8 @@ export interface components {
                 url: string;
                 /** @description Sent as the Authorization header of each delivery */
                 authorization?: string;
-                /** @default true */
-                isActive: boolean;
+                /** @description Default: `true`. */
+                isActive?: boolean;
             };
         };
         /** @description RSA public key verifying the x-webhook-signature header, in the public reference's format. */
@@ -4555,7 +4583,13 @@ export interface operations {
     getPaymentLinkPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The payer's languages; English when it prefers `en` to `pt`, else Portuguese (pt-BR)
+                 * @example en-US,en;q=0.9
+                 */
+                "Accept-Language"?: string;
+            };
             path: {
                 /**
                  * @description Payment link id of the charge or static QR code
@@ -4577,6 +4611,42 @@ export interface operations {
                 };
             };
             /** @description No charge or static QR code has this payment link id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentLinkStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Payment link id of the charge or static QR code
+                 * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+                 */
+                paymentLinkID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment link's status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkStatus"];
+                };
+            };
+            /** @description No charge, subscription or static QR code has this payment link id */
             404: {
                 headers: {
                     [name: string]: unknown;

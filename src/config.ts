@@ -47,7 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${env.PORT}`);
   return {
     port,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
     publicUrl: publicUrl(env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`),
     sandbox: flag(env.PIXGATE_SANDBOX, true),
@@ -73,6 +73,28 @@ function operatorToken(value: string | undefined): string | undefined {
   if (value.length < 32 || /\s/.test(value))
     throw new Error('PIXGATE_OPERATOR_TOKEN must be at least 32 characters without spaces');
   return value;
+}
+
+// A Postgres URL the driver can use, checked before any connection is tried (the driver's own
+// parse error is a stack trace). The password never appears in the message.
+function databaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const hint = 'postgres://user[:password]@host[:port]/database';
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error(`DATABASE_URL must be a URL like ${hint}, got ${maskPassword(value)}`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new Error(`DATABASE_URL must be a postgres:// URL like ${hint}, got ${parsed.protocol}//...`);
+  if (!parsed.hostname) throw new Error(`DATABASE_URL names no host: ${maskPassword(value)} (like ${hint})`);
+  return value;
+}
+
+// user:secret@ -> user:***@, in URLs the WHATWG parser refuses too.
+export function maskPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
 }
 
 function corsOrigins(value: string | undefined, sandbox: boolean): string[] {

@@ -1,5 +1,6 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
-import { type Config, loadConfig } from './config';
+import { type Config, loadConfig, maskPassword } from './config';
+import { startupProblemOf } from './db/errors';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
@@ -37,7 +38,8 @@ const server = await startServer({
   },
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') fail(`port ${config.port} is already in use (set PORT to another one)`);
-  if (error.code === 'ECONNREFUSED') fail(`cannot reach the database at DATABASE_URL (${error.message})`);
+  const problem = config.databaseUrl ? startupProblemOf(error) : undefined;
+  if (problem) fail(`${problem} (DATABASE_URL=${maskPassword(config.databaseUrl!)})`);
   throw error;
 });
 

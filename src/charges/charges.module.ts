@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import { ImagesService } from '../images/images.service';
-import { PaymentPageService } from '../images/payment-page';
+import { PaymentPageService } from '../images/payment-page.service';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
 import type { CompanyDirectory } from '../identity/companies';
@@ -55,7 +55,7 @@ export function buildChargesServices(
     payloads: new PayloadService(db, clock, payloadKeys),
     platform: new PlatformChargesService(db, clock, companies, config.publicUrl),
     images: new ImagesService(db, config.publicUrl),
-    paymentPages: new PaymentPageService(db, clock, config.publicUrl),
+    paymentPages: new PaymentPageService(db, clock, config.publicUrl, config.sandbox),
     expiry,
   };
 }

@@ -25,3 +25,35 @@ export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 5): P
     }
   }
 }
+
+// Postgres refusals at connection time, by SQLSTATE: what the operator must change.
+const CONNECT_REFUSALS: Record<string, string> = {
+  '3D000': 'the database named in DATABASE_URL does not exist (create it, e.g. createdb, or name another)',
+  '28000': 'Postgres refused the role of DATABASE_URL (unknown role, or no pg_hba.conf entry for it)',
+  '28P01': 'Postgres refused the password of DATABASE_URL',
+  '53300': 'Postgres has no connection slot left (too many clients)',
+  '57P03': 'Postgres is starting up or shutting down; try again',
+};
+
+// Network failures of the first connection, by Node error code.
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections at the host and port of DATABASE_URL (is Postgres running?)',
+  ENOTFOUND: 'the host of DATABASE_URL is unknown (DNS found no such name)',
+  EAI_AGAIN: 'the host of DATABASE_URL could not be resolved (DNS did not answer)',
+  ETIMEDOUT: 'the host of DATABASE_URL did not answer in time',
+  EHOSTUNREACH: 'the host of DATABASE_URL is unreachable',
+  ECONNRESET: 'the database closed the connection at once (wrong port, or TLS expected?)',
+};
+
+// One line saying why the database could not be opened at start, or undefined when the error
+// is not about reaching it (a bug: the caller lets its stack trace through).
+export function startupProblemOf(error: unknown): string | undefined {
+  const code = codeOf(error);
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  if (typeof code === 'string' && CONNECT_REFUSALS[code]) return `${CONNECT_REFUSALS[code]}: ${message}`;
+  if (typeof code === 'string' && NETWORK_FAILURES[code]) return `${NETWORK_FAILURES[code]}: ${message}`;
+  // the driver's own refusals of a URL or TLS setting, before any SQL
+  if (typeof code === 'string' && /^(08|28)/.test(code)) return `cannot connect to the database: ${message}`;
+  if (/self[- ]signed|certificate|SSL|TLS/i.test(message)) return `TLS to the database failed: ${message}`;
+  return undefined;
+}

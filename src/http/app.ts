@@ -11,6 +11,7 @@ import { DomainError, errors, isDomainError } from '../errors/errors';
 import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
+import { mountHealth } from './health';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 
@@ -44,10 +45,7 @@ export function buildApp({
   app.use(bodyParser());
 
   const router = new Router<AppState>();
-  router.get('/healthz', async (koa) => {
-    await services.db.selectFrom('sandbox_clock').select('id').executeTakeFirst();
-    koa.body = { status: 'ok' };
-  });
+  mountHealth(router, services.db, logger);
   mountLanding(router, services.config.sandbox);
   mountDocs(router);
   dispatchers.platform.mount(router);
@@ -90,10 +88,12 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
     const tally: StatementTally | undefined = counting
       ? { statements: 0, ...(logger.isLevelEnabled('trace') ? { texts: [] } : {}) }
       : undefined;
+    let failure: { code: string; message: string } | undefined;
     try {
       await (tally ? countStatements(tally, next) : next());
     } catch (thrown) {
       const error = toApiError(thrown);
+      failure = { code: error.code, message: clip(error.message) };
       if (error.status >= 500)
         requestLog().error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
       const api = koa.state.api ?? apiOfPath(koa.path);
@@ -113,6 +113,10 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
           ms: Math.round(ms * 100) / 100,
           ...(tally ? { db: tally.statements } : {}),
           operationId: koa.state.operation?.operationId,
+          // who called, and why a 4xx/5xx happened: what support is asked about first
+          companyId: koa.state.requestContext.principal?.companyId,
+          applicationId: koa.state.requestContext.principal?.applicationId,
+          ...(koa.status >= 400 ? { error: failure ?? failureOfBody(koa.body) } : {}),
         },
         'request',
       );
@@ -120,6 +124,20 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
       if (tally?.texts) requestLog().trace({ statements: tally.texts }, 'statements');
     }
   };
+}
+
+const MAX_LOGGED_MESSAGE = 300;
+const clip = (text: string) => (text.length <= MAX_LOGGED_MESSAGE ? text : `${text.slice(0, MAX_LOGGED_MESSAGE - 1)}…`);
+
+// An error answered without a throw (a route no API owns, a body set by hand): what its body
+// says, in either API's format.
+function failureOfBody(body: unknown): { code?: string; message?: string } | undefined {
+  if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return undefined;
+  const b = body as { error?: unknown; type?: unknown; title?: unknown; detail?: unknown };
+  if (typeof b.error === 'string') return { message: clip(b.error) };
+  if (typeof b.type === 'string')
+    return { code: b.type.split('/').pop()!, message: clip(String(b.detail ?? b.title ?? '')) };
+  return undefined;
 }
 
 // Browser pages of the allowed origins may call both APIs (preflights answered here).

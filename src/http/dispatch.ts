@@ -198,7 +198,11 @@ export class ApiDispatcher {
     const reply = (await this.backend.handleRequest(request as never, koa)) as Reply;
     if (this.definition.validateResponses && meta) this.checkResponse(meta, reply);
     koa.status = reply.status;
-    for (const [k, v] of Object.entries(reply.headers ?? {})) koa.set(k, v);
+    for (const [k, v] of Object.entries(reply.headers ?? {})) {
+      // Vary adds to what the middleware already named (Origin), it does not replace it
+      if (k.toLowerCase() === 'vary') koa.vary(v);
+      else koa.set(k, v);
+    }
     if (reply.contentType) koa.type = reply.contentType;
     if (reply.body !== undefined) koa.body = reply.body as never;
     else if (reply.status !== 204 && reply.status !== 304) {

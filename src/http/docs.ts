@@ -28,7 +28,9 @@ const PAGE = `<!doctype html>
 <script>
 window.ui = SwaggerUIBundle({
   urls: [{ url: '/docs/specs/platform.yaml', name: 'Platform API (/api/v1)' }, { url: '/docs/specs/pix.yaml', name: 'Pix API v2.8.2 (/pix/v2)' }],
-  dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout'
+  dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout',
+  // "Try it out" open on every operation, durations shown, operations filterable by tag
+  tryItOutEnabled: true, displayRequestDuration: true, filter: true, persistAuthorization: true
 });
 </script></body></html>`;
 
@@ -45,7 +47,8 @@ export function mountDocs(router: Router<AppState>): void {
     // page's "Try it out" and the curl it shows reach this server on any host and port.
     koa.body = readFileSync(resolve(SPECS_DIR, name), 'utf8').replace(
       /^servers:\n(?: {2}.*\n)+/m,
-      `servers:\n  - url: ${koa.origin}\n    description: This server\n`,
+      // (koa.origin is the Origin request header in Koa 3, null on a page load)
+      `servers:\n  - url: ${koa.protocol}://${koa.host}\n    description: This server\n`,
     );
   });
   router.get('/docs/assets/:file', async (koa) => {

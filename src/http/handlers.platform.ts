@@ -114,6 +114,7 @@ export const platformHandlers: PlatformHandlers = {
   sandboxAcceptRec: sandboxRecHandlers.sandboxAcceptRec,
   sandboxRejectRec: sandboxRecHandlers.sandboxRejectRec,
   getPaymentLinkPage: imageHandlers.getPaymentLinkPage,
+  getPaymentLinkStatus: imageHandlers.getPaymentLinkStatus,
   getQrCodeBase64: imageHandlers.getQrCodeBase64,
   sandboxAdvanceFundsRecovery: medHandlers.sandboxAdvanceFundsRecovery,
   sandboxOpenDispute: disputeHandlers.sandboxOpenDispute,

@@ -44,6 +44,9 @@ export interface ApplicationView {
   companyBankAccount: string;
 }
 
+// As made: the only answer that carries the secret and the appID.
+export type NewApplicationView = ApplicationView & { clientSecret: string; appID: string };
+
 export interface CreateApplicationInput {
   accountId: string;
   application: { name: string; type?: string; scopes?: string[]; allowedIps?: string[] };
@@ -151,7 +154,7 @@ export class IdentityService {
     return this.cachedApplication(`id:${id}`, () => repo.findActiveApplicationById(this.db, id));
   }
 
-  async createApplication(principal: Principal, input: CreateApplicationInput): Promise<ApplicationView> {
+  async createApplication(principal: Principal, input: CreateApplicationInput): Promise<NewApplicationView> {
     if (!hasFeature(principal, FEATURES.baas))
       throw errors.featureRequired('You need feature BAAS to access this endpoint');
     const type = (input.application.type ?? 'API').toUpperCase();

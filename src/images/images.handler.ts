@@ -1,6 +1,8 @@
 // HTTP in/out of the QR code images (a PNG, or a PNG data URI) and of the payment page.
+import { randomBytes } from 'node:crypto';
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { callerOf } from '../http/principal-guard';
+import { localeOf, paymentPageCsp } from './payment-page.view';
 
 export const imageHandlers = {
   async getChargeQrImage(req, ctx) {
@@ -8,17 +10,27 @@ export const imageHandlers = {
     return { status: 200, body: png, contentType: 'image/png', headers: { 'Cache-Control': 'no-cache' } };
   },
   async getPaymentLinkPage(req, ctx) {
-    const html = await ctx.services.charges.paymentPages.render(req.params.paymentLinkID);
+    // a new nonce per answer: the page's own style and script run, nothing injected does
+    const nonce = randomBytes(16).toString('base64');
+    const locale = localeOf(req.headers['accept-language']);
+    const html = await ctx.services.charges.paymentPages.render(req.params.paymentLinkID, locale, nonce);
     return {
       status: 200,
       body: html,
       contentType: 'text/html; charset=utf-8',
       headers: {
         'Cache-Control': 'no-store',
-        'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+        'Content-Security-Policy': paymentPageCsp(nonce),
+        'Content-Language': locale,
+        Vary: 'Accept-Language',
         'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
       },
     };
+  },
+  async getPaymentLinkStatus(req, ctx) {
+    const body = await ctx.services.charges.paymentPages.status(req.params.paymentLinkID);
+    return { status: 200, body, headers: { 'Cache-Control': 'no-store' } };
   },
   async getQrCodeBase64(req, ctx) {
     const imageBase64 = await ctx.services.charges.images.base64(callerOf(ctx), req.params.id, req.query.size);

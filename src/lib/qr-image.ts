@@ -1,12 +1,12 @@
 // QR code images (PNG) for BR Code payloads, rendered with the `qrcode` package.
 import QRCode from 'qrcode';
 
-// Renders text as a PNG QR code exactly `size` pixels wide (error correction M, 2-module margin).
+// Renders text as a PNG QR code exactly `size` pixels wide (error correction M, the 4-module quiet zone the QR standard asks).
 export async function renderQrPng(text: string, size: number): Promise<Buffer> {
   return QRCode.toBuffer(text, {
     type: 'png',
     errorCorrectionLevel: 'M',
-    margin: 2,
+    margin: 4,
     width: size,
   });
 }

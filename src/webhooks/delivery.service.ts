@@ -167,18 +167,23 @@ export class WebhookDeliveryService {
       .catch((err: unknown) => (isForeignKeyViolation(err) ? false : Promise.reject(err)));
     if (!held)
       this.log.warn({ deliveryId: delivery.id }, 'webhook delivery lease lost (or delivery deleted) during an attempt');
-    this.log.info(
-      {
-        deliveryId: delivery.id,
-        webhookId: webhook.id,
-        eventId: delivery.event_id,
-        statusCode: attempt.statusCode,
-        latencyMs: attempt.latencyMs,
-        error: attempt.error,
-        manual,
-      },
-      attempt.ok ? 'webhook delivered' : 'webhook attempt failed',
-    );
+    const fields = {
+      companyId: delivery.company_id,
+      deliveryId: delivery.id,
+      webhookId: webhook.id,
+      eventId: delivery.event_id,
+      statusCode: attempt.statusCode,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+      manual,
+    };
+    // A failed attempt is the receiver's problem to look into: warn, with whether it will retry.
+    if (attempt.ok) this.log.info(fields, 'webhook delivered');
+    else
+      this.log.warn(
+        { ...fields, nextInMs: outcome?.nextInMs, gaveUp: outcome?.status === 'FAILED' },
+        'webhook attempt failed',
+      );
     return attempt;
   }
 

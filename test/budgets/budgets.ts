@@ -24,6 +24,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getOrCreateCashback: { max: 4 },
   getChargeQrImage: { max: 3 },
   getPaymentLinkPage: { max: 4 },
+  getPaymentLinkStatus: { max: 2 }, // 1 awaiting; +1 once paid (the Pix and its refunds)
   listCharges: { max: 2 },
   createCharge: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included
   getCharge: { max: 1, target: 1 }, // a read of one object

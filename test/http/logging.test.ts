@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
 import { freePort, TestClient } from '../support/server';
+import { recordEvent } from '../../src/events/events.repository';
 
 let lines: string[] = [];
 let server: RunningServer;
@@ -61,6 +62,69 @@ test('a request is one line with request id, status and latency, and no secret',
   const all = lines.join('\n');
   for (const secret of [appID, clientSecret, token.body.access_token])
     assert.not.ok(all.includes(secret), 'a secret reached the logs');
+});
+
+test('a 4xx line says which error, with what message, for which company and application', async () => {
+  const created = await client.post('/api/v1/sandbox/companies', { name: 'Log Errors' });
+  const { appID } = created.body.application;
+  const companyId = created.body.company.id as string;
+  lines = [];
+  await client.get('/api/v1/charge/no-such-charge', { auth: appID, headers: { 'x-request-id': 'log-404' } });
+  await client.post('/api/v1/charge', { value: -1 }, { auth: appID, headers: { 'x-request-id': 'log-400' } });
+  await client.get('/api/v1/company', { auth: 'nope', headers: { 'x-request-id': 'log-401' } });
+  await client.get('/pix/v2/cob/x', { headers: { 'x-request-id': 'log-pix-401' } });
+  await client.get('/nowhere', { headers: { 'x-request-id': 'log-route' } });
+  const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+  const line = (id: string) => entries.find((e) => e.requestId === id);
+
+  assert.is(line('log-404').status, 404);
+  assert.is(line('log-404').companyId, companyId);
+  assert.type(line('log-404').applicationId, 'string');
+  assert.equal(line('log-404').error, { code: 'NOT_FOUND', message: 'Charge not found' });
+  assert.is(line('log-400').status, 400);
+  assert.is(line('log-400').companyId, companyId);
+  assert.is(line('log-400').error.code, 'VALIDATION');
+  assert.match(line('log-400').error.message, /\S/);
+  assert.is(line('log-401').status, 401);
+  assert.is(line('log-401').companyId, undefined);
+  assert.type(line('log-401').error.code, 'string');
+  assert.type(line('log-pix-401').error.message, 'string');
+  assert.is(line('log-route').status, 404);
+  assert.type(line('log-route').error.message, 'string');
+  assert.is(
+    entries.find((e) => e.status === 200 && e.error !== undefined),
+    undefined,
+    'no error on a success',
+  );
+});
+
+test('a failed webhook attempt is a warning naming the company, delivery and error', async () => {
+  const created = await client.post('/api/v1/sandbox/companies', { name: 'Log Hooks' });
+  const { appID } = created.body.application;
+  const companyId = created.body.company.id as string;
+  const url = `http://127.0.0.1:${await freePort()}/hook`; // nothing listens: refused
+  const hook = await client.post(
+    '/api/v1/webhook',
+    { webhook: { name: 'down', event: 'OPENPIX:CHARGE_CREATED', url, isActive: true } },
+    { auth: appID },
+  );
+  assert.is(hook.status, 200, hook.text);
+  await server.database.db
+    .transaction()
+    .execute(async (trx) =>
+      recordEvent(trx, { companyId, type: 'OPENPIX:CHARGE_CREATED', payload: { charge: {} }, at: new Date() }),
+    );
+  lines = [];
+  await server.services.jobs.runNow('webhooks');
+  await server.services.jobs.runNow('webhooks');
+  const failed = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'webhook attempt failed');
+  assert.ok(failed, lines.join('\n'));
+  assert.is(failed.level, 40, 'warn');
+  assert.is(failed.companyId, companyId);
+  assert.type(failed.deliveryId, 'string');
+  assert.match(failed.error, /ECONNREFUSED|refused|fetch failed/i);
+  assert.type(failed.nextInMs, 'number');
+  assert.is(failed.gaveUp, false);
 });
 
 test.run();

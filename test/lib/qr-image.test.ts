@@ -46,4 +46,20 @@ test('data URI wraps the same PNG', async () => {
   assert.is(decode(png).text, BRCODE);
 });
 
+// The QR standard (ISO/IEC 18004) asks a light margin of 4 modules around the symbol; cameras
+// misread codes with less against a busy background.
+test('a 4-module quiet zone surrounds the symbol', async () => {
+  const image = PNG.sync.read(await renderQrPng(BRCODE, 600));
+  const dark = (x: number, y: number) => image.data[(y * image.width + x) * 4]! < 128;
+  const top = [...Array(image.height).keys()].find((y) => [...Array(image.width).keys()].some((x) => dark(x, y)))!;
+  const left = [...Array(image.width).keys()].find((x) => dark(x, top))!;
+  let run = 0;
+  while (dark(left + run, top)) run++;
+  const module = run / 7; // the top-left finder pattern is 7 modules wide
+  assert.is(Math.round(left / module), 4);
+  assert.is(Math.round(top / module), 4);
+  const right = image.width - 1 - [...Array(image.width).keys()].reverse().find((x) => dark(x, top))!;
+  assert.is(Math.round(right / module), 4);
+});
+
 test.run();

@@ -126,6 +126,9 @@ export const chargesScenarios: Record<string, Scenario> = {
   async getPaymentLinkPage(env) {
     return { params: { paymentLinkID: (await newCharge(env)).paymentLinkID } };
   },
+  async getPaymentLinkStatus(env) {
+    return { params: { paymentLinkID: (await newCharge(env)).paymentLinkID } };
+  },
   async getQrCodeBase64(env) {
     return { params: { id: (await newCharge(env)).paymentLinkID } };
   },

@@ -1,0 +1,41 @@
+// Probes for process managers and load balancers. GET /healthz: liveness, the process answers
+// (no database: a database outage must not get healthy processes restarted). GET /readyz:
+// readiness, the database answers a statement within READY_TIMEOUT_MS (else 503, so a load
+// balancer sends traffic elsewhere until it does).
+import type Router from '@koa/router';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../db/schema';
+import type { AppState } from './types';
+
+export const READY_TIMEOUT_MS = 2000;
+
+async function databaseAnswers(db: Kysely<Database>): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((ok) => {
+    timer = setTimeout(() => ok(`no answer within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
+  });
+  const probe = sql`select 1`.execute(db).then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err.message : String(err)),
+  );
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function mountHealth(router: Router<AppState>, db: Kysely<Database>, logger: Logger): void {
+  router.get('/healthz', async (koa) => {
+    koa.set('Cache-Control', 'no-store');
+    koa.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (koa) => {
+    koa.set('Cache-Control', 'no-store');
+    const problem = await databaseAnswers(db);
+    if (problem) logger.warn({ problem }, 'not ready: the database does not answer');
+    koa.status = problem ? 503 : 200;
+    koa.body = problem ? { status: 'unavailable', database: 'unavailable' } : { status: 'ready', database: 'ok' };
+  });
+}

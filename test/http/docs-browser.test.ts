@@ -1,0 +1,107 @@
+// The API reference (/docs, Swagger UI served from the package, no CDN) in Debian's Chromium:
+// "Try it out" reaches this server on whatever port it runs (the served specs name the origin
+// they were loaded from), with an appID for the platform API and with OAuth client
+// credentials typed into the page's Authorize dialog for the Pix API.
+import { existsSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+import { runsOnlyIf } from '../support/skip';
+
+const CHROMIUM = '/usr/bin/chromium';
+const inChromium = runsOnlyIf(
+  existsSync(CHROMIUM),
+  `needs Debian's Chromium at ${CHROMIUM} (make test's test-tools step runs apt-get install -y chromium as root)`,
+);
+
+let server: TestServer;
+let company: TestCompany;
+let browser: Browser | undefined;
+
+test.before(async () => {
+  server = await startTestServer();
+  company = await createCompany(server.client);
+  if (!existsSync(CHROMIUM)) return;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+});
+
+test.after(async () => {
+  await browser?.close();
+  await server.close();
+});
+
+test('the served specs name the server they were loaded from', async () => {
+  for (const name of ['platform', 'pix']) {
+    const spec = await server.client.get(`/docs/specs/${name}.yaml`);
+    assert.match(spec.text, new RegExp(`^servers:\\n  - url: ${server.url.replace(/\./g, '\\.')}\\n`, 'm'));
+  }
+});
+
+async function reference(definition: number): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
+  await page.goto(`${server.url}/docs`);
+  await page.locator('.topbar select').selectOption({ index: definition });
+  await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+  return page;
+}
+
+// Runs one operation's "Try it out" and answers the status the page shows.
+async function execute(page: Page, operationId: string, fill: Record<string, string> = {}): Promise<string> {
+  const op = page.locator(`[id$="-${operationId}"].opblock`);
+  await op.locator('.opblock-summary').click();
+  for (const [name, value] of Object.entries(fill)) await op.locator(`input[placeholder="${name}"]`).fill(value);
+  await op.locator('button.execute').click();
+  const status = op.locator('.live-responses-table tbody .response-col_status').first();
+  await status.waitFor({ timeout: 15_000 });
+  return (await status.textContent())!.trim();
+}
+
+inChromium('platform API: Authorize with an appID, then Try it out answers 200', async () => {
+  const page = await reference(0);
+  await page.click('button.authorize');
+  await page.locator('.modal-ux input').first().fill(company.appID);
+  await page.locator('.modal-ux button.authorize').first().click();
+  await page.locator('.modal-ux button.btn-done').first().click();
+  assert.is(await execute(page, 'getCompany'), '200');
+  assert.match((await page.locator('.curl').first().textContent())!, new RegExp(`${server.url}/api/v1/company`));
+  await page.close();
+});
+
+inChromium(
+  'Pix API: Authorize with client credentials (token from the page), then Try it out answers 200',
+  async () => {
+    const bearer = await pixToken(server.client, company, 'cob.write');
+    const cob = await server.client.post(
+      '/pix/v2/cob',
+      { calendario: {}, valor: { original: '1.00' }, chave: company.pixKey },
+      { auth: bearer },
+    );
+    const txid = cob.body.txid as string | undefined;
+    const page = await reference(1);
+    await page.click('button.authorize');
+    await page.fill('#client_id_clientCredentials', company.clientId);
+    await page.fill('#client_secret_clientCredentials', company.clientSecret);
+    await page.click('label[for="cob.read-clientCredentials-checkbox-OAuth2"]');
+    await page.locator('.modal-ux button.authorize').first().click();
+    // the page posts to /oauth/token itself; the dialog says Authorized once the token is back
+    await page.locator('.modal-ux .auth-container', { hasText: 'Authorized' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.modal-ux button.btn-done').first().click();
+    assert.ok(txid, cob.text);
+    assert.is(await execute(page, 'getCob', { txid: txid! }), '200');
+    await page.close();
+  },
+);
+
+test.run();

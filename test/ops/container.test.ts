@@ -1,0 +1,74 @@
+// The Dockerfile and docker-compose.yml are not built here (no registry for base images), so
+// what would break them is checked from the files: the runtime stage installs production
+// dependencies only, so every package the server imports must be one; it runs as a
+// non-root user what make run runs; compose's DATABASE_URL names the Postgres it starts.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const dockerfile = read('Dockerfile');
+const pkg = JSON.parse(read('package.json')) as {
+  dependencies: Record<string, string>;
+  engines: { node: string };
+};
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+test('every package the server imports is a production dependency (the image omits dev ones)', () => {
+  assert.match(dockerfile, /npm ci --omit=dev/);
+  const imported = new Set<string>();
+  for (const file of [...filesUnder('src'), ...filesUnder('generated'), 'scripts/prepare-embedded.ts']) {
+    const statements = /^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/gm;
+    for (const [, fromSpec, dynamicSpec] of read(file).matchAll(statements)) {
+      const spec = (fromSpec ?? dynamicSpec)!;
+      if (spec.startsWith('node:')) continue;
+      const parts = spec.split('/');
+      imported.add(spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+    }
+  }
+  assert.ok(imported.size > 10, [...imported].join(' '));
+  const missing = [...imported].filter((name) => !(name in pkg.dependencies));
+  assert.equal(missing, [], 'imported but not in dependencies');
+  assert.ok('tsx' in pkg.dependencies, 'the image runs the TypeScript with tsx');
+});
+
+test('multi-stage, non-root, the folders the server reads, and what make run runs', () => {
+  const stages = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+  assert.is(stages.length, 2, 'a build stage and a runtime stage');
+  const major = Number(/node:(\d+)/.exec(stages[1]!)?.[1]);
+  assert.ok(major >= Number(/\d+/.exec(pkg.engines.node)![0]), `node ${major} satisfies engines ${pkg.engines.node}`);
+  assert.match(dockerfile, /^USER node$/m);
+  for (const folder of ['src', 'generated', 'specs', 'docs'])
+    assert.match(dockerfile, new RegExp(`^COPY ${folder} `, 'm'));
+  const makeRun = /^run:.*\n\t(.*)$/m.exec(read('Makefile'))![1]!;
+  assert.match(makeRun, /tsx src\/main\.ts/);
+  assert.match(dockerfile, /CMD \["node", "--import", "tsx", "src\/main\.ts"\]/);
+  assert.match(dockerfile, /NODE_OPTIONS=--max-semi-space-size=8/, 'the Makefile run target sets the same');
+  assert.match(dockerfile, /\/readyz/);
+});
+
+test('compose: Postgres with a health check, and a DATABASE_URL that names it', () => {
+  const compose = parse(read('docker-compose.yml')) as {
+    services: Record<string, { environment?: Record<string, string>; depends_on?: unknown; image?: string }>;
+  };
+  const pg = compose.services.postgres!;
+  assert.match(pg.image!, /^postgres:\d+/);
+  const env = compose.services.pixgate!.environment!;
+  const url = new URL(env.DATABASE_URL!);
+  assert.is(url.hostname, 'postgres');
+  assert.is(url.username, pg.environment!.POSTGRES_USER);
+  assert.is(url.password, pg.environment!.POSTGRES_PASSWORD);
+  assert.is(url.pathname, `/${pg.environment!.POSTGRES_DB}`);
+  assert.equal(compose.services.pixgate!.depends_on, { postgres: { condition: 'service_healthy' } });
+});
+
+test.run();
