@@ -9,9 +9,14 @@ const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
   ANNUALLY: 12,
 };
 
-// The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients.
-export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY';
-const ALIASES: Partial<Record<FrequencyInput, Frequency>> = { SEMIANNUALY: 'SEMIANNUALLY', ANNUALY: 'ANNUALLY' };
+// The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients,
+// QUARTERLY is the platform reference's name of TRIMONTHLY.
+export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY' | 'QUARTERLY';
+const ALIASES: Partial<Record<FrequencyInput, Frequency>> = {
+  SEMIANNUALY: 'SEMIANNUALLY',
+  ANNUALY: 'ANNUALLY',
+  QUARTERLY: 'TRIMONTHLY',
+};
 
 export function normalizeFrequency(input: FrequencyInput): Frequency {
   return ALIASES[input] ?? (input as Frequency);
@@ -49,4 +54,17 @@ export function nextChargeAt(previous: Date, frequency: Frequency, day: number):
   const timeOfDay =
     previous.getTime() - Date.UTC(previous.getUTCFullYear(), previous.getUTCMonth(), previous.getUTCDate());
   return new Date(date.getTime() + timeOfDay);
+}
+
+// The dates (UTC calendar days) of the first and, with a number of installments, the last one.
+export function scheduleDates(
+  first: Date,
+  frequency: Frequency,
+  day: number,
+  installments: number | undefined,
+): { first: string; last?: string } {
+  let last = first;
+  for (let n = 1; installments !== undefined && n < installments; n++) last = nextChargeAt(last, frequency, day);
+  const date = (d: Date) => d.toISOString().slice(0, 10);
+  return { first: date(first), ...(installments !== undefined ? { last: date(last) } : {}) };
 }
