@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import { findChargeInContextByTxid } from '../charges/charges.repository';
 import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
-import type { Database, RecBody, RecEnd, RecLocation, RecStatus, Recurrence } from '../db/schema';
+import type { Company, Database, RecBody, RecEnd, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
@@ -63,27 +63,34 @@ export class RecService {
 
   // The recurrence of a PIX_RECURRING subscription, in the subscription's transaction: a new
   // payload location (the payer approves by its QR code) and the recurrence on it, by the same
-  // rules as POST /rec.
+  // rules as POST /rec. Answers it with what the subscription shows of it.
   async createWithLocation(
     trx: Kysely<Database>,
     companyId: string,
     input: Omit<RecSolicitada, 'loc'>,
     now: Date,
-  ): Promise<Recurrence> {
-    const loc = await repo.insertRecLocation(trx, { company_id: companyId, token: newAccessToken(), created_at: now });
-    return (await this.insert(trx, companyId, { ...input, loc: Number(loc.id) }, now)).rec;
+  ): Promise<{ rec: Recurrence; summary: RecSummary }> {
+    const fresh = await repo.insertRecLocation(trx, {
+      company_id: companyId,
+      token: newAccessToken(),
+      created_at: now,
+    });
+    const { rec, loc, company } = await this.insert(trx, companyId, { ...input, loc: Number(fresh.id) }, now, fresh);
+    return { rec, summary: this.summaryOf(rec.status, loc?.token ?? null, company) };
   }
 
+  // `fresh`: the location of input.loc when the caller has just made it (nothing to check).
   private async insert(
     trx: Kysely<Database>,
     companyId: string,
     input: RecSolicitada,
     now: Date,
-  ): Promise<{ rec: Recurrence; loc: RecLocation | undefined }> {
+    fresh?: RecLocation,
+  ): Promise<{ rec: Recurrence; loc: RecLocation | undefined; company: Pick<Company, 'name' | 'trade_name'> }> {
     const issues = checkRecRequest(input, todayUtc(now));
     const convenio = input.recebedor?.convenio;
-    let loc: RecLocation | undefined;
-    if (input.loc !== undefined) {
+    let loc: RecLocation | undefined = fresh;
+    if (input.loc !== undefined && !fresh) {
       loc = await repo.lockRecLocation(trx, companyId, input.loc);
       if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
       else if (loc.id_rec)
@@ -114,7 +121,21 @@ export class RecService {
       updated_at: now,
     });
     if (loc) await repo.setRecLocationRec(trx, Number(loc.id), idRec);
-    return { rec, loc: loc ? { ...loc, id_rec: idRec } : undefined };
+    return { rec, loc: loc ? { ...loc, id_rec: idRec } : undefined, company };
+  }
+
+  private summaryOf(
+    status: RecStatus,
+    locToken: string | null,
+    company: Pick<Company, 'name' | 'trade_name'>,
+  ): RecSummary {
+    if (locToken === null) return { status };
+    const emv = buildCompositeBrCode({
+      recurrenceLocationUrl: recLocationUrl(this.publicUrl, locToken),
+      merchantName: merchantNameOf(company),
+      merchantCity: MERCHANT_CITY,
+    });
+    return { status, emv };
   }
 
   // What a subscription shows of its recurrences (one statement, on `db`: the caller's
@@ -125,18 +146,7 @@ export class RecService {
     return new Map(
       rows.map((r) => [
         r.id_rec,
-        {
-          status: r.status,
-          ...(r.loc_token !== null
-            ? {
-                emv: buildCompositeBrCode({
-                  recurrenceLocationUrl: recLocationUrl(this.publicUrl, r.loc_token),
-                  merchantName: merchantNameOf({ name: r.co_name, trade_name: r.co_trade_name }),
-                  merchantCity: MERCHANT_CITY,
-                }),
-              }
-            : {}),
-        },
+        this.summaryOf(r.status, r.loc_token, { name: r.co_name, trade_name: r.co_trade_name }),
       ]),
     );
   }

@@ -32,6 +32,7 @@ import type { Principal } from '../identity/principal';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { pageInfo, type Page } from '../lib/paging';
+import type { RecSummary } from '../recurrences/rec.service';
 import type { RecurrencesServices } from '../recurrences/recurrences.module';
 import { generateInstallmentCobr } from './installment-cobr';
 import { firstChargeAt, nextChargeAt, normalizeFrequency, scheduleDates } from './schedule';
@@ -93,6 +94,7 @@ export class SubscriptionsService {
           throw errors.badRequest(DUPLICATE);
         const customer = await upsertChargeCustomer(trx, principal.companyId, p.customer, now);
         const first = firstChargeAt(now, p.dayGenerateCharge ?? now.getUTCDate());
+        let recSummary: RecSummary | undefined;
         const row: Subscription = {
           id: randomUUID(),
           global_id: Buffer.from(`PaymentSubscription:${randomBytes(12).toString('hex')}`).toString('base64'),
@@ -122,14 +124,9 @@ export class SubscriptionsService {
           updated_at: now,
         };
         if (pix) {
-          const dates = scheduleDates(first.at, frequency, first.day, p.installmentCount);
-          const calendario = {
-            dataInicial: dates.first,
-            ...(dates.last !== undefined ? { dataFinal: dates.last } : {}),
-            periodicidade: pix.periodicidade,
-          };
-          const request = recRequestOf(row, p.customer, pix.options, calendario);
-          row.id_rec = (await this.recurrences.recs.createWithLocation(trx, principal.companyId, request, now)).id_rec;
+          const made = await this.createRecurrence(trx, row, p, pix, first.at, now);
+          row.id_rec = made.rec.id_rec;
+          recSummary = made.summary;
         }
         const saved = await repo.insertSubscription(trx, {
           ...row,
@@ -139,13 +136,33 @@ export class SubscriptionsService {
           additional_info: row.additional_info && JSON.stringify(row.additional_info),
           pix_recurring: row.pix_recurring && JSON.stringify(row.pix_recurring),
         });
-        return this.viewOf(trx, saved);
+        return subscriptionView(saved, this.publicUrl, recSummary);
       });
     } catch (error) {
       if (isUniqueViolation(error) && (await repo.findByCorrelationId(this.db, principal.companyId, p.correlationID)))
         throw errors.badRequest(DUPLICATE);
       throw error;
     }
+  }
+
+  // The recurrence of a PIX_RECURRING subscription: from the first installment's date to the
+  // last one's (with installmentCount), in the standard's period.
+  private async createRecurrence(
+    trx: Kysely<Database>,
+    row: Subscription,
+    p: SubscriptionCreatePayload,
+    pix: ReturnType<typeof pixRecurringOf>,
+    firstAt: Date,
+    now: Date,
+  ) {
+    const dates = scheduleDates(firstAt, row.frequency, row.day_generate_charge, p.installmentCount);
+    const calendario = {
+      dataInicial: dates.first,
+      ...(dates.last !== undefined ? { dataFinal: dates.last } : {}),
+      periodicidade: pix.periodicidade,
+    };
+    const request = recRequestOf(row, p.customer, pix.options, calendario);
+    return this.recurrences.recs.createWithLocation(trx, row.company_id, request, now);
   }
 
   // The subscription with its recurrence as it is now (PIX_RECURRING).

@@ -7,6 +7,7 @@ import { kycScenarios } from './kyc';
 import { paymentScenarios } from './payments';
 import { pixinScenarios } from './pixin';
 import { recurrenceScenarios } from './recurrences';
+import { subscriptionScenarios } from './subscriptions';
 import type { Scenario } from './types';
 import { webhookScenarios } from './webhooks';
 
@@ -22,4 +23,5 @@ export const scenarios: Record<string, Scenario> = {
   ...webhookScenarios,
   ...recurrenceScenarios,
   ...extrasScenarios,
+  ...subscriptionScenarios,
 };
