@@ -22,9 +22,12 @@ export function dateOf(at: Date): string {
 
 // The due date of an installment scheduled for `date`: that date, or today once it has passed,
 // as long as today is still in the same cycle of the recurrence (else undefined: missed).
-export function dueDateOf(rec: Recurrence, date: string, today: string): string | undefined {
+export function dueDateOf(
+  { periodicidade, dataInicial }: Pick<Recurrence['body']['calendario'], 'periodicidade' | 'dataInicial'>,
+  date: string,
+  today: string,
+): string | undefined {
   if (date >= today) return date;
-  const { periodicidade, dataInicial } = rec.body.calendario;
   return cycleOf(periodicidade, dataInicial, today) === cycleOf(periodicidade, dataInicial, date) ? today : undefined;
 }
 
@@ -57,7 +60,7 @@ export async function generateInstallmentCobr(
   const rec = await findRecurrence(trx, sub.company_id, sub.id_rec!);
   if (!rec) throw new Error(`subscription ${sub.id} has no recurrence ${sub.id_rec}`);
   if (rec.status !== 'APROVADA') return { recStatus: rec.status };
-  const due = dueDateOf(rec, dateOf(sub.next_charge_at!), todayUtc(now));
+  const due = dueDateOf(rec.body.calendario, dateOf(sub.next_charge_at!), todayUtc(now));
   if (due === undefined) return { recStatus: rec.status };
   try {
     const request = await cobrRequestOf(trx, sub, due, Number(sub.value));

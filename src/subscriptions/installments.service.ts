@@ -81,7 +81,7 @@ export class InstallmentsService {
       const now = await this.clock.now(principal.companyId, trx);
       const rec = (await findRecurrence(trx, sub.company_id, sub.id_rec))!;
       const date = dateOf(installment.scheduled_at);
-      const due = dueDateOf(rec, date, todayUtc(now));
+      const due = dueDateOf(rec.body.calendario, date, todayUtc(now));
       if (due === undefined)
         throw errors.badRequest(`The cycle of the recurrence this installment (of ${date}) belongs to has ended`);
       const value = input.value ?? Number(installment.value);

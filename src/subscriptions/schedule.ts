@@ -1,5 +1,10 @@
 // When a subscription generates its charges (pure). Dates are UTC calendar days.
-export type Frequency = 'WEEKLY' | 'MONTHLY' | 'BIMONTHLY' | 'TRIMONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+import type { components } from '../../generated/platform.types';
+
+// The periods as answers name them, and the spellings a request may use (SEMIANNUALY and
+// ANNUALY are sent by existing clients, QUARTERLY is the platform reference's TRIMONTHLY).
+export type Frequency = NonNullable<components['schemas']['Subscription']['frequency']>;
+export type FrequencyInput = components['schemas']['SubscriptionCreatePayload']['frequency'];
 
 const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
   MONTHLY: 1,
@@ -9,17 +14,20 @@ const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
   ANNUALLY: 12,
 };
 
-// The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients,
-// QUARTERLY is the platform reference's name of TRIMONTHLY.
-export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY' | 'QUARTERLY';
-const ALIASES: Partial<Record<FrequencyInput, Frequency>> = {
+const CANONICAL: Record<FrequencyInput, Frequency> = {
+  WEEKLY: 'WEEKLY',
+  MONTHLY: 'MONTHLY',
+  BIMONTHLY: 'BIMONTHLY',
+  TRIMONTHLY: 'TRIMONTHLY',
+  SEMIANNUALLY: 'SEMIANNUALLY',
+  ANNUALLY: 'ANNUALLY',
   SEMIANNUALY: 'SEMIANNUALLY',
   ANNUALY: 'ANNUALLY',
   QUARTERLY: 'TRIMONTHLY',
 };
 
 export function normalizeFrequency(input: FrequencyInput): Frequency {
-  return ALIASES[input] ?? (input as Frequency);
+  return CANONICAL[input];
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -5,6 +5,9 @@
 // (list, read, POST cobr, retry), their errors and their tenancy.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { cycleOf } from '../../src/recurrences/cobr.rules';
+import { dueDateOf } from '../../src/subscriptions/installment-cobr';
+import { scheduleDates } from '../../src/subscriptions/schedule';
 import { auditLedger } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
 import { advanceDays, recCompany, today, type RecCompany } from '../recurrences/support';
@@ -73,6 +76,26 @@ async function installments(globalID: string, c = a) {
   assert.is(res.status, 200, res.text);
   return res.body.installments as Array<Record<string, any>>;
 }
+
+test('rules: the cycles of month ends, the due date of a late installment, the recurrence period', () => {
+  // A recurrence starting on the 31st: February's cycle starts on its last day.
+  assert.equal(
+    ['2027-01-31', '2027-02-27', '2027-02-28', '2027-03-30', '2027-03-31'].map((d) =>
+      cycleOf('MENSAL', '2027-01-31', d),
+    ),
+    [0, 0, 1, 1, 2],
+  );
+  assert.is(cycleOf('SEMANAL', '2027-01-04', '2027-01-18'), 2);
+  const rec = { dataInicial: '2027-01-10', periodicidade: 'MENSAL' } as const;
+  assert.is(dueDateOf(rec, '2027-02-10', '2027-02-01'), '2027-02-10', 'not yet due: its own date');
+  assert.is(dueDateOf(rec, '2027-02-10', '2027-02-20'), '2027-02-20', 'late in its cycle: today');
+  assert.is(dueDateOf(rec, '2027-02-10', '2027-03-10'), undefined, 'its cycle is over: missed');
+  assert.equal(scheduleDates(new Date('2027-01-31T00:00:00Z'), 'MONTHLY', 31, 3), {
+    first: '2027-01-31',
+    last: '2027-03-31',
+  });
+  assert.equal(scheduleDates(new Date('2027-01-31T00:00:00Z'), 'WEEKLY', 31, undefined), { first: '2027-01-31' });
+});
 
 test('PIX_RECURRING: the rec on /pix/v2/rec, approved by its QR code, cycles settled as cobr on the clock', async () => {
   const day = await today(server, a);
