@@ -894,9 +894,99 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listSubscriptions",
+    "method": "get",
+    "path": "/api/v1/subscriptions",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createSubscription",
     "method": "post",
     "path": "/api/v1/subscriptions",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "cancelSubscription",
+    "method": "put",
+    "path": "/api/v1/subscriptions/{id}/cancel",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_CANCEL_PUT",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "updateSubscriptionValue",
+    "method": "put",
+    "path": "/api/v1/subscriptions/{id}/value",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_VALUE_PUT",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listSubscriptionInstallments",
+    "method": "get",
+    "path": "/api/v1/subscriptions/{id}/installments",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getInstallment",
+    "method": "get",
+    "path": "/api/v1/installments/{id}",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "createInstallmentCobr",
+    "method": "post",
+    "path": "/api/v1/installments/{id}/cobr",
+    "tag": "Subscription",
+    "security": [
+      "AppID"
+    ],
+    "scope": "SUBSCRIPTION_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "retryInstallmentCobr",
+    "method": "post",
+    "path": "/api/v1/installments/{id}/cobr/retry",
     "tag": "Subscription",
     "security": [
       "AppID"
@@ -1417,7 +1507,14 @@ export interface PlatformHandlers {
   getStaticQrCode: Handler<operations['getStaticQrCode']>;
   deleteStaticQrCode: Handler<operations['deleteStaticQrCode']>;
   getSubscription: Handler<operations['getSubscription']>;
+  listSubscriptions: Handler<operations['listSubscriptions']>;
   createSubscription: Handler<operations['createSubscription']>;
+  cancelSubscription: Handler<operations['cancelSubscription']>;
+  updateSubscriptionValue: Handler<operations['updateSubscriptionValue']>;
+  listSubscriptionInstallments: Handler<operations['listSubscriptionInstallments']>;
+  getInstallment: Handler<operations['getInstallment']>;
+  createInstallmentCobr: Handler<operations['createInstallmentCobr']>;
+  retryInstallmentCobr: Handler<operations['retryInstallmentCobr']>;
   listTransactions: Handler<operations['listTransactions']>;
   getTransaction: Handler<operations['getTransaction']>;
   listWebhooks: Handler<operations['listWebhooks']>;

@@ -1027,13 +1027,137 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List subscriptions
+         * @description The company's subscriptions, newest first, with the Pix Automatico recurrence of each PIX_RECURRING one (pixRecurring).
+         */
+        get: operations["listSubscriptions"];
         put?: never;
         /**
          * Create a subscription
-         * @description Creates a subscription that generates a charge each period, with or without fines and interests. Each period an OVERDUE charge of value is created for the customer, due dayDue days after it is generated, listed by GET /api/v1/charge?subscription=<correlationID>. The first charge is generated on the next dayGenerateCharge day of the month (today included) or at the date-time sent; then every 7 days (WEEKLY) or 1, 6 or 12 months later on that day. After installmentCount charges the subscription is COMPLETED. PIX_RECURRING is accepted and charges as RECURRENT.
+         * @description Creates a subscription that generates a charge each period, with or without fines and interests. Each period an OVERDUE charge of value is created for the customer, due dayDue days after it is generated, listed by GET /api/v1/charge?subscription=<correlationID>. The first charge is generated on the next dayGenerateCharge day of the month (today included) or at the date-time sent; then every 7 days (WEEKLY) or 1, 6 or 12 months later on that day. After installmentCount charges the subscription is COMPLETED. A PIX_RECURRING subscription is Pix Automatico: it creates a recurrence (rec, visible on /pix/v2/rec) with its payload location, answered in pixRecurring (recurrencyId, the QR code emv the payer approves it with, journey, retryPolicy, status); once the payer approved it, each installment is a recurring charge (cobr, visible on /pix/v2/cobr) due on the installment's date, settled by the payer's PSP on that date (the next business day when it falls on a holiday or weekend) under the recurrence's retry policy. BIMONTHLY is refused for PIX_RECURRING (the standard has no such period); chargeType, fines and interests do not apply to it.
          */
         post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a subscription
+         * @description Stops the subscription: no more installments are generated (status CANCELED). The Pix Automatico recurrence of a PIX_RECURRING subscription is cancelled with it (CANCELADA by the receiving user, as PATCH /pix/v2/rec/{idRec} does), which cancels its recurring charges not yet settled. Only an ACTIVE subscription can be cancelled.
+         */
+        put: operations["cancelSubscription"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}/value": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the value of the next installments
+         * @description Sets the value of the installments generated from now on; installments already generated keep theirs. A PIX_RECURRING subscription's value can change only when it was created with pixRecurringOptions.minimumValue (its recurrence then has a minimum amount instead of a fixed one), and never below that minimum. Only an ACTIVE subscription can change.
+         */
+        put: operations["updateSubscriptionValue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}/installments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the installments of a subscription
+         * @description The installments generated so far, newest first. An installment of a PIX_RECURRING subscription carries the recurring charge (cobr) of its cycle and its settlement attempts; one of a RECURRENT subscription names its charge (correlationID).
+         */
+        get: operations["listSubscriptionInstallments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/installments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an installment
+         * @description One installment of a subscription: its value, status, and for PIX_RECURRING the recurring charge (cobr) of its cycle with its settlement attempts.
+         */
+        get: operations["getInstallment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/installments/{id}/cobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the recurring charge of an installment again
+         * @description Makes a new recurring charge (cobr) for an installment of a PIX_RECURRING subscription whose charge was not made (the recurrence was not approved yet on its date) or ended unpaid (REJEITADA, EXPIRADA or CANCELADA). Its due date is the installment's date, or today when that has passed; it must still fall in the installment's cycle of the recurrence. value (optional, in cents) replaces the installment's value; a recurrence with a fixed amount accepts only that amount. The recurrence must be APROVADA. The new cobr is visible on /pix/v2/cobr.
+         */
+        post: operations["createInstallmentCobr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/installments/{id}/cobr/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry the recurring charge of an installment
+         * @description Asks the payer's PSP for one more settlement attempt of the installment's recurring charge after a failed one (POST /pix/v2/cobr/{txid}/retentativa/{data} on the next day). Needs the retry policy THREE_RETRIES_7_DAYS (PERMITE_3R_7D), a cobr ATIVA with no attempt pending, at most 3 retries, within 7 days of its settlement date. value, when sent, must be the charge's own amount (a retry cannot change it).
+         */
+        post: operations["retryInstallmentCobr"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3253,7 +3377,7 @@ export interface components {
             /** @description Your identifier of the subscription (unique per company); one is generated when omitted */
             correlationID?: string;
             /**
-             * @description RECURRENT: a new charge each period. PIX_RECURRING (Pix Automatico) is accepted and, until it is linked to the Pix API's recurrences (rec, cobr), charges like RECURRENT; pixRecurringOptions are kept for then. Default: `RECURRENT`.
+             * @description RECURRENT: a new charge each period. PIX_RECURRING: Pix Automatico, a recurrence (rec) the payer approves once, then a recurring charge (cobr) each period, settled by the payer's PSP (see pixRecurringOptions). Default: `RECURRENT`.
              * @enum {string}
              */
             type?: "PIX_RECURRING" | "RECURRENT";
@@ -3263,10 +3387,10 @@ export interface components {
              */
             chargeType?: "OVERDUE" | "DYNAMIC";
             /**
-             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY and ANNUALY are accepted spellings of SEMIANNUALLY and ANNUALLY (existing clients send them); answers always use the latter. Default: `MONTHLY`.
+             * @description Every 7 days (WEEKLY) or every 1, 2, 3, 6 or 12 months. SEMIANNUALY, ANNUALY and QUARTERLY are accepted spellings of SEMIANNUALLY, ANNUALLY and TRIMONTHLY (existing clients send them); answers always use the latter. PIX_RECURRING accepts WEEKLY, MONTHLY, TRIMONTHLY, SEMIANNUALLY and ANNUALLY (the standard's SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL, ANUAL). Default: `MONTHLY`.
              * @enum {string}
              */
-            frequency?: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY";
+            frequency?: "WEEKLY" | "MONTHLY" | "BIMONTHLY" | "TRIMONTHLY" | "SEMIANNUALLY" | "ANNUALLY" | "SEMIANNUALY" | "ANNUALY" | "QUARTERLY";
             /** @description Day of the month charges are generated (1 to 31), or the date of the first charge */
             dayGenerateCharge?: number | string;
             /** @description Days between generation and the due date of each charge. Default: `7`. */
@@ -3276,12 +3400,19 @@ export interface components {
             interests?: components["schemas"]["InterestsInput"];
             fines?: components["schemas"]["FinesInput"];
             additionalInfo?: components["schemas"]["AdditionalInfoInput"];
+            /** @description Options of a PIX_RECURRING subscription (ignored for RECURRENT) */
             pixRecurringOptions?: {
-                /** @enum {string} */
+                /**
+                 * @description How the payer approves: ONLY_RECURRENCY (default) reads the recurrence's QR code (pixRecurring.emv, journey 2 of the standard) and pays nothing at approval. PAYMENT_ON_APPROVAL (journey 3) is not offered yet and is refused.
+                 * @enum {string}
+                 */
                 journey?: "PAYMENT_ON_APPROVAL" | "ONLY_RECURRENCY";
-                /** @enum {string} */
+                /**
+                 * @description NON_PERMITED (default; the standard's NAO_PERMITE): a rejected attempt ends the charge. THREE_RETRIES_7_DAYS (PERMITE_3R_7D): up to 3 retries within 7 days (POST /api/v1/installments/{id}/cobr/retry)
+                 * @enum {string}
+                 */
                 retryPolicy?: "NON_PERMITED" | "THREE_RETRIES_7_DAYS";
-                /** @description Minimum value of each charge (in cents) */
+                /** @description Minimum value of each charge (in cents), at most value: the recurrence then has this minimum (valorMinimoRecebedor) instead of a fixed amount (valorRec), and the value may change later (PUT /api/v1/subscriptions/{id}/value) */
                 minimumValue?: number;
             };
         };
@@ -3318,22 +3449,134 @@ export interface components {
             interests?: components["schemas"]["Interests"];
             fines?: components["schemas"]["Fines"];
             additionalInfo?: components["schemas"]["AdditionalInfo"];
-            /** @description The Pix Automatico recurrence of a PIX_RECURRING subscription; not returned yet (such subscriptions charge like RECURRENT) */
+            /** @description The Pix Automatico recurrence of a PIX_RECURRING subscription, as it is now (GET /pix/v2/rec/{recurrencyId} shows the same) */
             pixRecurring?: {
-                /** @description Pix Automatico recurrence id */
-                recurrencyId?: string;
-                /** @description BR Code authorizing the recurrence */
+                /** @description idRec of the recurrence */
+                recurrencyId: string;
+                /** @description The QR code (Pix Copia e Cola) the payer approves the recurrence with (dadosQR of GET /pix/v2/rec/{idRec}, journey 2) */
                 emv?: string;
-                /** @description Journey */
-                journey?: string;
+                /**
+                 * @description The journey chosen at creation (pixRecurringOptions.journey)
+                 * @enum {string}
+                 */
+                journey: "PAYMENT_ON_APPROVAL" | "ONLY_RECURRENCY";
                 /** @enum {string} */
-                status?: "CREATED" | "CANCELED" | "APPROVED" | "EXPIRED" | "REJECTED";
+                retryPolicy: "NON_PERMITED" | "THREE_RETRIES_7_DAYS";
+                /** @description Minimum value of each charge (in cents), when the value may change */
+                minimumValue?: number;
+                /**
+                 * @description The recurrence's status: CREATED (CRIADA, awaiting the payer), APPROVED (APROVADA), REJECTED (REJEITADA by the payer), EXPIRED (EXPIRADA, not approved before its first date), CANCELED (CANCELADA)
+                 * @enum {string}
+                 */
+                status: "CREATED" | "CANCELED" | "APPROVED" | "EXPIRED" | "REJECTED";
             };
             /**
              * Format: date-time
              * @description Creation time
              */
             createdAt?: string;
+        };
+        /** @description Options of a recurring charge made for an installment. */
+        InstallmentCobrPayload: {
+            /** @description Amount of the charge in cents; the installment's value when omitted */
+            value?: number;
+        };
+        /** @description One settlement attempt of a recurring charge (tentativas of the cobr). */
+        InstallmentCobrTry: {
+            /**
+             * @description REQUESTED (SOLICITADA), SCHEDULED (AGENDADA), PAID (PAGA), REJECTED (REJEITADA), CANCELED (CANCELADA) or EXPIRED (EXPIRADA)
+             * @enum {string}
+             */
+            tryStatus: "REQUESTED" | "SCHEDULED" | "PAID" | "REJECTED" | "CANCELED" | "EXPIRED";
+            /**
+             * @description Why the attempt was made: AGND (the scheduled settlement), NTAG (same day), RIFL (a retry after a failure)
+             * @enum {string}
+             */
+            finalityPurpose: "AGND" | "NTAG" | "RIFL";
+            /** @description Why the payer's PSP rejected the attempt (for example AM02, the payer's limit) */
+            rejectCode?: string;
+            /** @description Amount of the attempt (in cents) */
+            value: number;
+            /**
+             * Format: date-time
+             * @description Settlement date of the attempt (00:00 UTC)
+             */
+            requestedExecutionDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The recurring charge (cobr) of an installment, as /pix/v2/cobr/{txid} shows it. */
+        InstallmentCobr: {
+            /** @description txid of the cobr (GET /pix/v2/cobr/{txid}) */
+            identifierId: string;
+            /** @description idRec of the recurrence */
+            recurrencyId: string;
+            /** @description globalID of the installment */
+            installmentId: string;
+            /** @description endToEndId of the Pix that settled it */
+            endToEndId?: string;
+            /** @description Code of the latest rejected attempt */
+            rejectCode?: string;
+            /**
+             * @description CREATED (CRIADA), ACTIVE (ATIVA, an attempt pending), FAILED_TRY (ATIVA after a rejected attempt, none pending), CONCLUDED (CONCLUIDA), REJECTED (REJEITADA), EXPIRED (EXPIRADA) or CANCELED (CANCELADA)
+             * @enum {string}
+             */
+            status: "CREATED" | "ACTIVE" | "FAILED_TRY" | "CONCLUDED" | "REJECTED" | "EXPIRED" | "CANCELED";
+            /** @description Amount (in cents) */
+            value: number;
+            tries: components["schemas"]["InstallmentCobrTry"][];
+            /**
+             * Format: date-time
+             * @description When it was settled
+             */
+            paymentDate?: string;
+            /**
+             * Format: date
+             * @description Settlement date of the first attempt (the due date, moved to a business day)
+             */
+            chargeDate: string;
+            /**
+             * Format: date
+             * @description Last day a retry may be scheduled for
+             */
+            expiryDate: string;
+            /** @description Information for the payer (infoAdicional) */
+            description?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description One installment of a subscription (one period of its schedule). */
+        Installment: {
+            /** @description Global id of the installment (GET /api/v1/installments/{id}) */
+            globalID: string;
+            /** @description Position in the schedule, from 1 */
+            installmentNumber: number;
+            /** @description Value of the installment (in cents) */
+            value: number;
+            /**
+             * @description ACTIVE (awaiting payment), COMPLETED (paid), EXPIRED (not paid: expired or rejected), CANCELED (cancelled, or its recurring charge could not be made)
+             * @enum {string}
+             */
+            status: "ACTIVE" | "COMPLETED" | "EXPIRED" | "CANCELED";
+            /**
+             * Format: date-time
+             * @description The date of the schedule the installment belongs to
+             */
+            dateGenerateCharge: string;
+            /** @description Seconds the installment stays payable after its date (dayDue days) */
+            expiration?: number;
+            /**
+             * Format: date-time
+             * @description When it was generated
+             */
+            createdAt: string;
+            /** @description correlationID of the charge of a RECURRENT subscription's installment */
+            correlationID?: string;
+            /** @description globalID of the subscription */
+            paymentSubscriptionGlobalID: string;
+            cobr?: components["schemas"]["InstallmentCobr"];
         };
         /**
          * @description Kind of transaction: PAYMENT a Pix received (with or without a charge), PIX_OUT a Pix sent by a payment, BILL_PAYMENT a boleto paid by a payment, WITHDRAW a withdrawal, REFUND a refund sent back to a payer, REVERSAL a refund received of a Pix sent, FEE a fee
@@ -7038,7 +7281,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description globalID of the subscription
+                 * @description globalID or correlationID of the subscription
                  * @example UGF5bWVudFN1YnNjcmlwdGlvbjo2NWYyZDRiOGMxYTNlNWY3MDkyYjRjNmQ=
                  */
                 id: string;
@@ -7070,6 +7313,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["Subscription"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7109,6 +7390,314 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description globalID or correlationID of the subscription
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbjo2NWYyZDRiOGMxYTNlNWY3MDkyYjRjNmU=
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: components["schemas"]["Subscription"];
+                    };
+                };
+            };
+            /** @description The subscription is not active */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSubscriptionValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description globalID or correlationID of the subscription
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbjo2NWYyZDRiOGMxYTNlNWY3MDkyYjRjNmU=
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The new value */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Value of each installment from now on (in cents) */
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription with its new value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: components["schemas"]["Subscription"];
+                    };
+                };
+            };
+            /** @description Refused change */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubscriptionInstallments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description globalID or correlationID of the subscription
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbjo2NWYyZDRiOGMxYTNlNWY3MDkyYjRjNmU=
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Installments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        installments: components["schemas"]["Installment"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInstallment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description globalID of the installment
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbkluc3RhbGxtZW50OjY4YTg4MzIyZDY1Y2IyZDUwN2EyZWUzYg==
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        installment: components["schemas"]["Installment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createInstallmentCobr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description globalID of the installment
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbkluc3RhbGxtZW50OjY4YTg4MzIyZDY1Y2IyZDUwN2EyZWUzYg==
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The value of the new charge (optional) */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InstallmentCobrPayload"];
+            };
+        };
+        responses: {
+            /** @description The installment with its new recurring charge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        installment: components["schemas"]["Installment"];
+                    };
+                };
+            };
+            /** @description Refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryInstallmentCobr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description globalID of the installment
+                 * @example UGF5bWVudFN1YnNjcmlwdGlvbkluc3RhbGxtZW50OjY4YTg4MzIyZDY1Y2IyZDUwN2EyZWUzYg==
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The value of the charge (optional; a retry keeps the charge's amount) */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InstallmentCobrPayload"];
+            };
+        };
+        responses: {
+            /** @description The installment with the new attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        installment: components["schemas"]["Installment"];
+                    };
+                };
+            };
+            /** @description Refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -20,8 +20,7 @@ import { buildPixInService } from './pixin/pixin.module';
 import { MedService } from './med/med.service';
 import { DisputesService } from './disputes/disputes.service';
 import { CashbackService } from './cashback/cashback.service';
-import { buildSubscriptionsService } from './subscriptions/subscriptions.module';
-import type { SubscriptionsService } from './subscriptions/subscriptions.service';
+import { buildSubscriptionsServices, type SubscriptionsServices } from './subscriptions/subscriptions.module';
 import { PayloadKeyService } from './signing/payload-keys.service';
 import { SigningKeyService } from './signing/signing.service';
 import { platformScopes } from '../generated/platform.scopes';
@@ -60,11 +59,12 @@ export interface Services {
   med: MedService;
   disputes: DisputesService;
   cashback: CashbackService;
-  subscriptions: SubscriptionsService;
   subaccounts: SubAccountsService;
   transfers: TransfersService;
   statement: StatementService;
   decode: DecodeService;
+  subscriptions: SubscriptionsServices['subscriptions'];
+  installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
@@ -94,8 +94,8 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const med = new MedService(db, clock);
   const disputes = new DisputesService(db, clock);
   const cashback = new CashbackService(db, clock);
-  const subscriptions = buildSubscriptionsService(db, clock, jobs, charges.platform, config.publicUrl);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
+  const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
   return {
     recurrences,
@@ -116,7 +116,8 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     med,
     disputes,
     cashback,
-    subscriptions,
+    subscriptions: subscriptions.subscriptions,
+    installments: subscriptions.installments,
     customers: new CustomersService(db, clock),
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
     transactions: new TransactionsService(db),

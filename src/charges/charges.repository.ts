@@ -332,6 +332,21 @@ export async function findChargeByCorrelationId(
   return selectChargeByCorrelationId(db, companyId, correlationId).executeTakeFirst();
 }
 
+// The company's charges with these correlationIDs (one statement; a subscription's installments).
+export async function findChargesByCorrelationIds(
+  db: Db,
+  companyId: string,
+  correlationIds: string[],
+): Promise<Charge[]> {
+  if (correlationIds.length === 0) return [];
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', 'in', correlationIds)
+    .execute();
+}
+
 // The same row, locked FOR UPDATE until the transaction ends.
 export async function lockChargeByCorrelationId(
   db: Db,

@@ -42,6 +42,7 @@ export const MISSING = {
   charge: 'Charge not found',
   company: 'Company not found',
   delivery: 'Delivery not found',
+  installment: 'Installment not found',
   onboarding: 'Onboarding not found',
   payment: 'Payment not found',
   paymentLink: 'Payment link not found',

@@ -30,6 +30,17 @@ export async function lockCobr(db: Db, companyId: string, txid: string): Promise
   return selectCobr(db, companyId, txid).forUpdate().executeTakeFirst();
 }
 
+// The company's recurring charges with these txids (one statement).
+export async function findCobrsByTxids(db: Db, companyId: string, txids: string[]): Promise<RecurringCharge[]> {
+  if (txids.length === 0) return [];
+  return db
+    .selectFrom('recurring_charges')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('txid', 'in', txids)
+    .execute();
+}
+
 export async function updateCobr(
   db: Db,
   id: string,

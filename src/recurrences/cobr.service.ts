@@ -65,41 +65,54 @@ export class CobRService {
   // PUT /cobr/{txid} (txid given; an unknown idRec answers 404) or POST /cobr (txid ours).
   async create(principal: Principal, txid: string | undefined, input: CobRSolicitada): Promise<S['CobRGerada']> {
     return this.db.transaction().execute(async (trx) => {
-      const rec = await repo.lockRecurrence(trx, principal.companyId, input.idRec);
-      if (!rec) {
-        if (txid !== undefined) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`, 'RecNaoEncontrada');
-        invalid([{ field: 'cobr.idRec', message: 'No recurrence has this idRec', value: input.idRec }]);
-      }
       const now = await this.clock.now(principal.companyId, trx);
-      const today = todayUtc(now);
-      const { account, value } = await checkCobrRequest(trx, principal.companyId, rec, txid, input, today);
-      const due = input.calendario.dataDeVencimento;
-      const cal = rec.body.calendario;
-      const cycle = cycleOf(cal.periodicidade, cal.dataInicial, due);
-      if ((await cobrRepo.liveCobrsInCycle(trx, rec.id_rec, cycle)).length) {
-        invalid([
-          {
-            field: 'cobr.idRec',
-            message: 'A recurring charge of this recurrence already exists for the same cycle',
-            value: rec.id_rec,
-          },
-        ]);
-      }
-      const company = await companyOf(trx, principal.companyId);
-      const body = cobrBodyOf(input, today, account.branch, company);
-      const active = await insertActiveCobr(trx, {
-        companyId: principal.companyId,
-        accountId: account.id,
-        rec,
-        txid: txid ?? newTxid(),
-        value,
-        cycle,
-        body,
-        now,
-      });
-      await recordCobrEvent(trx, active, rec.body.politicaRetentativa, now);
-      return cobrView(active, rec.body.politicaRetentativa);
+      const { cobr, rec } = await this.createWithin(trx, principal.companyId, txid, input, now);
+      return cobrView(cobr, rec.body.politicaRetentativa);
     });
+  }
+
+  // The same in the caller's transaction (a subscription's installment makes its cobr so).
+  // Refusals are thrown before anything is written.
+  async createWithin(
+    trx: Kysely<Database>,
+    companyId: string,
+    txid: string | undefined,
+    input: CobRSolicitada,
+    now: Date,
+  ): Promise<{ cobr: RecurringCharge; rec: Recurrence }> {
+    const rec = await repo.lockRecurrence(trx, companyId, input.idRec);
+    if (!rec) {
+      if (txid !== undefined) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`, 'RecNaoEncontrada');
+      invalid([{ field: 'cobr.idRec', message: 'No recurrence has this idRec', value: input.idRec }]);
+    }
+    const today = todayUtc(now);
+    const { account, value } = await checkCobrRequest(trx, companyId, rec, txid, input, today);
+    const due = input.calendario.dataDeVencimento;
+    const cal = rec.body.calendario;
+    const cycle = cycleOf(cal.periodicidade, cal.dataInicial, due);
+    if ((await cobrRepo.liveCobrsInCycle(trx, rec.id_rec, cycle)).length) {
+      invalid([
+        {
+          field: 'cobr.idRec',
+          message: 'A recurring charge of this recurrence already exists for the same cycle',
+          value: rec.id_rec,
+        },
+      ]);
+    }
+    const company = await companyOf(trx, companyId);
+    const body = cobrBodyOf(input, today, account.branch, company);
+    const active = await insertActiveCobr(trx, {
+      companyId,
+      accountId: account.id,
+      rec,
+      txid: txid ?? newTxid(),
+      value,
+      cycle,
+      body,
+      now,
+    });
+    await recordCobrEvent(trx, active, rec.body.politicaRetentativa, now);
+    return { cobr: active, rec };
   }
 
   // The cobr (404 if none) with its recurrence.
@@ -192,36 +205,42 @@ export class CobRService {
   // POST /cobr/{txid}/retentativa/{data}: a new attempt (RIFL) after a failed one.
   async retry(principal: Principal, txid: string, data: string): Promise<S['CobRCompleta']> {
     return this.db.transaction().execute(async (trx) => {
-      const { cobr, rec } = await this.lockWithRec(trx, principal, txid);
       const now = await this.clock.now(principal.companyId, trx);
-      const today = todayUtc(now);
-      const politica = rec.body.politicaRetentativa;
-      if (!isValidDate(data) || data <= today)
-        invalid([{ field: 'data', message: 'data must be a future date', value: data }]);
-      if (politica !== 'PERMITE_3R_7D') {
-        invalid(
-          [{ field: 'politicaRetentativa', message: `The recurrence policy is ${politica}`, value: politica }],
-          'The retry policy of the recurrence does not allow retries.',
-        );
-      }
-      if (cobr.status !== 'ATIVA')
-        invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: cobr.status }]);
-      const pending = cobr.attempts.find((a) => a.status === 'SOLICITADA' || a.status === 'AGENDADA');
-      if (pending)
-        invalid([{ field: 'data', message: `An attempt is pending for ${pending.dataLiquidacao}`, value: data }]);
-      const retries = cobr.attempts.filter((a) => a.tipo === 'RIFL').length;
-      if (retries >= MAX_RETRIES)
-        invalid([{ field: 'data', message: `The recurring charge had ${MAX_RETRIES} retries already`, value: data }]);
-      const last = addCalendarDays(cobr.settlement_date, RETRY_WINDOW_DAYS);
-      if (data > last) invalid([{ field: 'data', message: `Retries end on ${last}`, value: data }]);
-      const saved = await cobrRepo.updateCobr(trx, cobr.id, {
-        attempts: JSON.stringify([...cobr.attempts, newAttempt(rec, data, 'RIFL', 'SOLICITADA', now)]),
-        next_attempt_date: data,
-        updated_at: now,
-      });
-      await recordCobrEvent(trx, saved, politica, now);
-      return fullCobrView(saved, politica);
+      const { cobr, politica } = await this.retryWithin(trx, principal.companyId, txid, data, now);
+      return fullCobrView(cobr, politica);
     });
+  }
+
+  // The same in the caller's transaction (a subscription's installment retries so).
+  async retryWithin(trx: Kysely<Database>, companyId: string, txid: string, data: string, now: Date) {
+    const { cobr, rec } = await this.withRec(trx, await cobrRepo.lockCobr(trx, companyId, txid), txid);
+    const today = todayUtc(now);
+    const politica = rec.body.politicaRetentativa;
+    if (!isValidDate(data) || data <= today)
+      invalid([{ field: 'data', message: 'data must be a future date', value: data }]);
+    if (politica !== 'PERMITE_3R_7D') {
+      invalid(
+        [{ field: 'politicaRetentativa', message: `The recurrence policy is ${politica}`, value: politica }],
+        'The retry policy of the recurrence does not allow retries.',
+      );
+    }
+    if (cobr.status !== 'ATIVA')
+      invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: cobr.status }]);
+    const pending = cobr.attempts.find((a) => a.status === 'SOLICITADA' || a.status === 'AGENDADA');
+    if (pending)
+      invalid([{ field: 'data', message: `An attempt is pending for ${pending.dataLiquidacao}`, value: data }]);
+    const retries = cobr.attempts.filter((a) => a.tipo === 'RIFL').length;
+    if (retries >= MAX_RETRIES)
+      invalid([{ field: 'data', message: `The recurring charge had ${MAX_RETRIES} retries already`, value: data }]);
+    const last = addCalendarDays(cobr.settlement_date, RETRY_WINDOW_DAYS);
+    if (data > last) invalid([{ field: 'data', message: `Retries end on ${last}`, value: data }]);
+    const saved = await cobrRepo.updateCobr(trx, cobr.id, {
+      attempts: JSON.stringify([...cobr.attempts, newAttempt(rec, data, 'RIFL', 'SOLICITADA', now)]),
+      next_attempt_date: data,
+      updated_at: now,
+    });
+    await recordCobrEvent(trx, saved, politica, now);
+    return { cobr: saved, politica };
   }
 }
 

@@ -6,14 +6,14 @@ import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import { findChargeInContextByTxid } from '../charges/charges.repository';
 import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
-import type { Database, RecBody, RecLocation, RecStatus, Recurrence } from '../db/schema';
+import type { Company, Database, RecBody, RecEnd, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import { buildCompositeBrCode } from '../lib/brcode';
 import { isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
-import { newIdRec } from '../lib/ids';
+import { newAccessToken, newIdRec } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
@@ -27,7 +27,19 @@ export type RecSolicitada = S['RecSolicitada'];
 export type RecRevisada = S['RecRevisada'];
 export type RecListQuery = operations['listRecs']['parameters']['query'];
 
+export interface RecSummary {
+  status: RecStatus;
+  emv?: string;
+}
+
 const NOT_FOUND = (idRec: string) => errors.notFound(`No recurrence has idRec ${idRec}.`);
+const CANCELLED_BY_RECEIVER: RecEnd = {
+  cancelamento: {
+    solicitante: 'USUARIO_RECEBEDOR',
+    codigo: 'SLCR',
+    descricao: 'Cancelada pelo usuario recebedor',
+  },
+};
 const CONVENIO = /^[A-Za-z0-9 ._/-]{1,60}$/;
 
 function invalid(issues: FieldIssue[]): never {
@@ -44,43 +56,107 @@ export class RecService {
   async create(principal: Principal, input: RecSolicitada): Promise<S['RecGerada']> {
     return this.db.transaction().execute(async (trx) => {
       const now = await this.clock.now(principal.companyId, trx);
-      const today = todayUtc(now);
-      const issues = checkRecRequest(input, today);
-      const convenio = input.recebedor?.convenio;
-      let loc: RecLocation | undefined;
-      if (input.loc !== undefined) {
-        loc = await repo.lockRecLocation(trx, principal.companyId, input.loc);
-        if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
-        else if (loc.id_rec)
-          issues.push({
-            field: 'rec.loc',
-            message: 'The location is used by another recurrence',
-            value: String(input.loc),
-          });
-      }
-      if (issues.length) invalid(issues);
-
-      const company = await companyOf(trx, principal.companyId);
-      const idRec = newIdRec(OWN_ISPB, now, input.politicaRetentativa === 'PERMITE_3R_7D');
-      const txid = input.ativacao?.dadosJornada?.txid;
-      const body = recBodyOf(input, company, txid);
-      const rec = await repo.insertRecurrence(trx, {
-        id_rec: idRec,
-        company_id: principal.companyId,
-        status: 'CRIADA',
-        // The payer decides the journey by the way it approves (sandbox-rec.service.ts).
-        journey: 'AGUARDANDO_DEFINICAO',
-        location_id: loc ? Number(loc.id) : null,
-        convenio: convenio ?? null,
-        debtor_tax_id: taxIdOf(input.vinculo.devedor),
-        body: JSON.stringify(body),
-        history: JSON.stringify([{ status: 'CRIADA', data: now.toISOString() }]),
-        created_at: now,
-        updated_at: now,
-      });
-      if (loc) await repo.setRecLocationRec(trx, Number(loc.id), idRec);
-      return recView(rec, loc ? { ...loc, id_rec: idRec } : undefined, this.publicUrl);
+      const { rec, loc } = await this.insert(trx, principal.companyId, input, now);
+      return recView(rec, loc, this.publicUrl);
     });
+  }
+
+  // The recurrence of a PIX_RECURRING subscription, in the subscription's transaction: a new
+  // payload location (the payer approves by its QR code) and the recurrence on it, by the same
+  // rules as POST /rec. Answers it with what the subscription shows of it.
+  async createWithLocation(
+    trx: Kysely<Database>,
+    companyId: string,
+    input: Omit<RecSolicitada, 'loc'>,
+    now: Date,
+  ): Promise<{ rec: Recurrence; summary: RecSummary }> {
+    const fresh = await repo.insertRecLocation(trx, {
+      company_id: companyId,
+      token: newAccessToken(),
+      created_at: now,
+    });
+    const { rec, loc, company } = await this.insert(trx, companyId, { ...input, loc: Number(fresh.id) }, now, fresh);
+    return { rec, summary: this.summaryOf(rec.status, loc?.token ?? null, company) };
+  }
+
+  // `fresh`: the location of input.loc when the caller has just made it (nothing to check).
+  private async insert(
+    trx: Kysely<Database>,
+    companyId: string,
+    input: RecSolicitada,
+    now: Date,
+    fresh?: RecLocation,
+  ): Promise<{ rec: Recurrence; loc: RecLocation | undefined; company: Pick<Company, 'name' | 'trade_name'> }> {
+    const issues = checkRecRequest(input, todayUtc(now));
+    const convenio = input.recebedor?.convenio;
+    let loc: RecLocation | undefined = fresh;
+    if (input.loc !== undefined && !fresh) {
+      loc = await repo.lockRecLocation(trx, companyId, input.loc);
+      if (!loc) issues.push({ field: 'rec.loc', message: 'The location does not exist', value: String(input.loc) });
+      else if (loc.id_rec)
+        issues.push({
+          field: 'rec.loc',
+          message: 'The location is used by another recurrence',
+          value: String(input.loc),
+        });
+    }
+    if (issues.length) invalid(issues);
+
+    const company = await companyOf(trx, companyId);
+    const idRec = newIdRec(OWN_ISPB, now, input.politicaRetentativa === 'PERMITE_3R_7D');
+    const txid = input.ativacao?.dadosJornada?.txid;
+    const body = recBodyOf(input, company, txid);
+    const rec = await repo.insertRecurrence(trx, {
+      id_rec: idRec,
+      company_id: companyId,
+      status: 'CRIADA',
+      // The payer decides the journey by the way it approves (sandbox-rec.service.ts).
+      journey: 'AGUARDANDO_DEFINICAO',
+      location_id: loc ? Number(loc.id) : null,
+      convenio: convenio ?? null,
+      debtor_tax_id: taxIdOf(input.vinculo.devedor),
+      body: JSON.stringify(body),
+      history: JSON.stringify([{ status: 'CRIADA', data: now.toISOString() }]),
+      created_at: now,
+      updated_at: now,
+    });
+    if (loc) await repo.setRecLocationRec(trx, Number(loc.id), idRec);
+    return { rec, loc: loc ? { ...loc, id_rec: idRec } : undefined, company };
+  }
+
+  private summaryOf(
+    status: RecStatus,
+    locToken: string | null,
+    company: Pick<Company, 'name' | 'trade_name'>,
+  ): RecSummary {
+    if (locToken === null) return { status };
+    const emv = buildCompositeBrCode({
+      recurrenceLocationUrl: recLocationUrl(this.publicUrl, locToken),
+      merchantName: merchantNameOf(company),
+      merchantCity: MERCHANT_CITY,
+    });
+    return { status, emv };
+  }
+
+  // What a subscription shows of its recurrences (one statement, on `db`: the caller's
+  // transaction or not): the status and, while the recurrence has its location, the QR code
+  // the payer approves it with (journey 2).
+  async summaries(db: Kysely<Database>, companyId: string, idRecs: string[]): Promise<Map<string, RecSummary>> {
+    const rows = await repo.recurrencesWithLocationTokens(db, companyId, idRecs);
+    return new Map(
+      rows.map((r) => [
+        r.id_rec,
+        this.summaryOf(r.status, r.loc_token, { name: r.co_name, trade_name: r.co_trade_name }),
+      ]),
+    );
+  }
+
+  // A subscription's cancellation cancels its recurrence (as PATCH status CANCELADA does), in
+  // the subscription's transaction; an ended recurrence stays as it is.
+  async cancelOfSubscription(trx: Kysely<Database>, companyId: string, idRec: string, now: Date): Promise<void> {
+    const rec = await repo.lockRecurrence(trx, companyId, idRec);
+    if (!rec || ENDED_REC.includes(rec.status)) return;
+    await changeRecStatus(trx, rec, 'CANCELADA', now, { encerramento: CANCELLED_BY_RECEIVER });
   }
 
   async get(principal: Principal, idRec: string, txid?: string): Promise<S['RecCompleta']> {
@@ -213,15 +289,7 @@ export class RecService {
       invalid([
         { field: 'rec.status', message: 'status CANCELADA cannot be combined with other changes', value: 'CANCELADA' },
       ]);
-    const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, {
-      encerramento: {
-        cancelamento: {
-          solicitante: 'USUARIO_RECEBEDOR',
-          codigo: 'SLCR',
-          descricao: 'Cancelada pelo usuario recebedor',
-        },
-      },
-    });
+    const cancelled = await changeRecStatus(trx, rec, 'CANCELADA', now, { encerramento: CANCELLED_BY_RECEIVER });
     const loc =
       cancelled.location_id !== null
         ? await repo.findRecLocation(trx, companyId, Number(cancelled.location_id))

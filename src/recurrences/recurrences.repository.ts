@@ -184,6 +184,26 @@ export async function findRecurrenceInContext(
   return { rec, loc, company: { name: co_name, trade_name: co_trade_name } };
 }
 
+// The status and location token of these recurrences of the company, with the names their QR
+// code shows (a subscription's view of its recurrence).
+export async function recurrencesWithLocationTokens(db: Db, companyId: string, idRecs: string[]) {
+  if (idRecs.length === 0) return [];
+  return db
+    .selectFrom('recurrences')
+    .innerJoin('companies', 'companies.id', 'recurrences.company_id')
+    .leftJoin('rec_locations', 'rec_locations.id', 'recurrences.location_id')
+    .select([
+      'recurrences.id_rec',
+      'recurrences.status',
+      'rec_locations.token as loc_token',
+      'companies.name as co_name',
+      'companies.trade_name as co_trade_name',
+    ])
+    .where('recurrences.company_id', '=', companyId)
+    .where('recurrences.id_rec', 'in', idRecs)
+    .execute();
+}
+
 export async function updateRecurrence(
   db: Db,
   idRec: string,

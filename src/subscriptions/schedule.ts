@@ -1,5 +1,10 @@
 // When a subscription generates its charges (pure). Dates are UTC calendar days.
-export type Frequency = 'WEEKLY' | 'MONTHLY' | 'BIMONTHLY' | 'TRIMONTHLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+import type { components } from '../../generated/platform.types';
+
+// The periods as answers name them, and the spellings a request may use (SEMIANNUALY and
+// ANNUALY are sent by existing clients, QUARTERLY is the platform reference's TRIMONTHLY).
+export type Frequency = NonNullable<components['schemas']['Subscription']['frequency']>;
+export type FrequencyInput = NonNullable<components['schemas']['SubscriptionCreatePayload']['frequency']>;
 
 const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
   MONTHLY: 1,
@@ -9,12 +14,20 @@ const MONTHS: Record<Exclude<Frequency, 'WEEKLY'>, number> = {
   ANNUALLY: 12,
 };
 
-// The spellings a request may use; SEMIANNUALY and ANNUALY are sent by existing clients.
-export type FrequencyInput = Frequency | 'SEMIANNUALY' | 'ANNUALY';
-const ALIASES: Partial<Record<FrequencyInput, Frequency>> = { SEMIANNUALY: 'SEMIANNUALLY', ANNUALY: 'ANNUALLY' };
+const CANONICAL: Record<FrequencyInput, Frequency> = {
+  WEEKLY: 'WEEKLY',
+  MONTHLY: 'MONTHLY',
+  BIMONTHLY: 'BIMONTHLY',
+  TRIMONTHLY: 'TRIMONTHLY',
+  SEMIANNUALLY: 'SEMIANNUALLY',
+  ANNUALLY: 'ANNUALLY',
+  SEMIANNUALY: 'SEMIANNUALLY',
+  ANNUALY: 'ANNUALLY',
+  QUARTERLY: 'TRIMONTHLY',
+};
 
 export function normalizeFrequency(input: FrequencyInput): Frequency {
-  return ALIASES[input] ?? (input as Frequency);
+  return CANONICAL[input];
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -49,4 +62,17 @@ export function nextChargeAt(previous: Date, frequency: Frequency, day: number):
   const timeOfDay =
     previous.getTime() - Date.UTC(previous.getUTCFullYear(), previous.getUTCMonth(), previous.getUTCDate());
   return new Date(date.getTime() + timeOfDay);
+}
+
+// The dates (UTC calendar days) of the first and, with a number of installments, the last one.
+export function scheduleDates(
+  first: Date,
+  frequency: Frequency,
+  day: number,
+  installments: number | undefined,
+): { first: string; last?: string } {
+  let last = first;
+  for (let n = 1; installments !== undefined && n < installments; n++) last = nextChargeAt(last, frequency, day);
+  const date = (d: Date) => d.toISOString().slice(0, 10);
+  return { first: date(first), ...(installments !== undefined ? { last: date(last) } : {}) };
 }

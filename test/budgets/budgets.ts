@@ -88,8 +88,15 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   createStaticQrCode: { max: 5 },
   getStaticQrCode: { max: 1 },
   deleteStaticQrCode: { max: 4 },
-  getSubscription: { max: 1 },
-  createSubscription: { max: 6 },
+  getSubscription: { max: 1 }, // a PIX_RECURRING one reads its recurrence too (2)
+  createSubscription: { max: 10 }, // PIX_RECURRING: +4 for its payload location and recurrence
+  listSubscriptions: { max: 3 }, // the page, the count, the recurrences of the page
+  cancelSubscription: { max: 10 }, // PIX_RECURRING: cancels the recurrence and its open cobrs
+  updateSubscriptionValue: { max: 5 },
+  listSubscriptionInstallments: { max: 5 }, // the subscription, page, count, charges and cobrs
+  getInstallment: { max: 2 },
+  createInstallmentCobr: { max: 14 }, // the cobr as POST /pix/v2/cobr makes it, plus the installment
+  retryInstallmentCobr: { max: 8 },
   listTransactions: { max: 2 },
   getTransaction: { max: 2 },
   listWebhooks: { max: 2 },

@@ -28,7 +28,13 @@ let swept = 0;
 test.before(async () => {
   server = await startTestServer();
   const a = await createCompany(server.client);
-  envA = { client: server.client, company: a, bearer: await pixToken(server.client, a), db: server.database.db };
+  envA = {
+    client: server.client,
+    company: a,
+    bearer: await pixToken(server.client, a),
+    db: server.database.db,
+    runJob: (name) => server.services.jobs.runNow(name),
+  };
   other = await createCompany(server.client);
   otherBearer = await pixToken(server.client, other);
 });

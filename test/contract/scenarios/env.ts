@@ -11,5 +11,6 @@ export async function startContractEnv(): Promise<{ server: TestServer; env: Con
   const server = await startTestServer({ PIXGATE_OPERATOR_TOKEN: CONTRACT_OPERATOR_TOKEN });
   const company = await createCompany(server.client);
   const bearer = await pixToken(server.client, company);
-  return { server, env: { client: server.client, company, bearer, db: server.database.db } };
+  const runJob = (name: string) => server.services.jobs.runNow(name);
+  return { server, env: { client: server.client, company, bearer, db: server.database.db, runJob } };
 }

@@ -8,6 +8,7 @@ import { paymentScenarios } from './payments';
 import { pixinScenarios } from './pixin';
 import { recurrenceScenarios } from './recurrences';
 import { subAccountScenarios } from './subaccounts';
+import { subscriptionScenarios } from './subscriptions';
 import type { Scenario } from './types';
 import { webhookScenarios } from './webhooks';
 
@@ -24,4 +25,5 @@ export const scenarios: Record<string, Scenario> = {
   ...recurrenceScenarios,
   ...extrasScenarios,
   ...subAccountScenarios,
+  ...subscriptionScenarios,
 };

@@ -13,6 +13,9 @@ export interface ContractEnv {
   bearer: string;
   // The server's database, for state no operation makes yet (rows other areas write).
   db?: Kysely<Database>;
+  // Runs a background job now (services.jobs.runNow), for state only a job makes (the
+  // installments of a subscription, the settlement of a recurring charge).
+  runJob?: (name: string) => Promise<void>;
 }
 
 export interface Prepared {
