@@ -15,9 +15,11 @@
 //   return is capped at what is still refundable) and any rest of the block released. From
 //   another institution the recovered value arrives at once as a REFUND_IN.
 // - DISAGREED, or cancelled by the reporter while blocked: the block is released.
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FundsRecovery, PixReceived } from '../db/schema';
-import { recordEvent } from '../events/events.repository';
+import { recordEventsPart } from '../events/events.repository';
+import { writeTogether } from '../db/together';
 import { applyMove, counterLeg, lockAccounts, OUTSIDE } from '../ledger/ledger.service';
 import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
@@ -25,7 +27,7 @@ import { OWN_ISPB } from '../lib/psp';
 import { refundableOf, requestPlatformReturn } from '../pixin/devolution.rules';
 import { findAccountParty, findReceived, lockReceived } from '../pixin/pixin.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
-import { findTransaction, insertTransaction } from '../transactions/transactions.repository';
+import { findTransaction, insertTransactionPart } from '../transactions/transactions.repository';
 
 // The natureza of a return under the MED for fraud (FR01): every situation type of a funds
 // recovery is a kind of fraud.
@@ -122,50 +124,48 @@ async function returnFromOutside(
 ): Promise<{ recovered: number; returnId: string }> {
   const sent = await findSentDestination(trx, row);
   const rtrId = newReturnId(sent.ispb ?? OWN_ISPB, now);
-  const tx = await insertTransaction(trx, {
-    company_id: row.company_id,
-    account_id: row.account_id,
-    type: 'REFUND_IN',
-    value: amount,
-    end_to_end_id: rtrId,
-    charge_id: null,
-    payment_id: null,
-    created_at: now,
-    details: {
-      comment: `Funds recovery ${row.id}`,
-      payer: sent,
-      originalEndToEndId: row.end_to_end_id,
-      natureza: MED_NATUREZA,
-    },
-  });
+  const transactionId = randomUUID();
   const move = await applyMove(trx, {
     moveId: `med:${row.id}:return`,
     legs: [{ accountId: row.account_id, kind: 'CREDIT', amount: cents(amount) }, counterLeg(OUTSIDE, -amount)],
     at: now,
-    transactionId: tx.id,
+    transactionId,
     description: `Funds recovery ${row.id} of Pix ${row.end_to_end_id}: returned`,
   });
   if (!move.ok) throw new Error(`crediting funds recovery ${row.id} failed: ${move.code}`);
   const party = (await findAccountParty(trx, row.account_id))!;
-  await recordEvent(trx, {
-    companyId: row.company_id,
-    type: 'PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED',
-    payload: {
-      refund: {
-        status: 'CONFIRMED',
-        value: amount,
-        endToEndId: rtrId,
-        originalEndToEndId: row.end_to_end_id,
-        natureza: MED_NATUREZA,
-        transactionID: tx.id,
-        time: now.toISOString(),
-        comment: `Funds recovery ${row.id}`,
+  const refund = {
+    status: 'CONFIRMED',
+    value: amount,
+    endToEndId: rtrId,
+    originalEndToEndId: row.end_to_end_id,
+    natureza: MED_NATUREZA,
+    transactionID: transactionId,
+    time: now.toISOString(),
+    comment: `Funds recovery ${row.id}`,
+  };
+  await writeTogether(trx, [
+    insertTransactionPart({
+      id: transactionId,
+      company_id: row.company_id,
+      account_id: row.account_id,
+      type: 'REFUND_IN',
+      value: amount,
+      end_to_end_id: rtrId,
+      charge_id: null,
+      payment_id: null,
+      created_at: now,
+      details: { comment: refund.comment, payer: sent, originalEndToEndId: row.end_to_end_id, natureza: MED_NATUREZA },
+    }),
+    recordEventsPart([
+      {
+        companyId: row.company_id,
+        type: 'PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED',
+        payload: { refund, company: companyView(party), account: accountEventView(party) },
+        at: now,
       },
-      company: companyView(party),
-      account: accountEventView(party),
-    },
-    at: now,
-  });
+    ]),
+  ]);
   return { recovered: amount, returnId: rtrId };
 }
 
