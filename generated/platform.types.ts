@@ -1561,7 +1561,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a dispute
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Closes an open dispute (CREATED or IN_REVIEW). ACCEPTED: the payer gets the money back, the held amount is debited from the security bucket (DISPUTE_ACCEPTED). REJECTED (DISPUTE_REJECTED) or CANCELED by the payer (DISPUTE_CANCELED): the held amount is released to the available balance.
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Closes an open dispute (CREATED or IN_REVIEW). ACCEPTED (DISPUTE_ACCEPTED): the payer gets the held amount back through the Pix rail, as a devolution of the Pix (natureza MED_FRAUDE for a MED dispute, ORIGINAL otherwise) that the rail settles like any other (REFUND_OUT in the transactions and the statement, PIX_TRANSACTION_REFUND_SENT_CONFIRMED); a part of the Pix refunded while disputed is counted: at most what is still refundable goes back and the rest of the hold is released. REJECTED (DISPUTE_REJECTED) or CANCELED by the payer (DISPUTE_CANCELED): the held amount is released to the available balance.
          */
         post: operations["sandboxResolveDispute"];
         delete?: never;

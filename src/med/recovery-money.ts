@@ -24,7 +24,7 @@ import { applyMove, counterLeg, lockAccounts, OUTSIDE } from '../ledger/ledger.s
 import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
-import { refundableOf, requestPlatformReturn } from '../pixin/devolution.rules';
+import { refundableTotal, requestPlatformReturn } from '../pixin/devolution.rules';
 import { findAccountParty, findReceived, lockReceived } from '../pixin/pixin.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
 import { findTransaction, insertTransactionPart } from '../transactions/transactions.repository';
@@ -33,11 +33,6 @@ import { findTransaction, insertTransactionPart } from '../transactions/transact
 // recovery is a kind of fraud.
 const MED_NATUREZA = 'MED_FRAUDE';
 
-async function leftToRecover(trx: Kysely<Database>, pix: PixReceived): Promise<number> {
-  const refundable = await refundableOf(trx, pix);
-  return refundable.ORIGINAL + refundable.RETIRADA;
-}
-
 // Where the Pix landed and what is left to recover of it, when the recovery opens.
 export async function recoveryTarget(
   trx: Kysely<Database>,
@@ -45,7 +40,7 @@ export async function recoveryTarget(
   sentValue: number,
 ): Promise<{ receiver: PixReceived | undefined; value: number }> {
   const receiver = await findReceived(trx, endToEndId);
-  return { receiver, value: receiver ? await leftToRecover(trx, receiver) : sentValue };
+  return { receiver, value: receiver ? await refundableTotal(trx, receiver) : sentValue };
 }
 
 // Analysis: blocks what the receiving account can cover of what is left; answers the amount.
@@ -53,7 +48,7 @@ export async function blockForAnalysis(trx: Kysely<Database>, row: FundsRecovery
   if (!row.receiver_account_id) return Number(row.value);
   const pix = await lockReceived(trx, row.end_to_end_id);
   if (!pix) return 0;
-  const left = await leftToRecover(trx, pix);
+  const left = await refundableTotal(trx, pix);
   const balance = (await lockAccounts(trx, [pix.account_id], now)).get(pix.account_id)!;
   const amount = Math.max(0, Math.min(left, balance.available));
   if (amount === 0) return 0;
@@ -96,7 +91,7 @@ export async function returnToPayer(
   if (blocked === 0) return { recovered: 0, returnId: null };
   if (!row.receiver_account_id) return returnFromOutside(trx, row, blocked, now);
   const pix = (await lockReceived(trx, row.end_to_end_id))!;
-  const amount = Math.min(blocked, await leftToRecover(trx, pix));
+  const amount = Math.min(blocked, await refundableTotal(trx, pix));
   await releaseBlock(trx, row, blocked - amount, 'part already refunded', now);
   if (amount === 0) return { recovered: 0, returnId: null };
   const devolution = await requestPlatformReturn(

@@ -44,6 +44,12 @@ export async function refundableOf(
   };
 }
 
+// All that is still refundable of a Pix, whatever the nature (a platform return's cap).
+export async function refundableTotal(trx: Kysely<Database>, pix: PixReceived): Promise<number> {
+  const refundable = await refundableOf(trx, pix);
+  return refundable.ORIGINAL + refundable.RETIRADA;
+}
+
 function sameRequest(d: PixDevolution, input: DevolutionInput): boolean {
   return (
     d.value === input.value && d.natureza === input.natureza && (d.descricao ?? null) === (input.descricao ?? null)
