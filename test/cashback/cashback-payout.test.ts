@@ -9,6 +9,7 @@ import { listEventsOfCompany } from '../../src/events/events.repository';
 import { auditMoneyOut } from '../support/ledger-auditor';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
+import { postgresOnly } from '../support/skip';
 
 let server: TestServer;
 let shop: TestCompany;
@@ -192,6 +193,29 @@ test('sandbox clock: a Pix settled before the cashback does not make it due, nor
   await pixFrom(cpf, 1_000);
   await runJobs();
   assert.equal(await cashbackRow(cpf).then((r) => [r.status, r.paid_value]), ['USED', 300]);
+});
+
+postgresOnly('payouts and reads racing for one due cashback pay it once', async () => {
+  const cpf = '29537914852';
+  assert.is((await create(shop, cpf, 777)).status, 201);
+  await pixFrom(cpf, 5_000);
+  const before = await accountBalance(shop);
+  await Promise.all([
+    server.services.cashback.payDue(),
+    server.services.cashback.payDue(),
+    cashbackBalance(shop, cpf),
+    cashbackBalance(shop, cpf),
+    server.services.cashback.payDue(),
+  ]);
+  await runJobs();
+  const paid = await server.database.db
+    .selectFrom('pix_devolutions')
+    .select('value')
+    .where('company_id', '=', shop.companyId)
+    .where('value', '=', 777)
+    .execute();
+  assert.is(paid.length, 1);
+  assert.equal(await accountBalance(shop), { total: before.total - 777, available: before.available - 777 });
 });
 
 test.run();
