@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Get or create an exclusive cashback
-         * @description Creates an exclusive cashback for the customer (201); when one is already pending it is returned instead (200). A cashback is PENDING from its creation until the company receives a Pix from the customer (a payer with this tax id) at or after that time; it is then USED and a new one can be created. No money moves: the platform keeps the record.
+         * @description Creates an exclusive cashback for the customer (201); when one is already pending it is returned instead (200). Due: the cashback becomes due when the company receives a Pix from the customer (a payer with this tax id) settled at or after its creation, both instants on the company's clock (in the sandbox, the clock moved by advanceSandboxClock: moving it neither makes a cashback due nor expires it). Paid, once: within seconds of becoming due (or when the customer's cashback is next read) the value goes back to the customer through the Pix rail as a devolution of that Pix (natureza ORIGINAL, description Cashback): the company's available balance is debited, the payer is credited (its account here, or at its institution), a REFUND_OUT shows in the transactions and the statement, and the refund events are raised (PIX_TRANSACTION_REFUND_SENT_CONFIRMED, OPENPIX:TRANSACTION_REFUND_RECEIVED; PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED to a payer on this server). The cashback is then USED and a new one can be created. A devolution cannot exceed its Pix, so a cashback larger than what is still refundable of that Pix is paid up to it. While the company's available balance does not cover it the cashback stays PENDING (due) and is tried again; the balance never goes below zero.
          */
         post: operations["getOrCreateCashback"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Open a funds recovery (MED)
-         * @description Opens a recovery for a Pix sent from one of your accounts that was not rejected and has no earlier recovery. Needs the MED API feature.
+         * @description Opens a recovery for a Pix sent from one of your accounts that was not rejected and has no earlier recovery. Needs the MED API feature. Its value is what is left to recover at opening: the Pix value minus the refunds of it already made or under way (a Pix refunded in part is recovered for the rest; one refunded in full is refused with 400). No money moves yet: the receiving account blocks the value when the recovery reaches AWAITING_ANALYSIS (see sandboxAdvanceFundsRecovery).
          */
         post: operations["createFundsRecovery"];
         delete?: never;
@@ -491,7 +491,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a funds recovery */
+        /**
+         * Get a funds recovery
+         * @description The recovery with its events and its money (value, blockedValue, recoveredValue). Read by the company that opened it (direction SENT) and, when the Pix was received by an account of this server, by the receiving company (direction RECEIVED: its account holds the block). Any other company gets 404.
+         */
         get: operations["getFundsRecovery"];
         put?: never;
         post?: never;
@@ -512,7 +515,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a funds recovery
-         * @description Cancels a recovery opened by the caller that is not in a terminal state (COMPLETED, CANCELLED).
+         * @description Cancels a recovery opened by the caller that is not in a terminal state (COMPLETED, CANCELLED). A value blocked on the receiving account by the analysis (AWAITING_ANALYSIS) is released to its available balance in the same step. The receiving company cannot cancel (404).
          */
         post: operations["cancelFundsRecovery"];
         delete?: never;
@@ -1702,7 +1705,7 @@ export interface paths {
         put?: never;
         /**
          * Move a funds recovery as the central bank analysis would
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Plays the analysis of the receiving institution: CREATED to AWAITING_ANALYSIS, then AWAITING_ANALYSIS to COMPLETED. Each move is appended to the recovery's events. Any other move answers 409.
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Plays the central bank and the receiving institution: CREATED to AWAITING_ANALYSIS, then AWAITING_ANALYSIS to COMPLETED with an analysisResult (AGREED when left out). Each move is appended to the recovery's events; any other move answers 409. Money, in the step's transaction and on the ledger: (1) AWAITING_ANALYSIS: the account that received the Pix blocks what is left to recover (blockedBySecurity), as much of it as its available balance covers at that moment (blockedValue). Money the receiver already spent is not taken back and its balance never goes below zero: the block may be partial or zero; money arriving later is not added to it. A Pix received by another institution is blocked there in full (simulated). (2) COMPLETED AGREED, in favour of the payer: the blocked value is returned through the Pix rail as a devolution of the Pix with natureza MED_FRAUDE (rtrId in returnIdentification): here the block turns into a pending devolution that the rail settles (REFUND_OUT on the receiver, REFUND_IN on the payer, PIX_TRANSACTION_REFUND_SENT_CONFIRMED and OPENPIX:TRANSACTION_REFUND_RECEIVED to the receiver, PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED to the payer); if the receiver refunded part of the Pix during the analysis, only what is still refundable is returned and the rest of the block released. From another institution the value arrives at once as a REFUND_IN with PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED. recoveredValue says what came back. (3) COMPLETED DISAGREED: the block is released, nothing is returned. Cancelling (cancelFundsRecovery) while blocked also releases it.
          */
         post: operations["sandboxAdvanceFundsRecovery"];
         delete?: never;
@@ -1742,7 +1745,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a dispute
-         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Closes an open dispute (CREATED or IN_REVIEW). ACCEPTED: the payer gets the money back, the held amount is debited from the security bucket (DISPUTE_ACCEPTED). REJECTED (DISPUTE_REJECTED) or CANCELED by the payer (DISPUTE_CANCELED): the held amount is released to the available balance.
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). Closes an open dispute (CREATED or IN_REVIEW). ACCEPTED (DISPUTE_ACCEPTED): the payer gets the held amount back through the Pix rail, as a devolution of the Pix (natureza MED_FRAUDE for a MED dispute, ORIGINAL otherwise) that the rail settles like any other (REFUND_OUT in the transactions and the statement, PIX_TRANSACTION_REFUND_SENT_CONFIRMED); a part of the Pix refunded while disputed is counted: at most what is still refundable goes back and the rest of the hold is released. REJECTED (DISPUTE_REJECTED) or CANCELED by the payer (DISPUTE_CANCELED): the held amount is released to the available balance.
          */
         post: operations["sandboxResolveDispute"];
         delete?: never;
@@ -2574,6 +2577,11 @@ export interface components {
              */
             createdAt?: string;
         };
+        /**
+         * @description Outcome of the analysis: AGREED (in favour of the payer: the blocked value is returned) or DISAGREED (the block is released). Only with status COMPLETED.
+         * @enum {string}
+         */
+        FundsRecoveryAnalysisResult: "AGREED" | "DISAGREED";
         /** @description Funds recovery (MED) of a Pix sent from an own account. */
         FundsRecovery: {
             /**
@@ -2587,10 +2595,19 @@ export interface components {
             /** @description Details sent when opening */
             reportDetails?: string;
             status: components["schemas"]["FundsRecoveryStatus"];
-            /** @description Direction of the recovered transaction, for example SENT */
+            /** @description SENT when the reader opened the recovery; RECEIVED when the reader's account received the Pix */
             direction?: string;
             /** @description ISPB of the reporting participant */
             reporterParticipant?: string;
+            /** @description Left to recover when the recovery opened (cents) */
+            value?: number;
+            /** @description Blocked on the receiving account by the analysis (cents); at most its available balance then */
+            blockedValue?: number;
+            /** @description Returned to the payer (cents) */
+            recoveredValue?: number;
+            analysisResult?: components["schemas"]["FundsRecoveryAnalysisResult"];
+            /** @description rtrId of the return that carried the recovered value */
+            returnIdentification?: string;
             /**
              * Format: date-time
              * @description Creation time at the central bank
@@ -3284,7 +3301,7 @@ export interface components {
             /** @description Cashback value (in cents) */
             value?: number;
             /**
-             * @description PENDING until the company receives a Pix from the customer, then USED
+             * @description PENDING until the company receives a Pix from the customer and pays the cashback back, then USED
              * @enum {string}
              */
             status?: "PENDING" | "USED";
@@ -3665,7 +3682,7 @@ export interface components {
          * @description Event the webhook listens to
          * @enum {string}
          */
-        WebhookEvent: "OPENPIX:CHARGE_CREATED" | "OPENPIX:CHARGE_COMPLETED" | "OPENPIX:CHARGE_EXPIRED" | "OPENPIX:TRANSACTION_RECEIVED" | "OPENPIX:TRANSACTION_REFUND_RECEIVED" | "OPENPIX:MOVEMENT_CONFIRMED" | "OPENPIX:MOVEMENT_FAILED" | "OPENPIX:MOVEMENT_REMOVED" | "PIX_TRANSACTION_REFUND_SENT_CONFIRMED" | "PIX_TRANSACTION_REFUND_SENT_REJECTED" | "DISPUTE_CREATE" | "DISPUTE_ACCEPTED" | "DISPUTE_REJECTED" | "DISPUTE_CANCELED";
+        WebhookEvent: "OPENPIX:CHARGE_CREATED" | "OPENPIX:CHARGE_COMPLETED" | "OPENPIX:CHARGE_EXPIRED" | "OPENPIX:TRANSACTION_RECEIVED" | "OPENPIX:TRANSACTION_REFUND_RECEIVED" | "OPENPIX:MOVEMENT_CONFIRMED" | "OPENPIX:MOVEMENT_FAILED" | "OPENPIX:MOVEMENT_REMOVED" | "PIX_TRANSACTION_REFUND_SENT_CONFIRMED" | "PIX_TRANSACTION_REFUND_SENT_REJECTED" | "PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED" | "DISPUTE_CREATE" | "DISPUTE_ACCEPTED" | "DISPUTE_REJECTED" | "DISPUTE_CANCELED";
         /** @description Webhook registration. */
         Webhook: {
             /** @description Webhook id */
@@ -4722,7 +4739,7 @@ export interface operations {
                     "application/json": {
                         /** @description Pending cashback (in cents) */
                         balance: number;
-                        /** @description PENDING: the customer has a pending cashback (balance is its value); USED: the latest cashback was used by a Pix from the customer (balance 0); NONE: the customer never had one (balance 0) */
+                        /** @description PENDING: the customer has a cashback not paid yet (balance is its value; also while it is due but the company's balance does not cover it); USED: the latest cashback was paid back after a Pix from the customer (balance 0); NONE: the customer never had one (balance 0) */
                         status: string;
                     };
                 };
@@ -8934,6 +8951,7 @@ export interface operations {
                      * @enum {string}
                      */
                     status: "AWAITING_ANALYSIS" | "COMPLETED";
+                    analysisResult?: components["schemas"]["FundsRecoveryAnalysisResult"];
                 };
             };
         };

@@ -19,7 +19,8 @@ import type { PixInService } from './pixin/pixin.service';
 import { buildPixInService } from './pixin/pixin.module';
 import { MedService } from './med/med.service';
 import { DisputesService } from './disputes/disputes.service';
-import { CashbackService } from './cashback/cashback.service';
+import type { CashbackService } from './cashback/cashback.service';
+import { buildCashbackService } from './cashback/cashback.module';
 import { buildSubscriptionsServices, type SubscriptionsServices } from './subscriptions/subscriptions.module';
 import { PayloadKeyService } from './signing/payload-keys.service';
 import { SigningKeyService } from './signing/signing.service';
@@ -93,7 +94,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
   const med = new MedService(db, clock);
   const disputes = new DisputesService(db, clock);
-  const cashback = new CashbackService(db, clock);
+  const cashback = buildCashbackService(db, clock, jobs);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);

@@ -40,10 +40,10 @@ export async function findPixFromPayer(
   companyId: string,
   taxId: string,
   since: Date,
-): Promise<{ id: string; created_at: Date } | undefined> {
+): Promise<{ id: string; end_to_end_id: string | null; created_at: Date } | undefined> {
   return db
     .selectFrom('transactions')
-    .select(['id', 'created_at'])
+    .select(['id', 'end_to_end_id', 'created_at'])
     .where('company_id', '=', companyId)
     .where('type', '=', 'PIX_IN')
     .where('created_at', '>=', since)
@@ -54,21 +54,58 @@ export async function findPixFromPayer(
     .executeTakeFirst();
 }
 
-export async function markUsed(db: Db, id: string, transactionId: string, at: Date): Promise<void> {
+export async function markUsed(
+  db: Db,
+  id: string,
+  used: { transactionId: string; paidValue: number; returnId: string | null },
+  at: Date,
+): Promise<void> {
   await db
     .updateTable('cashbacks')
-    .set({ status: 'USED', used_transaction_id: transactionId, used_at: at, updated_at: at })
+    .set({
+      status: 'USED',
+      used_transaction_id: used.transactionId,
+      paid_value: used.paidValue,
+      return_id: used.returnId,
+      used_at: at,
+      updated_at: at,
+    })
     .where('id', '=', id)
+    .execute();
+}
+
+// Pending cashbacks whose customer has paid the company since their creation (due), oldest
+// first, locked; other processes skip them.
+export async function claimDue(db: Db, limit: number): Promise<Cashback[]> {
+  return db
+    .selectFrom('cashbacks as c')
+    .selectAll('c')
+    .where('c.status', '=', 'PENDING')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('transactions as t')
+          .select(sql`1`.as('one'))
+          .whereRef('t.company_id', '=', 'c.company_id')
+          .where('t.type', '=', 'PIX_IN')
+          .whereRef('t.created_at', '>=', 'c.created_at')
+          .where(sql<boolean>`coalesce(t.details->'payer'->>'taxID', t.details->'payer'->>'taxId') = c.tax_id`),
+      ),
+    )
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
     .execute();
 }
 
 export async function insertCashback(
   db: Db,
-  row: Omit<Cashback, 'used_transaction_id' | 'used_at' | 'status'>,
+  row: Omit<Cashback, 'used_transaction_id' | 'used_at' | 'status' | 'paid_value' | 'return_id'>,
 ): Promise<Cashback> {
   return db
     .insertInto('cashbacks')
-    .values({ ...row, status: 'PENDING', used_transaction_id: null, used_at: null })
+    .values({ ...row, status: 'PENDING', used_transaction_id: null, used_at: null, paid_value: null, return_id: null })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,9 +1,20 @@
 // Exclusive (fidelity) cashback: a company promises a customer (by CPF/CNPJ) an amount back
-// on their next purchase. One cashback per customer is PENDING at a time: it stays PENDING
-// until the company receives a Pix from that customer (a PIX_IN whose payer has the tax id)
-// at or after its creation, which makes it USED (the Pix that used it is kept). The move to
-// USED is made when the customer's cashback is next read or asked for. No money moves here:
-// the platform keeps the record; giving the amount back is the company's business.
+// on their next purchase. One cashback per customer is PENDING at a time.
+//
+// Due: a cashback becomes due when the company receives a Pix from that customer (a PIX_IN
+// whose payer has the tax id) settled at or after the cashback's creation, both instants on
+// the company's clock (the sandbox clock when it was moved): moving the clock alone neither
+// makes a cashback due nor expires it.
+// Paid: once due, the amount goes back to the customer through the Pix rail as a devolution
+// of that Pix (natureza ORIGINAL, description "Cashback"): the company's available balance is
+// debited, the payer credited (an account here, or outside), REFUND_OUT in the transactions,
+// the refund events; the cashback becomes USED with what was paid and the return's rtrId.
+// A devolution cannot exceed the Pix, so a cashback larger than what is left refundable of the
+// Pix is paid up to that (the rest is not paid). When the company's available balance does not
+// cover it the cashback stays PENDING (due) and is tried again, never taking the balance
+// below zero. Payment happens once: the pending row is locked and leaves PENDING in the same
+// transaction as the devolution. The job `cashback.payouts` pays due cashbacks every few
+// seconds; reading or asking for the customer's cashback pays it too.
 //
 // Balance: the PENDING value (0 when there is none) and the status of the customer's latest
 // cashback (PENDING, USED, or NONE when the customer never had one).
@@ -15,7 +26,13 @@ import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { normalizeTaxId } from '../lib/taxid';
+import { refundableOf, requestPlatformReturn } from '../pixin/devolution.rules';
+import { lockReceivedOfCompany } from '../pixin/pixin.repository';
 import * as repo from './cashback.repository';
+
+export const CASHBACK_PAYOUTS_JOB = 'cashback.payouts';
+export const CASHBACK_PAYOUTS_INTERVAL_MS = 5000;
+const PAYOUTS_PER_RUN = 100;
 
 export const CASHBACK_EXISTS = 'Customer already has a pending exclusive cashback';
 export const CASHBACK_CREATED = 'Exclusive cashback created';
@@ -74,13 +91,49 @@ export class CashbackService {
     }
   }
 
-  // The customer's pending cashback after marking it USED if a Pix from them has arrived.
+  // Pays the cashbacks that are due (the job). Answers how many were paid.
+  async payDue(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let paid = 0;
+      for (const due of await repo.claimDue(trx, PAYOUTS_PER_RUN)) if (!(await this.payIfDue(trx, due))) paid++;
+      return paid;
+    });
+  }
+
+  // The customer's pending cashback, after paying it if it is due (then undefined).
   private async settle(trx: Kysely<Database>, companyId: string, taxId: string): Promise<Cashback | undefined> {
     const pending = await repo.lockPending(trx, companyId, taxId);
-    if (!pending) return undefined;
-    const pix = await repo.findPixFromPayer(trx, companyId, taxId, pending.created_at);
+    return pending ? this.payIfDue(trx, pending) : undefined;
+  }
+
+  // `pending` is locked by the caller. Undefined once paid; the row while not due or not
+  // covered by the company's available balance.
+  private async payIfDue(trx: Kysely<Database>, pending: Cashback): Promise<Cashback | undefined> {
+    const pix = await repo.findPixFromPayer(trx, pending.company_id, pending.tax_id, pending.created_at);
     if (!pix) return pending;
-    await repo.markUsed(trx, pending.id, pix.id, await this.clock.now(companyId, trx));
+    const now = await this.clock.now(pending.company_id, trx);
+    const received = pix.end_to_end_id
+      ? await lockReceivedOfCompany(trx, pending.company_id, pix.end_to_end_id)
+      : undefined;
+    const amount = received ? Math.min(Number(pending.value), (await refundableOf(trx, received)).ORIGINAL) : 0;
+    let returnId: string | null = null;
+    if (received && amount > 0) {
+      const devolution = await requestPlatformReturn(
+        trx,
+        received,
+        {
+          id: `CB${pending.id.replace(/-/g, '')}`,
+          value: amount,
+          natureza: 'ORIGINAL',
+          descricao: 'Cashback',
+          from: 'available',
+        },
+        now,
+      );
+      if (!devolution) return pending;
+      returnId = devolution.rtr_id;
+    }
+    await repo.markUsed(trx, pending.id, { transactionId: pix.id, paidValue: amount, returnId }, now);
     return undefined;
   }
 }

@@ -4,8 +4,9 @@
 // Money: while the dispute is open (CREATED, IN_REVIEW) the disputed value is held in the
 // `security` bucket of the receiving account (blockedBySecurity), as much of it as the
 // available balance allows at opening (never below zero; `held` keeps the amount). Accepted:
-// the held amount leaves the account (DEBIT security: the payer gets it back). Rejected or
-// cancelled by the payer: the held amount is released to the available balance.
+// the held amount goes back to the payer through the Pix rail, as a devolution of the Pix
+// (natureza MED_FRAUDE for a MED dispute, else ORIGINAL; REFUND_OUT once the rail settles it).
+// Rejected or cancelled by the payer: the held amount is released to the available balance.
 //
 // States: CREATED -> IN_REVIEW (first evidence uploaded) -> ACCEPTED | REJECTED | CANCELED.
 // The payer's bank is not reachable: the sandbox opens and resolves disputes
@@ -20,7 +21,9 @@ import { recordEvent } from '../events/events.repository';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal';
-import { applyMove, lockAccounts, counterLeg, OUTSIDE } from '../ledger/ledger.service';
+import { applyMove, lockAccounts } from '../ledger/ledger.service';
+import { refundableTotal, requestPlatformReturn } from '../pixin/devolution.rules';
+import { lockReceived } from '../pixin/pixin.repository';
 import type { Clock } from '../lib/clock';
 import type { Cents } from '../lib/money';
 import * as repo from './disputes.repository';
@@ -199,26 +202,8 @@ export class DisputesService {
       const now = await this.clock.now(row.company_id, trx);
       if (!OPEN.includes(row.status)) throw errors.conflict(`Dispute is already ${row.status}`);
       const held = Number(row.held);
-      if (held > 0) {
-        const accepted = outcome === 'ACCEPTED';
-        const move = await applyMove(trx, {
-          moveId: `dispute:${row.id}:${accepted ? 'debit' : 'release'}`,
-          // Accepted: the held money goes back to the payer, outside.
-          legs: [
-            {
-              accountId: row.account_id,
-              kind: accepted ? 'DEBIT' : 'RELEASE',
-              bucket: 'security',
-              amount: held as Cents,
-            },
-            ...(accepted ? [counterLeg(OUTSIDE, held)] : []),
-          ],
-          at: now,
-          transactionId: row.transaction_id,
-          description: `Dispute of ${row.end_to_end_id} ${outcome.toLowerCase()}`,
-        });
-        if (!move.ok) throw new Error(`settling dispute ${row.id} failed: ${move.code}`);
-      }
+      if (outcome === 'ACCEPTED') await this.returnHeld(trx, row, held, now);
+      else await this.release(trx, row, held, outcome, now);
       const dispute = disputeView(await repo.updateDispute(trx, row.id, { status: outcome, updated_at: now }));
       const pix = await repo.findTransaction(trx, row.transaction_id);
       await recordEvent(trx, {
@@ -229,5 +214,48 @@ export class DisputesService {
       });
       return dispute;
     });
+  }
+
+  // Accepted: the held money goes back to the payer through the rail, as a devolution of the
+  // Pix (natureza MED_FRAUDE for a MED dispute, ORIGINAL otherwise) that the rail settles like
+  // any other (REFUND_OUT, the refund events). A part of the Pix refunded meanwhile is counted:
+  // at most what is still refundable is returned, the rest of the hold released.
+  private async returnHeld(trx: Kysely<Database>, row: Dispute, held: number, now: Date): Promise<void> {
+    if (held === 0) return;
+    const pix = (await lockReceived(trx, row.end_to_end_id))!;
+    const amount = Math.min(held, await refundableTotal(trx, pix));
+    await this.release(trx, row, held - amount, 'ACCEPTED', now);
+    if (amount === 0) return;
+    const devolution = await requestPlatformReturn(
+      trx,
+      pix,
+      {
+        id: `DSP${row.id.replace(/-/g, '')}`,
+        value: amount,
+        natureza: row.type === 'MED' ? 'MED_FRAUDE' : 'ORIGINAL',
+        descricao: `Dispute ${row.end_to_end_id}`,
+        from: 'security',
+      },
+      now,
+    );
+    if (!devolution) throw new Error(`returning dispute ${row.id} failed`);
+  }
+
+  private async release(
+    trx: Kysely<Database>,
+    row: Dispute,
+    amount: number,
+    outcome: DisputeOutcome,
+    now: Date,
+  ): Promise<void> {
+    if (amount <= 0) return;
+    const move = await applyMove(trx, {
+      moveId: `dispute:${row.id}:release`,
+      legs: [{ accountId: row.account_id, kind: 'RELEASE', bucket: 'security', amount: amount as Cents }],
+      at: now,
+      transactionId: row.transaction_id,
+      description: `Dispute of ${row.end_to_end_id} ${outcome.toLowerCase()}`,
+    });
+    if (!move.ok) throw new Error(`releasing dispute ${row.id} failed: ${move.code}`);
   }
 }

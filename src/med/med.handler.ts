@@ -13,6 +13,10 @@ export const medHandlers = {
     return { status: 200, body: { fundsRecovery: await ctx.services.med.cancel(callerOf(ctx), req.params.id) } };
   },
   async sandboxAdvanceFundsRecovery(req, ctx) {
-    return { status: 200, body: { fundsRecovery: await ctx.services.med.advance(req.params.id, req.body.status) } };
+    const { status, analysisResult } = req.body;
+    return {
+      status: 200,
+      body: { fundsRecovery: await ctx.services.med.advance(req.params.id, status, analysisResult) },
+    };
   },
 } satisfies Partial<PlatformHandlers>;

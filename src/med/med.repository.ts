@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type {
   Database,
   FundsRecovery,
-  FundsRecoveryStatus,
+  FundsRecoveryUpdate,
   NewFundsRecovery,
   StoredRecoveryEvent,
   Transaction,
@@ -58,14 +58,6 @@ function selectRecovery(db: Db, id: string, companyId: string | undefined) {
   return q;
 }
 
-export async function findRecovery(
-  db: Db,
-  id: string,
-  companyId: string | undefined,
-): Promise<FundsRecovery | undefined> {
-  return selectRecovery(db, id, companyId).executeTakeFirst();
-}
-
 // The same row, locked FOR UPDATE until the transaction ends.
 export async function lockRecovery(
   db: Db,
@@ -75,17 +67,25 @@ export async function lockRecovery(
   return selectRecovery(db, id, companyId).forUpdate().executeTakeFirst();
 }
 
-export async function updateStatus(
+export async function updateRecovery(
   db: Db,
   id: string,
-  status: FundsRecoveryStatus,
-  events: StoredRecoveryEvent[],
-  at: Date,
+  set: Omit<FundsRecoveryUpdate, 'events'> & { events: StoredRecoveryEvent[] },
 ): Promise<FundsRecovery> {
   return db
     .updateTable('funds_recoveries')
-    .set({ status, events: JSON.stringify(events), updated_at: at })
+    .set({ ...set, events: JSON.stringify(set.events) })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+// A recovery the company reported or whose Pix it received (the receiving side reads it too).
+export async function findRecoveryOfParty(db: Db, id: string, companyId: string): Promise<FundsRecovery | undefined> {
+  return db
+    .selectFrom('funds_recoveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('company_id', '=', companyId), eb('receiver_company_id', '=', companyId)]))
+    .executeTakeFirst();
 }

@@ -1,17 +1,19 @@
 // The simulated rail settling devolutions: each one waiting (EM_PROCESSAMENTO) is claimed by
 // one process (FOR UPDATE SKIP LOCKED) and, in one transaction, either returned to the payer
-// (DEVOLVIDO: the held money leaves the account; a local payer is credited) or refused
+// (DEVOLVIDO: the held money leaves the account; a local payer is credited and notified) or refused
 // (NAO_REALIZADO: the hold is released), with its transaction rows and events.
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findCompanyCharge, platformChargeView } from '../charges/payable';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { recordEvent } from '../events/events.repository';
-import { applyMove, type LedgerLeg, counterLeg, OUTSIDE } from '../ledger/ledger.service';
+import { applyMove, applyMoves, counterLeg, type Move, OUTSIDE } from '../ledger/ledger.service';
 import type { Clock } from '../lib/clock';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import { insertTransaction } from '../transactions/transactions.repository';
 import * as repo from './pixin.repository';
+import type { AccountParty } from './pixin.repository';
 import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.view';
 
 export const SETTLEMENT_JOB = 'pixin.devolutions';
@@ -80,43 +82,35 @@ export class DevolutionSettlement {
         ...(d.correlation_id ? { refundCorrelationID: d.correlation_id } : {}),
       },
     });
-    const legs: LedgerLeg[] = [{ accountId: d.account_id, kind: 'DEBIT', bucket: 'blocked', amount: cents(d.value) }];
-    // Back to the payer: its account here, or outside.
-    legs.push(
-      pix.payer_account_id
-        ? { accountId: pix.payer_account_id, kind: 'CREDIT', amount: cents(d.value) }
-        : counterLeg(OUTSIDE, Number(d.value)),
-    );
-    const move = await applyMove(trx, {
-      moveId: `devolucao:${d.rtr_id}`,
-      legs,
-      at: now,
-      transactionId: tx.id,
-      description: `Devolution ${d.id} of Pix ${pix.end_to_end_id}`,
-    });
-    if (!move.ok) throw new Error(`settling devolution ${d.rtr_id} failed: ${move.code}`);
-    if (pix.payer_account_id && pix.payer_company_id) {
-      await insertTransaction(trx, {
-        company_id: pix.payer_company_id,
-        account_id: pix.payer_account_id,
-        type: 'REFUND_IN',
-        value: d.value,
-        end_to_end_id: d.rtr_id,
-        charge_id: null,
-        payment_id: null,
-        created_at: now,
-        details: {
-          ...(d.descricao ? { comment: d.descricao } : {}),
-          payer: { name: party.company_name, taxID: party.company_tax_id, ispb: OWN_ISPB },
-          originalEndToEndId: pix.end_to_end_id,
-        },
+    const amount = cents(d.value);
+    // Out through the rail; a payer here receives it from the rail in a move of its own, so
+    // each side's statement line carries its own transaction (REFUND_OUT / REFUND_IN).
+    const local = pix.payer_account_id && pix.payer_company_id ? { refundInId: randomUUID() } : undefined;
+    const moves: Move[] = [
+      {
+        moveId: `devolucao:${d.rtr_id}`,
+        legs: [{ accountId: d.account_id, kind: 'DEBIT', bucket: 'blocked', amount }, counterLeg(OUTSIDE, amount)],
+        at: now,
+        transactionId: tx.id,
+        description: `Devolution ${d.id} of Pix ${pix.end_to_end_id}`,
+      },
+    ];
+    if (local)
+      moves.push({
+        moveId: `devolucao-in:${d.rtr_id}`,
+        legs: [{ accountId: pix.payer_account_id!, kind: 'CREDIT', amount }, counterLeg(OUTSIDE, -amount)],
+        at: now,
+        transactionId: local.refundInId,
+        description: `Return ${d.rtr_id} of Pix ${pix.end_to_end_id}`,
       });
-    }
+    const move = await applyMoves(trx, moves);
+    if (!move.ok) throw new Error(`settling devolution ${d.rtr_id} failed: ${move.code}`);
     const settled = await repo.updateDevolution(trx, d.end_to_end_id, d.id, {
       status: 'DEVOLVIDO',
       settled_at: now,
       transaction_id: tx.id,
     });
+    if (local) await this.creditLocalPayer(trx, settled, pix, { party, transactionId: local.refundInId }, now);
     const payload = await this.eventPayload(trx, settled, pix, now);
     await recordEvent(trx, {
       companyId: d.company_id,
@@ -126,6 +120,45 @@ export class DevolutionSettlement {
     });
     await recordEvent(trx, { companyId: d.company_id, type: 'OPENPIX:TRANSACTION_REFUND_RECEIVED', payload, at: now });
     await this.notifyPixApi(trx, pix, now);
+  }
+
+  // A payer on this server gets the return as a REFUND_IN and hears of it
+  // (PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED), like a Pix it receives.
+  private async creditLocalPayer(
+    trx: Kysely<Database>,
+    d: PixDevolution,
+    pix: PixReceived,
+    receiver: { party: AccountParty; transactionId: string },
+    now: Date,
+  ): Promise<void> {
+    const tx = await insertTransaction(trx, {
+      id: receiver.transactionId,
+      company_id: pix.payer_company_id!,
+      account_id: pix.payer_account_id!,
+      type: 'REFUND_IN',
+      value: d.value,
+      end_to_end_id: d.rtr_id,
+      charge_id: null,
+      payment_id: null,
+      created_at: now,
+      details: {
+        ...(d.descricao ? { comment: d.descricao } : {}),
+        payer: { name: receiver.party.company_name, taxID: receiver.party.company_tax_id, ispb: OWN_ISPB },
+        originalEndToEndId: pix.end_to_end_id,
+        natureza: d.natureza,
+      },
+    });
+    const payer = (await repo.findAccountParty(trx, pix.payer_account_id!))!;
+    await recordEvent(trx, {
+      companyId: payer.company_id,
+      type: 'PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED',
+      payload: {
+        refund: { ...refundEventView(d), natureza: d.natureza, transactionID: tx.id },
+        company: companyView(payer),
+        account: accountEventView(payer),
+      },
+      at: now,
+    });
   }
 
   private async refuse(

@@ -3,7 +3,7 @@
 // when requested, then settled by the simulated rail (devolution-settlement.ts).
 import type { Kysely } from 'kysely';
 import { takeBackSplitParts } from '../splits/splits.service';
-import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
+import type { Database, DevolucaoNatureza, PixDevolution, PixReceived, RequestedNatureza } from '../db/schema';
 import { applyMove } from '../ledger/ledger.service';
 import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
@@ -16,7 +16,7 @@ export const DEVOLUTION_WINDOW_MS = 90 * 24 * 3600 * 1000;
 
 export interface DevolutionInput {
   value: number;
-  natureza: DevolucaoNatureza;
+  natureza: RequestedNatureza;
   descricao: string | null;
   correlationId?: string | null;
 }
@@ -30,15 +30,24 @@ export type DevolutionResult =
 
 // What is still refundable of a Pix with each nature: the purchase part (ORIGINAL) and the
 // withdrawal part (RETIRADA, Pix Saque and Pix Troco only), minus devolutions not refused.
+// Returns under the MED (MED_OPERACIONAL, MED_FRAUDE) come out of the purchase part, as the
+// standard caps them with ORIGINAL at the Pix value.
 export async function refundableOf(
   trx: Kysely<Database>,
   pix: PixReceived,
-): Promise<Record<DevolucaoNatureza, number>> {
+): Promise<Record<RequestedNatureza, number>> {
   const devolved = await repo.devolvedByNature(trx, pix.end_to_end_id);
+  const purchase = devolved.ORIGINAL + devolved.MED_OPERACIONAL + devolved.MED_FRAUDE;
   return {
-    ORIGINAL: Math.max(0, pix.value - pix.withdrawal_value - devolved.ORIGINAL),
+    ORIGINAL: Math.max(0, pix.value - pix.withdrawal_value - purchase),
     RETIRADA: Math.max(0, pix.withdrawal_value - devolved.RETIRADA),
   };
+}
+
+// All that is still refundable of a Pix, whatever the nature (a platform return's cap).
+export async function refundableTotal(trx: Kysely<Database>, pix: PixReceived): Promise<number> {
+  const refundable = await refundableOf(trx, pix);
+  return refundable.ORIGINAL + refundable.RETIRADA;
 }
 
 function sameRequest(d: PixDevolution, input: DevolutionInput): boolean {
@@ -148,4 +157,51 @@ export async function requestDevolution(
     settled_at: null,
   });
   return { ok: true, devolution, created: true };
+}
+
+// A return the platform itself makes of a received Pix (never asked for through the APIs): a
+// funds recovery decided in favour of the payer (natureza MED_*), a cashback paid back to
+// the customer (ORIGINAL). The caller caps the value at what is refundable (refundableOf) and
+// locks the Pix. Unlike a requested devolution it has no 90-day window (the MED has its own
+// deadlines) and takes no split parts back: the money comes from the receiving account only,
+// out of its available balance or out of its security block (`from: 'security'`: the block
+// is released and the value held for the rail in one move, so it is never free between the two). Undefined when the available balance does not cover it (nothing written).
+// Settled by the rail like any devolution (devolution-settlement.ts).
+export async function requestPlatformReturn(
+  trx: Kysely<Database>,
+  pix: PixReceived,
+  input: { id: string; value: number; natureza: DevolucaoNatureza; descricao: string; from: 'available' | 'security' },
+  now: Date,
+): Promise<PixDevolution | undefined> {
+  const rtrId = newReturnId(OWN_ISPB, now);
+  const amount = cents(input.value);
+  const hold = await applyMove(trx, {
+    moveId: `devolucao-hold:${rtrId}`,
+    legs: [
+      ...(input.from === 'security'
+        ? [{ accountId: pix.account_id, kind: 'RELEASE' as const, bucket: 'security' as const, amount }]
+        : []),
+      { accountId: pix.account_id, kind: 'HOLD', bucket: 'blocked', amount },
+    ],
+    at: now,
+    description: `Devolution ${input.id} of Pix ${pix.end_to_end_id} held until settled`,
+  });
+  if (!hold.ok) return undefined;
+  return repo.insertDevolution(trx, {
+    end_to_end_id: pix.end_to_end_id,
+    id: input.id,
+    company_id: pix.company_id,
+    account_id: pix.account_id,
+    charge_id: pix.charge_id,
+    rtr_id: rtrId,
+    value: input.value,
+    natureza: input.natureza,
+    descricao: input.descricao,
+    status: 'EM_PROCESSAMENTO',
+    motivo: null,
+    correlation_id: null,
+    transaction_id: null,
+    requested_at: now,
+    settled_at: null,
+  });
 }

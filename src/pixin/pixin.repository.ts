@@ -42,6 +42,17 @@ export async function claimReceived(db: Db, row: NewPixReceived): Promise<PixRec
     .executeTakeFirst();
 }
 
+// Any company's received Pix, locked FOR UPDATE until the transaction ends (a funds recovery
+// of the payer reaching the account that received it).
+export async function lockReceived(db: Db, endToEndId: string): Promise<PixReceived | undefined> {
+  return db
+    .selectFrom('pix_received')
+    .selectAll()
+    .where('end_to_end_id', '=', endToEndId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 function selectReceivedOfCompany(db: Db, companyId: string, endToEndId: string) {
   return db
     .selectFrom('pix_received')
@@ -246,7 +257,7 @@ export async function devolvedByNature(db: Db, endToEndId: string): Promise<Reco
     .where('status', '!=', 'NAO_REALIZADO')
     .groupBy('natureza')
     .execute();
-  const out: Record<DevolucaoNatureza, number> = { ORIGINAL: 0, RETIRADA: 0 };
+  const out: Record<DevolucaoNatureza, number> = { ORIGINAL: 0, RETIRADA: 0, MED_OPERACIONAL: 0, MED_FRAUDE: 0 };
   for (const r of rows) out[r.natureza] = Number(r.total);
   return out;
 }

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { findCompanyCharge } from '../charges/payable';
 import type { Config } from '../config';
-import type { Database, DevolucaoNatureza, PixDevolution, PixReceived } from '../db/schema';
+import type { Database, PixDevolution, PixReceived, RequestedNatureza } from '../db/schema';
 import { errors } from '../errors/errors';
 import { type Page, type PixListQuery, parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
@@ -28,7 +28,7 @@ export interface PixListInput extends PixListQuery {
 
 export interface DevolucaoBody {
   valor: string;
-  natureza?: DevolucaoNatureza;
+  natureza?: RequestedNatureza;
   descricao?: string;
 }
 

@@ -43,7 +43,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getDispute: { max: 1 },
   listDisputes: { max: 2 },
   addDisputeEvidence: { max: 4 },
-  createFundsRecovery: { max: 5 },
+  createFundsRecovery: { max: 6 }, // +1: where the Pix landed and what is left to recover
   getFundsRecovery: { max: 1 },
   cancelFundsRecovery: { max: 4 },
   createKycOnboarding: { max: 9 },
@@ -112,7 +112,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   sandboxRejectRec: { max: 8 },
   getSandboxClock: { max: 0 },
   advanceSandboxClock: { max: 6 },
-  sandboxAdvanceFundsRecovery: { max: 4 },
+  sandboxAdvanceFundsRecovery: { max: 9 }, // block, return through the rail or release, in the step
   sandboxOpenDispute: { max: 9 },
   sandboxResolveDispute: { max: 8 },
   getSandboxKycCode: { max: 1 },

@@ -143,6 +143,8 @@ test('accepted: the held amount leaves the account; rejected and canceled: relea
 
   const acc = await resolve(accepted, 'ACCEPTED');
   assert.equal([acc.status, acc.body.dispute.status, acc.body.dispute.value], [200, 'ACCEPTED', 4_000]);
+  // Returned through the rail: the money leaves when the rail settles the devolution.
+  await server.services.jobs.runNow('pixin.devolutions');
   assert.equal(await balance(c), { total: 6_000, available: 3_000, blockedBySecurity: 3_000 });
   assert.equal((await resolve(rejected, 'REJECTED')).body.dispute.status, 'REJECTED');
   assert.equal((await resolve(canceled, 'CANCELED')).body.dispute.status, 'CANCELED');
@@ -196,7 +198,44 @@ test('the hold never takes the balance below zero: only what is available is hel
   await openDispute({ endToEndId: e2e, reason: 'Nao reconheco' });
   assert.equal(await balance(d), { total: 2_000, available: 0, blockedBySecurity: 2_000 });
   await resolve(e2e, 'ACCEPTED');
+  await server.services.jobs.runNow('pixin.devolutions');
   assert.equal(await balance(d), { total: 0, available: 0, blockedBySecurity: 0 });
+});
+
+test('accepted: returned through the rail as a devolution (MED_FRAUDE for a MED dispute), in the transactions', async () => {
+  const f = await createCompany(server.client, { name: 'Loja Fenix' });
+  const med = await receive(f, 3_000);
+  const plain = await receive(f, 2_000);
+  await openDispute({ endToEndId: med, reason: 'Golpe', type: 'MED' });
+  await openDispute({ endToEndId: plain, reason: 'Produto nao entregue' });
+  await receive(f, 1_000);
+  // A part of the second Pix is refunded while disputed: only the rest goes back.
+  const refund = await server.client.post(
+    '/api/v1/refund',
+    { transactionEndToEndId: plain, value: 500, correlationID: 'dispute-partial' },
+    { auth: f.appID },
+  );
+  assert.is(refund.status, 200, refund.text);
+  await resolve(med, 'ACCEPTED');
+  await resolve(plain, 'ACCEPTED');
+  await server.services.jobs.runNow('pixin.devolutions');
+  const devolutions = await server.database.db
+    .selectFrom('pix_devolutions')
+    .select(['end_to_end_id', 'natureza', 'status', 'value'])
+    .where('company_id', '=', f.companyId)
+    .orderBy('value', 'desc')
+    .execute();
+  assert.equal(devolutions, [
+    { end_to_end_id: med, natureza: 'MED_FRAUDE', status: 'DEVOLVIDO', value: 3_000 },
+    { end_to_end_id: plain, natureza: 'ORIGINAL', status: 'DEVOLVIDO', value: 1_500 },
+    { end_to_end_id: plain, natureza: 'ORIGINAL', status: 'DEVOLVIDO', value: 500 },
+  ]);
+  const refunds = await server.client.get('/api/v1/transaction?type=REFUND', { auth: f.appID });
+  assert.equal(
+    refunds.body.transactions.map((t: { value: number }) => t.value).sort((x: number, y: number) => x - y),
+    [500, 1_500, 3_000],
+  );
+  assert.equal(await balance(f), { total: 1_000, available: 1_000, blockedBySecurity: 0 });
 });
 
 test('list: newest first, start/end, skip/limit with pageInfo, only the caller company', async () => {

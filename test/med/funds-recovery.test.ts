@@ -85,6 +85,9 @@ test('opens a recovery for a sent Pix: CREATED, no events, read back by dictId',
       status: 'CREATED',
       direction: 'SENT',
       reporterParticipant: '99999999',
+      value: 990,
+      blockedValue: 0,
+      recoveredValue: 0,
       creationTime: 't',
       lastModified: 't',
       events: [],
@@ -213,7 +216,10 @@ test('cancel: from CREATED or AWAITING_ANALYSIS; COMPLETED and CANCELLED are ter
     done.body.fundsRecovery.events.map((e: { status: string; description: string }) => [e.status, e.description]),
     [
       ['AWAITING_ANALYSIS', 'Recovery sent to the receiving institution for analysis'],
-      ['COMPLETED', 'Analysis completed by the receiving institution'],
+      [
+        'COMPLETED',
+        'Analysis completed by the receiving institution: in favour of the payer: the blocked value is returned',
+      ],
     ],
   );
   assert.equal(

@@ -1,6 +1,6 @@
 // Tables of disputes, funds recoveries (MED), exclusive cashbacks and subscriptions.
 // Owned by the disputes / MED / cashback / subscriptions area.
-import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 import type { components } from '../../../generated/platform.types';
 
 type Json<T> = ColumnType<T, string, string>;
@@ -54,9 +54,21 @@ export interface FundsRecoveriesTable {
   direction: string;
   reporter_participant: string;
   events: Json<StoredRecoveryEvent[]>;
+  // The account that received the Pix when it is on this server (null: another institution).
+  receiver_company_id: string | null;
+  receiver_account_id: string | null;
+  // Left to recover at opening; blocked by the analysis; returned to the payer.
+  value: ColumnType<number, number | undefined, number>;
+  blocked: ColumnType<number, number | undefined, number>;
+  recovered: ColumnType<number, number | undefined, number>;
+  analysis_result: FundsRecoveryAnalysisResult | null;
+  // The return's id (rtrId) once the recovered value was sent back.
+  return_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
+
+export type FundsRecoveryAnalysisResult = 'AGREED' | 'DISAGREED';
 
 export type CashbackStatus = 'PENDING' | 'USED';
 
@@ -68,6 +80,9 @@ export interface CashbacksTable {
   status: CashbackStatus;
   used_transaction_id: string | null;
   used_at: Date | null;
+  // What was paid back to the customer, and the return (rtrId) that paid it.
+  paid_value: number | null;
+  return_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -139,6 +154,7 @@ export interface ExtrasTables {
 export type Dispute = Selectable<DisputesTable>;
 export type FundsRecovery = Selectable<FundsRecoveriesTable>;
 export type NewFundsRecovery = Insertable<FundsRecoveriesTable>;
+export type FundsRecoveryUpdate = Updateable<FundsRecoveriesTable>;
 export type Cashback = Selectable<CashbacksTable>;
 export type Subscription = Selectable<SubscriptionsTable>;
 export type NewSubscription = Insertable<SubscriptionsTable>;

@@ -4,7 +4,10 @@ import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export type WithdrawalKind = 'SAQUE' | 'TROCO';
-export type DevolucaoNatureza = 'ORIGINAL' | 'RETIRADA';
+// ORIGINAL and RETIRADA are asked for by the receiver; the MED natures are the platform's
+// returns under the special return mechanism (a funds recovery in favour of the payer).
+export type DevolucaoNatureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+export type RequestedNatureza = 'ORIGINAL' | 'RETIRADA';
 export type DevolucaoStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
 
 export interface PixReceivedTable {

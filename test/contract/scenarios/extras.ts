@@ -63,8 +63,16 @@ export const extrasScenarios: Record<string, Scenario> = {
   async cancelFundsRecovery(env) {
     return { params: { id: await newRecovery(env) } };
   },
-  async sandboxAdvanceFundsRecovery(env) {
-    return { params: { id: await newRecovery(env) } };
+  // A completion example needs a recovery under analysis (its value blocked).
+  async sandboxAdvanceFundsRecovery(env, example) {
+    const id = await newRecovery(env);
+    if ((example as { status?: string }).status === 'COMPLETED') {
+      const res = await env.client.post(`/api/v1/sandbox/funds-recovery/${id}/advance`, {
+        status: 'AWAITING_ANALYSIS',
+      });
+      if (res.status !== 200) throw new Error(`funds recovery scenario: ${res.status} ${res.text}`);
+    }
+    return { params: { id } };
   },
   async getDispute(env) {
     return { params: { id: await newDispute(env) } };
