@@ -68,16 +68,22 @@ export function pixListQuery(query: PixListQuery): PixPage & { inicio?: Date; fi
   };
 }
 
-export function parametros(
-  query: { inicio?: string; fim?: string },
+// The standard's `parametros` of a list answer: the period as the query gave it (required where
+// the operation requires it), the query's other filters (`extra`) and the paging.
+export function parametros<Q extends { inicio?: string; fim?: string }, E extends object = object>(
+  query: Q,
   page: PixPage,
   total: number,
-  extra: Record<string, unknown> = {},
+  extra?: E,
 ) {
-  return {
+  const period: { inicio?: string; fim?: string } = {
     ...(query.inicio ? { inicio: query.inicio } : {}),
     ...(query.fim ? { fim: query.fim } : {}),
-    ...extra,
+  };
+  return {
+    // Present exactly when the query has them, which is what Pick of the query's type says.
+    ...(period as Pick<Q, 'inicio' | 'fim'>),
+    ...(extra ?? ({} as E)),
     paginacao: {
       paginaAtual: page.paginaAtual,
       itensPorPagina: page.itensPorPagina,

@@ -30,7 +30,7 @@ import { insertTransactionPart } from '../transactions/transactions.repository';
 import { writeTogether } from '../db/together';
 import type { AccountWithCompany } from '../identity/identity.repository';
 import type { CompanyDirectory } from '../identity/companies';
-import type { Cents } from '../lib/money';
+import { cents, type Cents } from '../lib/money';
 import { describeBoleto } from './boletos';
 import {
   type CreatePaymentBody,
@@ -231,7 +231,7 @@ export class PaymentsService {
     const payer = payerOf(row);
     const outcome = await this.rail.send(trx, {
       endToEndId,
-      value: row.value as never,
+      value: cents(row.value),
       at,
       payer,
       destination,

@@ -11,18 +11,14 @@ import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import type { WebhookDeliveryService } from './delivery.service';
 import { checkWebhookUrl } from './url-guard';
+import { storedWebhookEvent } from './webhook-events';
+import type { components } from '../../generated/platform.types';
 import type { WebhookKeys } from './webhook-keys';
 import * as repo from './webhooks.repository';
 
 export const DEFAULT_EVENT = 'OPENPIX:TRANSACTION_RECEIVED';
 
-export interface CreateWebhookInput {
-  name: string;
-  event?: string;
-  url: string;
-  authorization?: string;
-  isActive?: boolean;
-}
+export type CreateWebhookInput = components['schemas']['WebhookCreatePayload']['webhook'];
 
 // The platform's webhook id: base64 of "Webhook:" and 24 hex digits, as the reference's.
 export function newWebhookId(): string {
@@ -41,7 +37,7 @@ export function webhookView(w: Webhook) {
   return {
     id: w.id,
     name: w.name ?? '',
-    event: w.event as never,
+    event: storedWebhookEvent(w.event),
     url: w.url,
     ...(w.authorization !== null ? { authorization: w.authorization } : {}),
     isActive: w.is_active,
@@ -54,7 +50,7 @@ export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
   return {
     id: d.id,
     webhookId: d.webhook_id,
-    event: d.event_type as never,
+    event: storedWebhookEvent(d.event_type),
     status: d.status,
     attempts: attempts.map((a) => ({
       time: a.attempted_at.toISOString(),
@@ -164,7 +160,7 @@ export class WebhooksService {
           kid: key.kid,
           alg: 'RS256' as const,
           pem: key.publicKeyPem,
-          jwk: key.jwk as never,
+          jwk: key.jwk,
           active: true,
           createdAt: key.createdAt.toISOString(),
         },
