@@ -71,8 +71,10 @@ async function execute(page: Page, operationId: string, fill: Record<string, str
 inChromium('platform API: Authorize with an appID, then Try it out answers 200', async () => {
   const page = await reference(0);
   await page.click('button.authorize');
-  await page.locator('.modal-ux input').first().fill(company.appID);
-  await page.locator('.modal-ux button.authorize').first().click();
+  // The dialog lists every scheme of the spec (AppID, then the operators' token): fill AppID's.
+  const appId = page.locator('.modal-ux .auth-container').filter({ hasText: 'AppID' });
+  await appId.locator('input').first().fill(company.appID);
+  await appId.locator('button.authorize').first().click();
   await page.locator('.modal-ux button.btn-done').first().click();
   assert.is(await execute(page, 'getCompany'), '200');
   assert.match((await page.locator('.curl').first().textContent())!, new RegExp(`${server.url}/api/v1/company`));
