@@ -15,6 +15,10 @@ test.before(async () => {
   other = await recCompany(server);
   day = await today(server, acme);
 });
+// A test moves acme's clock (by hours, at times into the next day): each reads the day anew.
+test.before.each(async () => {
+  day = await today(server, acme);
+});
 test.after(async () => server.close());
 
 const auth = (c: RecCompany) => ({ auth: c.bearer });
