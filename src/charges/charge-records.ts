@@ -21,6 +21,7 @@ import * as repo from './charges.repository';
 import type { ChargeCompany, ChargeInContext } from './charges.repository';
 import { buildPlatformChargeView, type ChargeViewContext, platformChargeView } from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
+import type { PlatformSettings, StoredChargeBody } from './charge-body';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';
 export const CHARGE_EXPIRED = 'OPENPIX:CHARGE_EXPIRED';
@@ -31,8 +32,8 @@ export interface NewChargeRecord {
   platformType: PlatformChargeType;
   txid: string;
   correlationId: string | null;
-  body: Record<string, unknown>;
-  platform: Record<string, unknown>;
+  body: StoredChargeBody;
+  platform: PlatformSettings;
   value: number;
   // The receiving key and its account; the company, as the caller already has it.
   key: ReceivingKey;
@@ -199,14 +200,14 @@ export async function chargeEventPayload(
 }
 
 export interface ChargeRevision {
-  body: Record<string, unknown>;
+  body: StoredChargeBody;
   status?: ChargeStatus;
   value?: number;
   pixKey?: string;
   expiresAt?: Date | null;
   dueDate?: string | null;
   validityAfterDue?: number | null;
-  platform?: Record<string, unknown>;
+  platform?: PlatformSettings;
   customerId?: string | null;
 }
 

@@ -21,6 +21,7 @@ import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
 import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
+import { isCobvBody, type StoredChargeBody } from '../charge-body';
 import { standardChargeView } from './standard.view';
 
 const INVALID = { cob: 'The immediate charge request is not valid', cobv: 'The due-date charge request is not valid' };
@@ -78,13 +79,12 @@ export class StandardChargesService {
       ]);
     const company = await this.companies.get(companyId, trx);
     const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
-    const value =
-      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(input.valor!.original!);
+    const value = valueOf(body);
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const timing = timingOf(kind, body, creation, input);
+    const timing = timingOf(body, creation);
 
     if (found && existing) {
-      const revised = { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing };
+      const revised = { body, value, pixKey: key.key, ...timing };
       return reviseExisting(trx, kind, { ...found, charge: existing }, location, revised, now);
     }
     return createChargeRecord(
@@ -97,7 +97,7 @@ export class StandardChargesService {
         platformType: kind === 'cob' ? 'DYNAMIC' : 'OVERDUE',
         txid,
         correlationId: null,
-        body: body as unknown as Record<string, unknown>,
+        body,
         platform: {},
         value,
         customerId: null,
@@ -155,21 +155,13 @@ export class StandardChargesService {
       const location = await this.claim(trx, companyId, kind, loc.id, charge.id);
       if (Number(charge.location_id) !== location.id) current = await relocateCharge(trx, charge, location, now);
     }
-    const body =
-      kind === 'cob'
-        ? cobBodyOf(merged, charge.created_at)
-        : cobvBodyOf(merged, charge.created_at, (charge.body as { recebedor: Record<string, string> }).recebedor);
+    const body = isCobvBody(charge.body)
+      ? cobvBodyOf(merged, charge.created_at, charge.body.recebedor)
+      : cobBodyOf(merged, charge.created_at);
     if (sameJson(body, charge.body)) return current;
-    const { expiresAt, dueDate, validityAfterDue } = timingOf(kind, body, charge.created_at, merged);
+    const { expiresAt, dueDate, validityAfterDue } = timingOf(body, charge.created_at);
     const timing = kind === 'cob' ? { expiresAt } : { dueDate, validityAfterDue };
-    const value =
-      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(merged.valor!.original!);
-    return reviseChargeRecord(
-      trx,
-      current,
-      { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing },
-      now,
-    );
+    return reviseChargeRecord(trx, current, { body, value: valueOf(body), pixKey: key.key, ...timing }, now);
   }
 
   // GET /cob/{txid}, /cobv/{txid} (revisao: that revision of the object).
@@ -297,16 +289,18 @@ async function checkPutTarget(
 
 // When a charge stops being payable, as its columns hold it: a cob's expiry instant, a cobv's
 // due date and validity.
-function timingOf(kind: ChargeKind, body: { calendario?: unknown }, creation: Date, input: StandardInput) {
-  if (kind === 'cob') {
-    const expiracao = (body.calendario as { expiracao: number }).expiracao;
-    return { expiresAt: new Date(creation.getTime() + expiracao * 1000), dueDate: null, validityAfterDue: null };
+function timingOf(body: StoredChargeBody, creation: Date) {
+  if (!isCobvBody(body)) {
+    const expiresAt = new Date(creation.getTime() + body.calendario.expiracao * 1000);
+    return { expiresAt, dueDate: null, validityAfterDue: null };
   }
-  return {
-    expiresAt: null,
-    dueDate: input.calendario!.dataDeVencimento!,
-    validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
-  };
+  const { dataDeVencimento, validadeAposVencimento } = body.calendario;
+  return { expiresAt: null, dueDate: dataDeVencimento, validityAfterDue: validadeAposVencimento };
+}
+
+// The charge's value: a cob's original plus its withdrawal, a cobv's original.
+function valueOf(body: StoredChargeBody) {
+  return isCobvBody(body) ? parseAmount(body.valor.original) : cobTotal(body.valor);
 }
 
 // PUT on a txid that has a charge: the same body changes nothing; another one revises an ATIVA
