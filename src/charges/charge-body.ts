@@ -37,6 +37,11 @@ export function withdrawalOf(valor: Pick<PixSchemas['CobValor'], 'retirada'>): W
   return valor.retirada ?? {};
 }
 
+// A batch's item (cobv_batch_items.request) as PUT /lotecobv/{id} sent it, and the
+// problem that refused it (cobv_batch_items.problem).
+export type BatchItemRequest = PixSchemas['LoteCobVSolicitado']['cobsv'][number];
+export type BatchItemProblem = PixSchemas['Problem'];
+
 // What the platform API keeps beside the standard's body (charges.platform): the create
 // payload's options the standard has no field for, the customer as the platform shows it and
 // the subscription that made the charge. The Pix API stores {}.

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Charge, ChargeKind, Database, PixDevolution, PixReceived } from '../../db/schema';
 import { errors, type FieldIssue } from '../../errors/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { operations } from '../../../generated/pix.types';
+import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
 import { findCompanyKey, findReceivingKey } from '../../keys/keys.repository';
 import type { CompanyDirectory } from '../../identity/companies';
@@ -21,17 +22,18 @@ import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
 import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
-import { isCobvBody, type StoredChargeBody } from '../charge-body';
-import { standardChargeView } from './standard.view';
+import { isCobvBody, type PixSchemas, type StoredChargeBody } from '../charge-body';
+import { standardChargeView, type StandardChargeView } from './standard.view';
+
+type S = PixSchemas;
+// A charge as a read answers it: with the Pix that paid it, once CONCLUIDA.
+type StandardChargeRead = S['CobCompleta'] | S['CobVCompleta'];
 
 const INVALID = { cob: 'The immediate charge request is not valid', cobv: 'The due-date charge request is not valid' };
 const NOT_FOUND = { cob: 'Immediate charge not found', cobv: 'Due-date charge not found' };
 
-export interface StandardListQuery extends PixListQuery {
-  locationPresente?: boolean;
-  status?: string;
-  loteCobVId?: number;
-}
+// The filters of GET /cob and GET /cobv (the cobv list's has loteCobVId besides).
+export type StandardListQuery = operations['listCobvs']['parameters']['query'];
 
 export class StandardChargesService {
   constructor(
@@ -42,7 +44,9 @@ export class StandardChargesService {
   ) {}
 
   // PUT /cob/{txid}, /cobv/{txid}: creates the charge, or changes it while it is ATIVA.
-  async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput) {
+  put(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
+  put(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
+  async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput): Promise<StandardChargeView> {
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.putIn(trx, principal.companyId, kind, txid, input, {});
       return this.view(trx, charge.charge, undefined, charge);
@@ -50,7 +54,7 @@ export class StandardChargesService {
   }
 
   // POST /cob: a cob whose txid the server chooses.
-  async create(principal: Principal, input: StandardInput) {
+  async create(principal: Principal, input: StandardInput): Promise<S['CobGerada']> {
     return this.put(principal, 'cob', newTxid(), input);
   }
 
@@ -112,7 +116,14 @@ export class StandardChargesService {
   }
 
   // PATCH /cob/{txid}, /cobv/{txid}.
-  async revise(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput) {
+  revise(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
+  revise(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
+  async revise(
+    principal: Principal,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+  ): Promise<StandardChargeView> {
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.reviseIn(trx, principal.companyId, kind, txid, input);
       return this.view(trx, charge);
@@ -165,7 +176,9 @@ export class StandardChargesService {
   }
 
   // GET /cob/{txid}, /cobv/{txid} (revisao: that revision of the object).
-  async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number) {
+  get(principal: Principal, kind: 'cob', txid: string, revisao?: number): Promise<S['CobCompleta']>;
+  get(principal: Principal, kind: 'cobv', txid: string, revisao?: number): Promise<S['CobVCompleta']>;
+  async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number): Promise<StandardChargeRead> {
     const found = await repo.findChargeInContextByTxid(this.db, principal.companyId, txid);
     const charge = found?.charge;
     if (!found || !charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
@@ -181,7 +194,13 @@ export class StandardChargesService {
   }
 
   // GET /cob, /cobv.
-  async list(principal: Principal, kind: ChargeKind, query: StandardListQuery) {
+  list(principal: Principal, kind: 'cob', query: StandardListQuery): Promise<S['CobsConsultadas']>;
+  list(principal: Principal, kind: 'cobv', query: StandardListQuery): Promise<S['CobsVConsultadas']>;
+  async list(
+    principal: Principal,
+    kind: ChargeKind,
+    query: StandardListQuery,
+  ): Promise<{ parametros: S['ParametrosConsultaCob']; cobs: StandardChargeRead[] }> {
     const page = pixListQuery(query);
     const { rows, total } = await repo.listCharges(
       this.db,
@@ -209,7 +228,7 @@ export class StandardChargesService {
       ...(query.status ? { status: query.status } : {}),
       ...(query.loteCobVId !== undefined ? { loteCobVId: query.loteCobVId } : {}),
     };
-    return { parametros: parametros(query, page, total, extra), cobs };
+    return { parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) }, cobs };
   }
 
   private async claim(
@@ -230,7 +249,7 @@ export class StandardChargesService {
     charge: Charge,
     revision?: Awaited<ReturnType<typeof repo.findRevision>>,
     context?: ChargeViewContext,
-  ) {
+  ): Promise<StandardChargeView> {
     return standardChargeView(charge, context ?? (await chargeViewContext(db, charge)), this.publicUrl, revision);
   }
 
@@ -240,7 +259,7 @@ export class StandardChargesService {
     charge: Charge,
     revision: Awaited<ReturnType<typeof repo.findRevision>> | undefined,
     context: ChargeViewContext,
-  ) {
+  ): Promise<StandardChargeRead> {
     if (charge.status !== 'CONCLUIDA') return this.view(db, charge, revision, context);
     const payments = await paymentsOfCharges(db, charge.company_id, [charge.id]);
     return this.viewWithPayment({ charge, ...context }, payments.get(charge.id), revision);
@@ -250,7 +269,7 @@ export class StandardChargesService {
     found: ChargeViewContext & { charge: Charge },
     payment: { pix: PixReceived; devolutions: PixDevolution[] } | undefined,
     revision?: Awaited<ReturnType<typeof repo.findRevision>>,
-  ) {
+  ): StandardChargeRead {
     const view = standardChargeView(found.charge, found, this.publicUrl, revision);
     return payment ? { ...view, pix: [pixView(payment.pix, payment.devolutions)] } : view;
   }

@@ -1,7 +1,7 @@
 // Tables of charges (one model behind both APIs), their revisions and payload locations.
 // Owned by the charges area. Received Pix and devolutions live in tables/pixin.ts.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { PlatformSettings, StoredChargeBody } from '../../charges/charge-body';
+import type { BatchItemProblem, BatchItemRequest, PlatformSettings, StoredChargeBody } from '../../charges/charge-body';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
@@ -104,8 +104,8 @@ export interface CobvBatchItemsTable {
   position: number;
   txid: string;
   status: CobvBatchItemStatus;
-  request: Json<Record<string, unknown>>;
-  problem: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  request: Json<BatchItemRequest>;
+  problem: ColumnType<BatchItemProblem | null, string | null | undefined, string | null>;
   created_at: Date;
 }
 
