@@ -25,6 +25,18 @@ export function isCobvBody(body: StoredChargeBody): body is StoredCobvBody {
   return 'dataDeVencimento' in body.calendario;
 }
 
+// The body of a charge the caller knows the kind of (by its row or its location): a body of the
+// other kind is a broken invariant, not a request to refuse.
+export function expectCobBody(body: StoredChargeBody): StoredCobBody {
+  if (isCobvBody(body)) throw new Error('expected the body of an immediate charge (cob)');
+  return body;
+}
+
+export function expectCobvBody(body: StoredChargeBody): StoredCobvBody {
+  if (!isCobvBody(body)) throw new Error('expected the body of a due-date charge (cobv)');
+  return body;
+}
+
 type Withdrawal = NonNullable<PixSchemas['CobValor']['retirada']>;
 // saque and troco each optional (the standard's union sends one of them).
 export interface WithdrawalParts {

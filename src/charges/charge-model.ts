@@ -7,7 +7,7 @@ import { addCalendarDays, todayUtc } from '../lib/business-days';
 import { dueChargeAmount, type DueChargeAmounts } from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
-import { isCobvBody, withdrawalOf, type CobvValor, type StoredChargeBody } from './charge-body';
+import { expectCobvBody, isCobvBody, withdrawalOf, type CobvValor, type StoredChargeBody } from './charge-body';
 
 // The sandbox keeps no postal address of companies: their codes and due-date charges use this
 // city and address of the receiver.
@@ -49,8 +49,7 @@ export function platformStatusOf(charge: Charge, now: Date): PlatformStatus {
 }
 
 export function cobvValorOf(charge: Charge): CobvValor {
-  if (!isCobvBody(charge.body)) throw new Error(`charge ${charge.id} is not a due-date charge`);
-  return charge.body.valor;
+  return expectCobvBody(charge.body).valor;
 }
 
 // What a cobv costs when paid on `paymentDate` (YYYY-MM-DD): the standard's rules over its

@@ -19,7 +19,12 @@ import type { ReceivingKey } from '../keys/keys.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
 import * as repo from './charges.repository';
 import type { ChargeCompany, ChargeInContext } from './charges.repository';
-import { buildPlatformChargeView, type ChargeViewContext, platformChargeView } from './platform/platform.view';
+import {
+  buildPlatformChargeView,
+  type ChargeViewContext,
+  type PlatformCharge,
+  platformChargeView,
+} from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
 import type { PlatformSettings, StoredChargeBody } from './charge-body';
 
@@ -163,12 +168,15 @@ export function chargeCreatedBy(charge: Pick<Charge, 'correlation_id'>): ChargeC
 }
 
 // The charge object of webhook payloads: the platform charge and the API that created it.
-export function chargeEventView(
-  charge: Charge,
-  ctx: ChargeViewContext,
-  publicUrl: string,
-  now: Date,
-): Record<string, unknown> {
+export type ChargeEventView = PlatformCharge & { createdBy: ChargeCreatedBy };
+// The payload of the charge events (company and account when the receiving account is known).
+export type ChargeEventPayload = {
+  charge: ChargeEventView;
+  company?: ReturnType<typeof companyView>;
+  account?: ReturnType<typeof accountEventView>;
+};
+
+export function chargeEventView(charge: Charge, ctx: ChargeViewContext, publicUrl: string, now: Date): ChargeEventView {
   return { ...buildPlatformChargeView(charge, ctx, publicUrl, now), createdBy: chargeCreatedBy(charge) };
 }
 
@@ -178,7 +186,7 @@ export function chargeEventPayloadOf(
   party: AccountParty | undefined,
   publicUrl: string,
   now: Date,
-): Record<string, unknown> {
+): ChargeEventPayload {
   return {
     charge: chargeEventView(charge.charge, charge, publicUrl, now),
     ...(party ? { company: companyView(party), account: accountEventView(party) } : {}),
@@ -191,7 +199,7 @@ export async function chargeEventPayload(
   charge: Charge,
   publicUrl: string,
   now: Date,
-): Promise<Record<string, unknown>> {
+): Promise<ChargeEventPayload> {
   const party = await findAccountParty(trx, charge.account_id);
   return {
     charge: { ...(await platformChargeView(trx, charge, publicUrl, now)), createdBy: chargeCreatedBy(charge) },

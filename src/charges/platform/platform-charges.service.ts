@@ -29,7 +29,7 @@ import {
   type PlatformPlan,
 } from './platform.rules';
 import { checkCobCreate, checkCobvCreate, type StandardInput } from '../standard/standard.rules';
-import { isCobvBody, type PlatformSettings, type StoredChargeBody } from '../charge-body';
+import { expectCobBody, expectCobvBody, type PlatformSettings, type StoredChargeBody } from '../charge-body';
 import { buildPlatformChargeView, platformChargeView } from './platform.view';
 
 const NOT_FOUND = 'Charge not found';
@@ -321,14 +321,14 @@ export class PlatformChargesService {
   }
 }
 
-// A cob's body with a new expiracao (the charge's kind says it is a cob).
+// A cob's body with a new expiracao.
 function withExpiracao(body: StoredChargeBody, expiracao: number): StoredChargeBody {
-  if (isCobvBody(body)) throw new Error('a due-date charge has no expiracao');
-  return { ...body, calendario: { ...body.calendario, expiracao } };
+  const cob = expectCobBody(body);
+  return { ...cob, calendario: { ...cob.calendario, expiracao } };
 }
 
-// A cobv's body with a new validadeAposVencimento (the charge's kind says it is a cobv).
+// A cobv's body with a new validadeAposVencimento.
 function withValidity(body: StoredChargeBody, validadeAposVencimento: number): StoredChargeBody {
-  if (!isCobvBody(body)) throw new Error('an immediate charge has no validadeAposVencimento');
-  return { ...body, calendario: { ...body.calendario, validadeAposVencimento } };
+  const cobv = expectCobvBody(body);
+  return { ...cobv, calendario: { ...cobv.calendario, validadeAposVencimento } };
 }
