@@ -3,6 +3,7 @@
 // record the Pix API reads and revises.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { operations } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { upsertChargeCustomer } from '../../customers/customers.service';
 import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
@@ -35,13 +36,8 @@ import { buildPlatformChargeView, platformChargeView } from './platform.view';
 const NOT_FOUND = 'Charge not found';
 const DUPLICATE = 'Charge with this correlationID already exists';
 
-export interface ChargeListQuery {
-  start?: string;
-  end?: string;
-  status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
-  customer?: string;
-  subscription?: string;
-}
+// The filters of GET /api/v1/charge (its paging is read by the handler).
+export type ChargeListQuery = Omit<NonNullable<operations['listCharges']['parameters']['query']>, 'skip' | 'limit'>;
 
 // The platform's charge as the standard's object, checked and built by the same functions as
 // a cob or cobv of the Pix API (one model: both APIs then revise and price this body).

@@ -147,7 +147,7 @@ function planCobv(p: ChargeCreatePayload, type: string, now: Date, refuse: Refus
   }
   if (p.interests && p.interests.value > 0) valor.juros = { modalidade: 2, valorPerc: hundredths(p.interests.value) };
   if (p.discount) {
-    const d = p.discount as PlatformDiscount;
+    const d: PlatformDiscount = p.discount;
     checkDiscount(d, p.value, refuse);
     if (!failed()) {
       const mapped = platformDiscountToCobv(d, dueDate);

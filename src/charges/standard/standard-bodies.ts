@@ -1,9 +1,9 @@
 // Building the standard's object of a cob or cobv from a request (create or revision).
 // Pure: the caller supplies the receiver and the creation time.
 import type { Company } from '../../db/schema';
-import type { CobvValor, PixSchemas, Recebedor, StoredChargeBody } from '../charge-body';
+import type { CobvValor, PixSchemas, Recebedor, StoredChargeBody, StoredCobBody, StoredCobvBody } from '../charge-body';
 import { RECEIVER_ADDRESS } from '../charge-model';
-import type { CobBody, CobvBody, StandardInput } from './standard.rules';
+import type { StandardInput } from './standard.rules';
 
 export const DEFAULT_EXPIRACAO = 86400;
 export const DEFAULT_VALIDADE = 30;
@@ -22,7 +22,7 @@ const optionalTexts = (input: StandardInput) => ({
     : {}),
 });
 
-export function cobBodyOf(input: StandardInput, criacao: Date): CobBody {
+export function cobBodyOf(input: StandardInput, criacao: Date): StoredCobBody {
   const valor = input.valor!;
   return {
     calendario: { criacao: criacao.toISOString(), expiracao: input.calendario?.expiracao ?? DEFAULT_EXPIRACAO },
@@ -60,7 +60,7 @@ export function cobvValorOfInput(valor: PixSchemas['CobVValor']): CobvValor {
   };
 }
 
-export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Recebedor): CobvBody {
+export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Recebedor): StoredCobvBody {
   return {
     calendario: {
       criacao: criacao.toISOString(),

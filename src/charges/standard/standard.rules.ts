@@ -6,7 +6,7 @@ import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
 import { dueChargeAmount, type CobvDesconto } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
 import { isValidCnpj, isValidCpf } from '../../lib/taxid';
-import { withdrawalOf, type PixSchemas, type StoredCobBody, type StoredCobvBody } from '../charge-body';
+import { withdrawalOf, type PixSchemas, type StoredCobBody } from '../charge-body';
 
 type S = PixSchemas;
 
@@ -24,9 +24,6 @@ export type StandardInput = Omit<S['CobRevisada'] & S['CobVRevisada'], 'calendar
   devedor?: NonNullable<S['DadosDevedor']['devedor']>;
   valor?: S['CobValor'] & S['CobVValor'];
 };
-
-export type CobBody = StoredCobBody;
-export type CobvBody = StoredCobvBody;
 
 const issue = (field: string, message: string, value?: unknown): FieldIssue => ({
   field,
@@ -74,7 +71,7 @@ export function checkTexts(input: StandardInput): FieldIssue[] {
 }
 
 // What the payer pays for a cob value: original plus the withdrawal (saque/troco) amount.
-export function cobTotal(valor: CobBody['valor']): Cents {
+export function cobTotal(valor: StoredCobBody['valor']): Cents {
   const { saque, troco } = withdrawalOf(valor);
   const retirada = saque ?? troco;
   return cents((amountOf(valor.original) ?? 0) + (amountOf(retirada?.valor) ?? 0));
