@@ -44,6 +44,8 @@ export class StandardChargesService {
   ) {}
 
   // PUT /cob/{txid}, /cobv/{txid}: creates the charge, or changes it while it is ATIVA.
+  // The overloads of put, revise, get and list say what each kind answers: the view follows
+  // the stored body's kind, which the compiler cannot tie to the `kind` argument.
   put(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
   put(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
   async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput): Promise<StandardChargeView> {
