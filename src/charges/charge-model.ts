@@ -4,9 +4,10 @@
 import type { Charge, Company, Location } from '../db/schema';
 import { buildDynamicBrCode } from '../lib/brcode';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
-import { dueChargeAmount, type DueChargeAmounts, type DueChargeInput } from '../lib/due-charge';
+import { dueChargeAmount, type DueChargeAmounts } from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
+import { expectCobvBody, isCobvBody, withdrawalOf, type CobvValor, type StoredChargeBody } from './charge-body';
 
 // The sandbox keeps no postal address of companies: their codes and due-date charges use this
 // city and address of the receiver.
@@ -21,14 +22,6 @@ export const DEFAULT_COB_EXPIRATION = 86400;
 export const DEFAULT_VALIDITY_AFTER_DUE = 30;
 
 export type PlatformStatus = 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
-
-export interface CobvValor {
-  original: string;
-  multa?: { modalidade: 1 | 2; valorPerc: string };
-  juros?: { modalidade: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; valorPerc: string };
-  abatimento?: { modalidade: 1 | 2; valorPerc: string };
-  desconto?: DueChargeInput['desconto'];
-}
 
 // The last day a cobv can be paid (dueDate + validadeAposVencimento).
 export function cobvLastDay(charge: Pick<Charge, 'due_date' | 'validity_after_due'>): string {
@@ -56,7 +49,7 @@ export function platformStatusOf(charge: Charge, now: Date): PlatformStatus {
 }
 
 export function cobvValorOf(charge: Charge): CobvValor {
-  return (charge.body as { valor: CobvValor }).valor;
+  return expectCobvBody(charge.body).valor;
 }
 
 // What a cobv costs when paid on `paymentDate` (YYYY-MM-DD): the standard's rules over its
@@ -112,6 +105,14 @@ export function merchantNameOf(company: Pick<Company, 'trade_name' | 'name'>): s
   return FALLBACK_MERCHANT_NAME;
 }
 
+// Whether a cob's code carries its amount: not when the payer may change the amount or the
+// withdrawal (modalidadeAlteracao 1).
+function hasFixedAmount(body: StoredChargeBody): boolean {
+  if (isCobvBody(body)) return false;
+  const { saque, troco } = withdrawalOf(body.valor);
+  return body.valor.modalidadeAlteracao !== 1 && (saque ?? troco)?.modalidadeAlteracao !== 1;
+}
+
 // The dynamic BR Code of a charge served at `location`. A cob's code carries its amount
 // unless the payer may change it (modalidadeAlteracao 1); a cobv's amount depends on the
 // payment date, so its code carries none.
@@ -121,13 +122,7 @@ export function brCodeOf(
   location: Pick<Location, 'kind' | 'token'>,
   company: Pick<Company, 'trade_name' | 'name'>,
 ): string {
-  const valor = (
-    charge.body as {
-      valor?: { modalidadeAlteracao?: number; retirada?: Record<string, { modalidadeAlteracao?: number } | undefined> };
-    }
-  ).valor;
-  const withdrawal = valor?.retirada?.saque ?? valor?.retirada?.troco;
-  const fixed = charge.kind === 'cob' && valor?.modalidadeAlteracao !== 1 && withdrawal?.modalidadeAlteracao !== 1;
+  const fixed = charge.kind === 'cob' && hasFixedAmount(charge.body);
   return buildDynamicBrCode({
     locationUrl: locationUrlOf(publicUrl, location),
     merchantName: merchantNameOf(company),

@@ -19,8 +19,14 @@ import type { ReceivingKey } from '../keys/keys.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
 import * as repo from './charges.repository';
 import type { ChargeCompany, ChargeInContext } from './charges.repository';
-import { buildPlatformChargeView, type ChargeViewContext, platformChargeView } from './platform/platform.view';
+import {
+  buildPlatformChargeView,
+  type ChargeViewContext,
+  type PlatformCharge,
+  platformChargeView,
+} from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
+import type { PlatformSettings, StoredChargeBody } from './charge-body';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';
 export const CHARGE_EXPIRED = 'OPENPIX:CHARGE_EXPIRED';
@@ -31,8 +37,8 @@ export interface NewChargeRecord {
   platformType: PlatformChargeType;
   txid: string;
   correlationId: string | null;
-  body: Record<string, unknown>;
-  platform: Record<string, unknown>;
+  body: StoredChargeBody;
+  platform: PlatformSettings;
   value: number;
   // The receiving key and its account; the company, as the caller already has it.
   key: ReceivingKey;
@@ -162,12 +168,15 @@ export function chargeCreatedBy(charge: Pick<Charge, 'correlation_id'>): ChargeC
 }
 
 // The charge object of webhook payloads: the platform charge and the API that created it.
-export function chargeEventView(
-  charge: Charge,
-  ctx: ChargeViewContext,
-  publicUrl: string,
-  now: Date,
-): Record<string, unknown> {
+export type ChargeEventView = PlatformCharge & { createdBy: ChargeCreatedBy };
+// The payload of the charge events (company and account when the receiving account is known).
+export type ChargeEventPayload = {
+  charge: ChargeEventView;
+  company?: ReturnType<typeof companyView>;
+  account?: ReturnType<typeof accountEventView>;
+};
+
+export function chargeEventView(charge: Charge, ctx: ChargeViewContext, publicUrl: string, now: Date): ChargeEventView {
   return { ...buildPlatformChargeView(charge, ctx, publicUrl, now), createdBy: chargeCreatedBy(charge) };
 }
 
@@ -177,7 +186,7 @@ export function chargeEventPayloadOf(
   party: AccountParty | undefined,
   publicUrl: string,
   now: Date,
-): Record<string, unknown> {
+): ChargeEventPayload {
   return {
     charge: chargeEventView(charge.charge, charge, publicUrl, now),
     ...(party ? { company: companyView(party), account: accountEventView(party) } : {}),
@@ -190,7 +199,7 @@ export async function chargeEventPayload(
   charge: Charge,
   publicUrl: string,
   now: Date,
-): Promise<Record<string, unknown>> {
+): Promise<ChargeEventPayload> {
   const party = await findAccountParty(trx, charge.account_id);
   return {
     charge: { ...(await platformChargeView(trx, charge, publicUrl, now)), createdBy: chargeCreatedBy(charge) },
@@ -199,14 +208,14 @@ export async function chargeEventPayload(
 }
 
 export interface ChargeRevision {
-  body: Record<string, unknown>;
+  body: StoredChargeBody;
   status?: ChargeStatus;
   value?: number;
   pixKey?: string;
   expiresAt?: Date | null;
   dueDate?: string | null;
   validityAfterDue?: number | null;
-  platform?: Record<string, unknown>;
+  platform?: PlatformSettings;
   customerId?: string | null;
 }
 

@@ -5,7 +5,7 @@ import type { Charge, Database } from '../db/schema';
 import type { Cents } from '../lib/money';
 import { amountDueAt, chargeIdOfGlobalId, isPastExpiry, tokenOfLocationUrl } from './charge-model';
 import * as repo from './charges.repository';
-import { platformChargeView as buildView } from './platform/platform.view';
+import { platformChargeView as buildView, type PlatformCharge } from './platform/platform.view';
 
 export type PaymentTarget = { locationUrl: string } | { companyId: string; txid: string };
 // When the payment happens: an instant, or the clock of the company the charge belongs to.
@@ -77,7 +77,7 @@ export async function platformChargeView(
   charge: Charge,
   publicUrl: string,
   now: Date,
-): Promise<Record<string, unknown>> {
+): Promise<PlatformCharge> {
   return buildView(trx, charge, publicUrl, now);
 }
 

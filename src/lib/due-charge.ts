@@ -23,20 +23,25 @@ export interface CobvDescontoDataFixa {
   valorPerc: string;
 }
 
+// Modalities are numbers as the standard's schema has them: dueChargeAmount refuses unknown ones.
 export interface CobvDesconto {
-  modalidade: 1 | 2 | 3 | 4 | 5 | 6;
+  modalidade: number;
   valorPerc?: string;
   descontoDataFixa?: CobvDescontoDataFixa[];
 }
+
+// A discount as the standard sends it: dates for modalidade 1 and 2, a rate for the others.
+export type CobvDescontoSent =
+  { modalidade: number; descontoDataFixa: CobvDescontoDataFixa[] } | { modalidade: number; valorPerc: string };
 
 export interface DueChargeInput {
   original: Cents;
   dueDate: string;
   paymentDate: string;
   validadeAposVencimento: number;
-  multa?: { modalidade: 1 | 2; valorPerc: string };
-  juros?: { modalidade: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; valorPerc: string };
-  abatimento?: { modalidade: 1 | 2; valorPerc: string };
+  multa?: { modalidade: number; valorPerc: string };
+  juros?: { modalidade: number; valorPerc: string };
+  abatimento?: { modalidade: number; valorPerc: string };
   desconto?: CobvDesconto;
 }
 
@@ -274,7 +279,7 @@ function hundredths(n: number): string {
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
 // Maps the platform's discount settings onto the Pix standard's cobv desconto for a due date.
-export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: string): Result<CobvDesconto> {
+export function platformDiscountToCobv(discount: PlatformDiscount, dueDate: string): Result<CobvDescontoSent> {
   if (!isValidDate(dueDate)) return fail('dueDate must be a calendar date YYYY-MM-DD');
   if (!Object.hasOwn(PLATFORM_DISCOUNT_MODALITIES, discount.modality)) {
     return fail(`unknown discount modality ${JSON.stringify(discount.modality)}`);

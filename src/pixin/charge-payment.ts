@@ -1,6 +1,8 @@
 // What a payer's bank checks before paying a charge, and how the amount paid splits into the
 // standard's componentesValor. Pure functions over the charge row.
+import { expectCobBody, withdrawalOf } from '../charges/charge-body';
 import { cobvAmountsOn } from '../charges/charge-model';
+import type { Devedor } from '../charges/standard/standard.rules';
 import type { Charge, WithdrawalKind } from '../db/schema';
 import { todayUtc } from '../lib/business-days';
 import { type Cents, cents, parseDecimalAmount } from '../lib/money';
@@ -22,12 +24,6 @@ interface WithdrawalPart {
   prestadorDoServicoDeSaque?: string;
 }
 
-interface CobValor {
-  original?: string;
-  modalidadeAlteracao?: number;
-  retirada?: { saque?: WithdrawalPart; troco?: WithdrawalPart };
-}
-
 const wrong = (message: string): PartsResult => ({ ok: false, code: 'WRONG_AMOUNT', message });
 const amountOf = (s: string | undefined): number => {
   const parsed = s === undefined ? undefined : parseDecimalAmount(s);
@@ -45,13 +41,12 @@ function withdrawalComponent(part: WithdrawalPart, value: number) {
 // The tax id the payer must have (ensureSameTaxID): the debtor's CPF/CNPJ, else the platform
 // customer's.
 function requiredPayerTaxId(charge: Charge): string | undefined {
-  const platform = charge.platform as { ensureSameTaxID?: boolean; customer?: { taxID?: string | { taxID?: string } } };
+  const { platform } = charge;
   if (platform.ensureSameTaxID !== true) return undefined;
-  const devedor = (charge.body as { devedor?: { cpf?: string; cnpj?: string } }).devedor;
+  const devedor: Devedor | undefined = charge.body.devedor;
   const fromDevedor = devedor?.cpf ?? devedor?.cnpj;
   if (fromDevedor) return fromDevedor;
-  const taxID = platform.customer?.taxID;
-  return typeof taxID === 'string' ? taxID : taxID?.taxID;
+  return platform.customer?.taxID?.taxID;
 }
 
 function sameTaxId(a: string, b: string): boolean {
@@ -87,9 +82,8 @@ export function chargePaymentParts(
     }
     return { ok: true, components: Object.keys(parts).length > 1 ? parts : null, withdrawal: null };
   }
-  const valor = (charge.body as { valor?: CobValor }).valor ?? {};
-  const saque = valor.retirada?.saque;
-  const troco = valor.retirada?.troco;
+  const { valor } = expectCobBody(charge.body);
+  const { saque, troco } = withdrawalOf(valor);
   if (saque) {
     const fixed = amountOf(saque.valor);
     if ((saque.modalidadeAlteracao ?? 0) === 0 && value !== fixed)

@@ -269,7 +269,7 @@ test('a platform discount in the body: the largest live item wins, as the platfo
   assert.is(platformPrice(100000, '2026-03-10', '2026-03-09', d), 0); // both expired
   // each date carries the largest value from it on
   const cobv = platformDiscountToCobv(d, '2026-03-10');
-  assert.equal(cobv.ok && cobv.value.descontoDataFixa, [
+  assert.equal(cobv.ok && 'descontoDataFixa' in cobv.value && cobv.value.descontoDataFixa, [
     { data: '2026-03-05', valorPerc: '30.00' },
     { data: '2026-03-08', valorPerc: '30.00' },
   ]);

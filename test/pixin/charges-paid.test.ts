@@ -299,7 +299,7 @@ test('Pix Troco: the change part is refundable with RETIRADA, the purchase with 
       troco: {
         valor: '50.00',
         modalidadeAlteracao: 0,
-        modalidadeAgente: 'AGTEC',
+        modalidadeAgente: 'AGTEC' as const,
         prestadorDoServicoDeSaque: '13370835',
       },
     },

@@ -1,9 +1,11 @@
 // Helpers of the pix-in tests: charges made with the charges area's record functions (as
 // their endpoints would), and their BR Codes.
 import { randomUUID } from 'node:crypto';
+import type { PlatformSettings, StoredCobBody, StoredCobvBody } from '../../src/charges/charge-body';
 import { brCodeOf } from '../../src/charges/charge-model';
 import { createChargeRecord } from '../../src/charges/charge-records';
 import { findLocationById } from '../../src/charges/charges.repository';
+import { recebedorOf } from '../../src/charges/standard/standard-bodies';
 import type { Kysely } from 'kysely';
 import type { Charge, Database } from '../../src/db/schema';
 import { findReceivingKey } from '../../src/keys/keys.repository';
@@ -39,9 +41,9 @@ export interface CobOptions {
   value: number;
   correlationId?: string;
   expiresIn?: number;
-  valor?: Record<string, unknown>;
-  devedor?: Record<string, unknown>;
-  platform?: Record<string, unknown>;
+  valor?: Partial<StoredCobBody['valor']>;
+  devedor?: StoredCobBody['devedor'];
+  platform?: PlatformSettings;
 }
 
 // The company's default key with its account, and the company (what a new charge needs).
@@ -90,7 +92,7 @@ export interface CobvOptions {
   value: number;
   dueDate: string;
   validity?: number;
-  valor?: Record<string, unknown>;
+  valor?: Partial<StoredCobvBody['valor']>;
   correlationId?: string;
 }
 
@@ -115,6 +117,7 @@ export async function makeCobv(server: TestServer, company: TestCompany, o: Cobv
             validadeAposVencimento: o.validity ?? 30,
           },
           devedor: { cpf: '52998224725', nome: 'Mariana Alves Costa' },
+          recebedor: recebedorOf(receiving.company),
           valor: { original: formatDecimalAmount(cents(o.value)), ...(o.valor ?? {}) },
           chave: company.pixKey,
         },

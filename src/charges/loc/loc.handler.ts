@@ -8,7 +8,7 @@ export const locHandlers = {
     return { status: 201, body: loc, headers: { Location: loc.location } };
   },
   async listLocs(req, ctx) {
-    return { status: 200, body: (await ctx.services.charges.locs.list(callerOf(ctx), req.query)) as never };
+    return { status: 200, body: await ctx.services.charges.locs.list(callerOf(ctx), req.query) };
   },
   async getLoc(req, ctx) {
     return { status: 200, body: await ctx.services.charges.locs.get(callerOf(ctx), req.params.id) };

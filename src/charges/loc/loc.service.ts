@@ -1,9 +1,10 @@
 // Payload locations of the standard (loc): create, list, read, unlink from their charge. A
 // location serves one charge at a time and keeps its URL (and token) for life.
 import type { Kysely } from 'kysely';
-import type { ChargeKind, Database } from '../../db/schema';
+import type { Database } from '../../db/schema';
 import { errors } from '../../errors/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { operations } from '../../../generated/pix.types';
+import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
 import type { Clock } from '../../lib/clock';
 import { newLocation, relocateCharge } from '../charge-records';
@@ -12,10 +13,7 @@ import { locCompletaView, locView } from '../standard/standard.view';
 
 const NOT_FOUND = 'Payload location not found';
 
-export interface LocListQuery extends PixListQuery {
-  txIdPresente?: boolean;
-  tipoCob?: ChargeKind;
-}
+export type LocListQuery = operations['listLocs']['parameters']['query'];
 
 // The id of a location as the path carries it (digits), or undefined.
 function locationIdOf(s: string): number | undefined {
@@ -80,7 +78,7 @@ export class LocService {
       ...(query.tipoCob ? { tipoCob: query.tipoCob } : {}),
     };
     return {
-      parametros: parametros(query, page, total, extra),
+      parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) },
       loc: rows.map((r) => locCompletaView(r, this.publicUrl, r.charge_id ? txids.get(r.charge_id) : undefined)),
     };
   }

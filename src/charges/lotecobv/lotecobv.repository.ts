@@ -1,6 +1,7 @@
 // All SQL of batches of due-date charges (lotecobv) and their items.
 import type { Kysely } from 'kysely';
 import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Database } from '../../db/schema';
+import type { BatchItemProblem, BatchItemRequest } from '../charge-body';
 
 type Db = Kysely<Database>;
 
@@ -83,10 +84,7 @@ export async function txidsInBatches(db: Db, companyId: string, txids: string[])
   return rows.map((r) => r.txid);
 }
 
-export async function insertItems(
-  db: Db,
-  items: Array<Omit<CobvBatchItem, 'problem'> & { request: Record<string, unknown> }>,
-): Promise<void> {
+export async function insertItems(db: Db, items: Array<Omit<CobvBatchItem, 'problem'>>): Promise<void> {
   if (items.length === 0) return;
   await db
     .insertInto('cobv_batch_items')
@@ -98,7 +96,7 @@ export async function setItemState(
   db: Db,
   companyId: string,
   txid: string,
-  state: { status: CobvBatchItemStatus; problem: Record<string, unknown> | null; request?: Record<string, unknown> },
+  state: { status: CobvBatchItemStatus; problem: BatchItemProblem | null; request?: BatchItemRequest },
 ): Promise<void> {
   await db
     .updateTable('cobv_batch_items')

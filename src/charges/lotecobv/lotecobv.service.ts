@@ -4,12 +4,13 @@
 import type { Kysely } from 'kysely';
 import type { CobvBatchItem, Database } from '../../db/schema';
 import { DomainError, errors, type FieldIssue } from '../../errors/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { operations } from '../../../generated/pix.types';
+import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
 import type { Clock } from '../../lib/clock';
 import * as charges from '../charges.repository';
 import type { StandardChargesService } from '../standard/standard-charges.service';
-import type { StandardInput } from '../standard/standard.rules';
+import type { BatchItemProblem, BatchItemRequest, PixSchemas } from '../charge-body';
 import * as repo from './lotecobv.repository';
 
 const NOT_FOUND = 'Batch of due-date charges not found';
@@ -20,12 +21,9 @@ const PROBLEM_TITLES: Record<string, string> = {
   ErroInternoDoServidor: 'Internal server error',
 };
 
-type BatchItemInput = StandardInput & { txid: string };
-
-export interface LoteInput {
-  descricao?: string;
-  cobsv?: BatchItemInput[];
-}
+type S = PixSchemas;
+// An item of PUT (create) or PATCH (revise) of a batch: a cobv request with its txid.
+type BatchItemInput = BatchItemRequest | NonNullable<S['LoteCobVRevisado']['cobsv']>[number];
 
 function batchIdOf(s: string): number | undefined {
   return /^[0-9]{1,15}$/.test(s) ? Number(s) : undefined;
@@ -35,7 +33,7 @@ const invalid = (issues: FieldIssue[], message = 'The batch request is not valid
   errors.validation(issues, issues.length === 1 ? `${message}: ${issues[0]!.message}` : message);
 
 // The standard's problem object of a refused item.
-function problemOf(error: unknown): Record<string, unknown> {
+function problemOf(error: unknown): BatchItemProblem {
   const e = error instanceof DomainError ? error : errors.internal();
   const type =
     e.options.pixType ??
@@ -65,7 +63,7 @@ export class LoteCobvService {
   ) {}
 
   // PUT /lotecobv/{id}: creates the batch, or resends it with exactly its original set.
-  async put(principal: Principal, id: string, input: LoteInput): Promise<void> {
+  async put(principal: Principal, id: string, input: S['LoteCobVSolicitado']): Promise<void> {
     const { companyId } = principal;
     const batchId = batchIdOf(id);
     if (batchId === undefined) throw invalid([{ field: 'id', message: 'the batch id must be an integer', value: id }]);
@@ -93,7 +91,7 @@ export class LoteCobvService {
           await repo.setItemState(trx, companyId, item.txid, {
             status: 'EM_PROCESSAMENTO',
             problem: null,
-            request: item as unknown as Record<string, unknown>,
+            request: item,
           });
         return;
       }
@@ -120,7 +118,7 @@ export class LoteCobvService {
           position,
           txid: item.txid,
           status: 'EM_PROCESSAMENTO' as const,
-          request: item as unknown as Record<string, unknown>,
+          request: item,
           created_at: now,
         })),
       );
@@ -129,7 +127,7 @@ export class LoteCobvService {
   }
 
   // PATCH /lotecobv/{id}: revises some charges of the batch (never adds or removes).
-  async revise(principal: Principal, id: string, input: LoteInput): Promise<void> {
+  async revise(principal: Principal, id: string, input: S['LoteCobVRevisado']): Promise<void> {
     const { companyId } = principal;
     const batchId = batchIdOf(id);
     const items = input.cobsv ?? [];
@@ -187,7 +185,7 @@ export class LoteCobvService {
     return this.view(batch, items);
   }
 
-  async list(principal: Principal, query: PixListQuery) {
+  async list(principal: Principal, query: operations['listLoteCobvs']['parameters']['query']) {
     const page = pixListQuery(query);
     const { rows, total } = await repo.listBatches(
       this.db,
@@ -204,7 +202,7 @@ export class LoteCobvService {
     );
     const lotes = [];
     for (const batch of rows) lotes.push(await this.view(batch, items.get(Number(batch.id)) ?? []));
-    return { parametros: parametros(query, page, total), lotes };
+    return { parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total) }, lotes };
   }
 
   private async view(batch: { id: number; description: string; created_at: Date }, items: CobvBatchItem[]) {

@@ -7,6 +7,7 @@ import { isValidDate, todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { cents, formatDecimalAmount } from '../../lib/money';
 import type { PayloadKeyService } from '../../signing/payload-keys.service';
+import { expectCobBody, expectCobvBody } from '../charge-body';
 import { cobvAmountsOn, cobvLastDay } from '../charge-model';
 import * as repo from '../charges.repository';
 import { isMunicipalityCode } from './municipality';
@@ -42,7 +43,7 @@ export class PayloadService {
   async cobPayload(token: string): Promise<string> {
     const charge = await this.chargeOf(token, 'cob');
     const now = await this.clock.now(charge.company_id);
-    const body = charge.body as Record<string, unknown> & { calendario: { criacao: string; expiracao: number } };
+    const body = expectCobBody(charge.body);
     const payload = {
       calendario: {
         criacao: body.calendario.criacao,
@@ -97,7 +98,7 @@ export class PayloadService {
     if (!amounts.ok)
       throw errors.validation([{ field: 'DPP', message: amounts.reason, value: paymentDate }], amounts.reason);
     const a = amounts.value;
-    const body = charge.body as Record<string, unknown> & { calendario: Record<string, unknown> };
+    const body = expectCobvBody(charge.body);
     const payload = {
       calendario: { ...body.calendario, apresentacao: now.toISOString() },
       devedor: body.devedor,

@@ -3,6 +3,7 @@
 // record the Pix API reads and revises.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { operations } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { upsertChargeCustomer } from '../../customers/customers.service';
 import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
@@ -28,26 +29,28 @@ import {
   type ChargeCreatePayload,
   type PlatformPlan,
 } from './platform.rules';
-import { checkCobCreate, checkCobvCreate, type Devedor, type StandardInput } from '../standard/standard.rules';
-import { buildPlatformChargeView, platformChargeView, type PlatformOptions } from './platform.view';
+import { checkCobCreate, checkCobvCreate, type StandardInput } from '../standard/standard.rules';
+import { expectCobBody, expectCobvBody, type PlatformSettings, type StoredChargeBody } from '../charge-body';
+import { buildPlatformChargeView, platformChargeView } from './platform.view';
 
 const NOT_FOUND = 'Charge not found';
 const DUPLICATE = 'Charge with this correlationID already exists';
 
-export interface ChargeListQuery {
-  start?: string;
-  end?: string;
-  status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
-  customer?: string;
-  subscription?: string;
-}
+// The filters of GET /api/v1/charge (its paging is read by the handler).
+export type ChargeListQuery = Omit<NonNullable<operations['listCharges']['parameters']['query']>, 'skip' | 'limit'>;
 
 // The platform's charge as the standard's object, checked and built by the same functions as
 // a cob or cobv of the Pix API (one model: both APIs then revise and price this body).
 function standardBodyOf(
   plan: PlatformPlan,
-  from: { devedor?: Devedor; chave: string; payload: ChargeCreatePayload; now: Date; company: Company },
-): Record<string, unknown> {
+  from: {
+    devedor?: StandardInput['devedor'];
+    chave: string;
+    payload: ChargeCreatePayload;
+    now: Date;
+    company: Company;
+  },
+): StoredChargeBody {
   const { payload, now } = from;
   const input: StandardInput = {
     calendario:
@@ -55,7 +58,7 @@ function standardBodyOf(
         ? { expiracao: plan.expiracao! }
         : { dataDeVencimento: plan.dueDate!, validadeAposVencimento: plan.validity! },
     ...(from.devedor ? { devedor: from.devedor } : {}),
-    valor: plan.valor as StandardInput['valor'],
+    valor: plan.valor,
     chave: from.chave,
     ...(payload.comment !== undefined ? { solicitacaoPagador: payload.comment } : {}),
     ...(payload.additionalInfo?.length
@@ -71,8 +74,7 @@ function standardBodyOf(
       issues.length === 1 ? `body.${issues[0]!.field} ${issues[0]!.message}` : 'Validation error',
     );
   }
-  const body = plan.kind === 'cob' ? cobBodyOf(input, now) : cobvBodyOf(input, now, recebedorOf(from.company));
-  return body as unknown as Record<string, unknown>;
+  return plan.kind === 'cob' ? cobBodyOf(input, now) : cobvBodyOf(input, now, recebedorOf(from.company));
 }
 
 export class PlatformChargesService {
@@ -114,7 +116,7 @@ export class PlatformChargesService {
 
   private createdView(charge: ChargeInContext, now: Date) {
     const view = buildPlatformChargeView(charge.charge, charge, this.publicUrl, now);
-    return { charge: view, correlationID: view.correlationID as string, brCode: view.brCode as string };
+    return { charge: view, correlationID: view.correlationID, brCode: view.brCode };
   }
 
   private async createIn(
@@ -140,15 +142,13 @@ export class PlatformChargesService {
         : errors.badRequest('Your company has no default Pix key to receive charges');
     }
     const customer = payload.customer ? await upsertChargeCustomer(trx, companyId, payload.customer, now) : undefined;
-    const devedor = customer
-      ? devedorOfCustomer(customer.view as Parameters<typeof devedorOfCustomer>[0], plan.kind)
-      : undefined;
+    const devedor = customer ? devedorOfCustomer(customer.view, plan.kind) : undefined;
     const { paymentLinkId, location } = await this.paymentLink(trx, companyId, plan.kind, payload, now);
     const company = await this.companies.get(companyId, trx);
     const body = standardBodyOf(plan, { ...(devedor ? { devedor } : {}), chave: key.key, payload, now, company });
-    const platform: PlatformOptions = {
+    const platform: PlatformSettings = {
       ...plan.platform,
-      ...(customer ? { customer: customer.view as Record<string, unknown> } : {}),
+      ...(customer ? { customer: customer.view } : {}),
       ...(origin.subscription !== undefined ? { subscription: origin.subscription } : {}),
     };
     return createChargeRecord(
@@ -162,7 +162,7 @@ export class PlatformChargesService {
         txid: newTxid(),
         correlationId: payload.correlationID,
         body,
-        platform: platform as Record<string, unknown>,
+        platform,
         value: payload.value,
         customerId: customer?.id ?? null,
         expiresAt: plan.kind === 'cob' ? (plan.expiresAt ?? new Date(now.getTime() + plan.expiracao! * 1000)) : null,
@@ -285,14 +285,10 @@ export class PlatformChargesService {
             'expiresDate is too far ahead',
           );
         }
-        const body = charge.body as { calendario: Record<string, unknown> };
         revised = await reviseChargeRecord(
           trx,
           charge,
-          {
-            body: { ...body, calendario: { ...body.calendario, expiracao } },
-            expiresAt: at,
-          },
+          { body: withExpiracao(charge.body, expiracao), expiresAt: at },
           now,
         );
       } else {
@@ -304,13 +300,12 @@ export class PlatformChargesService {
           );
         }
         const validity = daysBetween(charge.due_date!, lastDay);
-        const body = charge.body as { calendario: Record<string, unknown> };
-        const platform = { ...(charge.platform as PlatformOptions), daysAfterDueDate: validity };
+        const platform = { ...charge.platform, daysAfterDueDate: validity };
         revised = await reviseChargeRecord(
           trx,
           charge,
           {
-            body: { ...body, calendario: { ...body.calendario, validadeAposVencimento: validity } },
+            body: withValidity(charge.body, validity),
             validityAfterDue: validity,
             platform,
           },
@@ -320,4 +315,16 @@ export class PlatformChargesService {
       return platformChargeView(trx, revised, this.publicUrl, now);
     });
   }
+}
+
+// A cob's body with a new expiracao.
+function withExpiracao(body: StoredChargeBody, expiracao: number): StoredChargeBody {
+  const cob = expectCobBody(body);
+  return { ...cob, calendario: { ...cob.calendario, expiracao } };
+}
+
+// A cobv's body with a new validadeAposVencimento.
+function withValidity(body: StoredChargeBody, validadeAposVencimento: number): StoredChargeBody {
+  const cobv = expectCobvBody(body);
+  return { ...cobv, calendario: { ...cobv.calendario, validadeAposVencimento } };
 }

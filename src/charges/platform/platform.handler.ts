@@ -3,8 +3,6 @@ import type { PlatformHandlers } from '../../../generated/platform.operations';
 import { pageInfo, pageOf } from '../../lib/paging';
 import { callerOf } from '../../http/principal-guard';
 
-const out = <T>(view: unknown) => view as T;
-
 export const platformChargeHandlers = {
   async createCharge(req, ctx) {
     const created = await ctx.services.charges.platform.create(
@@ -12,17 +10,17 @@ export const platformChargeHandlers = {
       req.body,
       req.query.return_existing === true,
     );
-    return { status: 200, body: out(created) };
+    return { status: 200, body: created };
   },
   async listCharges(req, ctx) {
     const page = pageOf(req.query);
     const { charges, total } = await ctx.services.charges.platform.list(callerOf(ctx), req.query, page);
-    return { status: 200, body: out({ charges, pageInfo: pageInfo(page, total) }) };
+    return { status: 200, body: { charges, pageInfo: pageInfo(page, total) } };
   },
   async getCharge(req, ctx) {
     return {
       status: 200,
-      body: out({ charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) }),
+      body: { charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) },
     };
   },
   async deleteCharge(req, ctx) {
@@ -30,6 +28,6 @@ export const platformChargeHandlers = {
   },
   async updateChargeExpiry(req, ctx) {
     const charge = await ctx.services.charges.platform.updateExpiry(callerOf(ctx), req.params.id, req.body.expiresDate);
-    return { status: 200, body: out({ charge }) };
+    return { status: 200, body: { charge } };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -7,9 +7,9 @@ import type { Principal } from '../../identity/principal';
 import { addCalendarDays, endsAfterLastDate, todayUtc } from '../../lib/business-days';
 import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
 import { validatePixKey } from '../../lib/pix-key';
-import type { CobvValor } from '../charge-model';
+import type { CobvValor, PlatformSettings } from '../charge-body';
 import { DEFAULT_EXPIRACAO, DEFAULT_VALIDADE } from '../standard/standard-bodies';
-import type { PlatformOptions } from './platform.view';
+import type { StandardInput } from '../standard/standard.rules';
 
 export type ChargeCreatePayload = components['schemas']['ChargeCreatePayload'];
 
@@ -33,8 +33,8 @@ export interface PlatformPlan {
   expiresAt?: Date;
   dueDate?: string;
   validity?: number;
-  valor: Record<string, unknown>;
-  platform: PlatformOptions;
+  valor: NonNullable<StandardInput['valor']>;
+  platform: PlatformSettings;
 }
 
 type Refuse = (field: string, message: string) => void;
@@ -147,7 +147,7 @@ function planCobv(p: ChargeCreatePayload, type: string, now: Date, refuse: Refus
   }
   if (p.interests && p.interests.value > 0) valor.juros = { modalidade: 2, valorPerc: hundredths(p.interests.value) };
   if (p.discount) {
-    const d = p.discount as PlatformDiscount;
+    const d: PlatformDiscount = p.discount;
     checkDiscount(d, p.value, refuse);
     if (!failed()) {
       const mapped = platformDiscountToCobv(d, dueDate);
@@ -155,7 +155,7 @@ function planCobv(p: ChargeCreatePayload, type: string, now: Date, refuse: Refus
       else valor.desconto = mapped.value;
     }
   }
-  return { kind: 'cobv', dueDate, validity, valor: valor as unknown as Record<string, unknown> };
+  return { kind: 'cobv', dueDate, validity, valor };
 }
 
 function dueDateOf(p: ChargeCreatePayload, type: string, now: Date, refuse: Refuse): string {
@@ -200,7 +200,7 @@ function checkDiscount(d: PlatformDiscount, value: number, refuse: Refuse): void
 }
 
 // What the platform keeps beside the standard's body: options the standard has no field for.
-function platformOptionsOf(p: ChargeCreatePayload, plan: Plan): PlatformOptions {
+function platformOptionsOf(p: ChargeCreatePayload, plan: Plan): PlatformSettings {
   const dueCharge = plan.kind === 'cobv';
   return {
     ...(p.comment !== undefined ? { comment: p.comment } : {}),
@@ -235,26 +235,22 @@ function dictKey(key: string): string {
 // The standard's debtor of a customer with a tax id (cob: cpf/cnpj and nome; cobv adds the
 // contact and address the standard carries).
 export function devedorOfCustomer(
-  customer: {
-    name?: string;
-    email?: string;
-    taxID?: { taxID: string } | undefined;
-    address?: { street?: string; number?: string; city?: string; state?: string; zipcode?: string };
-  },
+  customer: Pick<components['schemas']['Customer'], 'name' | 'email' | 'taxID' | 'address'>,
   kind: 'cob' | 'cobv',
-): Record<string, string> | undefined {
+): NonNullable<StandardInput['devedor']> | undefined {
   const taxId = customer.taxID?.taxID;
   if (!taxId || !customer.name) return undefined;
-  const devedor: Record<string, string> = taxId.length === 11 ? { cpf: taxId } : { cnpj: taxId };
-  devedor.nome = customer.name.slice(0, 200);
-  if (kind === 'cobv') {
-    const a = customer.address;
-    const street = [a?.street, a?.number].filter(Boolean).join(', ');
-    if (street) devedor.logradouro = street.slice(0, 200);
-    if (a?.city) devedor.cidade = a.city.slice(0, 200);
-    if (a?.state) devedor.uf = a.state.slice(0, 2);
-    if (a?.zipcode) devedor.cep = a.zipcode.slice(0, 8);
-    if (customer.email) devedor.email = customer.email;
-  }
-  return devedor;
+  const nome = customer.name.slice(0, 200);
+  const person = taxId.length === 11 ? { cpf: taxId, nome } : { cnpj: taxId, nome };
+  if (kind === 'cob') return person;
+  const a = customer.address;
+  const street = [a?.street, a?.number].filter(Boolean).join(', ');
+  return {
+    ...person,
+    ...(street ? { logradouro: street.slice(0, 200) } : {}),
+    ...(a?.city ? { cidade: a.city.slice(0, 200) } : {}),
+    ...(a?.state ? { uf: a.state.slice(0, 2) } : {}),
+    ...(a?.zipcode ? { cep: a.zipcode.slice(0, 8) } : {}),
+    ...(customer.email ? { email: customer.email } : {}),
+  };
 }

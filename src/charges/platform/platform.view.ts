@@ -1,6 +1,7 @@
 // The platform API's charge object, derived from the one charge record: the standard's body
 // (value, message, extra information, debtor) plus the platform-only options.
 import type { Kysely } from 'kysely';
+import type { components } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { addCalendarDays, todayUtc } from '../../lib/business-days';
 import { platformSettingsOf } from '../../lib/due-charge';
@@ -15,51 +16,25 @@ import {
   qrCodeImageUrlOf,
 } from '../charge-model';
 import { findCompanyRow, findLocationById } from '../charges.repository';
+import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../charge-body';
+import type { Devedor } from '../standard/standard.rules';
 
 export interface ChargeViewContext {
   company: Pick<Company, 'name' | 'trade_name'>;
   location: Location | undefined;
 }
 
-interface Devedor {
-  cpf?: string;
-  cnpj?: string;
-  nome?: string;
-  email?: string;
-}
-
-interface StandardBody {
-  calendario?: { expiracao?: number };
-  devedor?: Devedor;
-  solicitacaoPagador?: string;
-  infoAdicionais?: Array<{ nome: string; valor: string }>;
-}
-
-export interface PlatformOptions {
-  comment?: string;
-  customer?: Record<string, unknown>;
-  ensureSameTaxID?: boolean;
-  fixedLocation?: boolean;
-  paymentLinkID?: string;
-  daysForDueDate?: number;
-  daysAfterDueDate?: number;
-  interests?: { value: number };
-  fines?: { value: number };
-  discount?: { modality: string; value?: number; discountFixedDate?: Array<{ daysActive: number; value: number }> };
-  enableCashbackPercentage?: boolean;
-  enableCashbackExclusivePercentage?: boolean;
-  subaccount?: string;
-  splits?: Array<{ pixKey: string; value: number; splitType?: string }>;
-  subscription?: string;
-}
+export type PlatformCharge = components['schemas']['Charge'];
+// The settings the platform stores beside the body (the name its readers outside charges use).
+export type PlatformOptions = PlatformSettings;
 
 const endOfDay = (date: string) => `${date}T23:59:59.000Z`;
 
 // The customer of a charge: the one the platform API stored, else the standard's debtor.
-function customerOf(platform: PlatformOptions, devedor: Devedor | undefined): Record<string, unknown> | undefined {
+function customerOf(platform: PlatformSettings, devedor: Devedor | undefined): PlatformCharge['customer'] {
   if (platform.customer) return platform.customer;
   if (!devedor?.nome) return undefined;
-  const taxID = devedor.cpf
+  const taxID: components['schemas']['TaxID'] | undefined = devedor.cpf
     ? { taxID: devedor.cpf, type: 'BR:CPF' }
     : devedor.cnpj
       ? { taxID: devedor.cnpj, type: 'BR:CNPJ' }
@@ -76,17 +51,30 @@ export async function chargeViewContext(db: Kysely<Database>, charge: Charge): P
   return { company, location };
 }
 
-type Timing = { timing: Record<string, unknown>; amounts: Record<string, number> };
+type Timing = {
+  timing: Pick<
+    PlatformCharge,
+    | 'expiresIn'
+    | 'expiresDate'
+    | 'dueDate'
+    | 'daysForDueDate'
+    | 'daysAfterDueDate'
+    | 'interests'
+    | 'fines'
+    | 'discountSettings'
+  >;
+  amounts: Pick<PlatformCharge, 'discount' | 'valueWithDiscount' | 'valueToPay'>;
+};
 
-function cobTimingOf(charge: Charge, body: StandardBody): Timing {
+function cobTimingOf(charge: Charge, body: StoredCobBody): Timing {
   return {
-    timing: { expiresIn: body.calendario?.expiracao, expiresDate: charge.expires_at!.toISOString() },
+    timing: { expiresIn: body.calendario.expiracao, expiresDate: charge.expires_at!.toISOString() },
     amounts: { discount: 0, valueWithDiscount: charge.value },
   };
 }
 
 // A cobv's dates, and its amounts on today (the last payable day once past it).
-function cobvTimingOf(charge: Charge, platform: PlatformOptions, now: Date): Timing {
+function cobvTimingOf(charge: Charge, platform: PlatformSettings, now: Date): Timing {
   const lastDay = cobvLastDay(charge);
   const today = todayUtc(now);
   const computed = cobvAmountsOn(charge, today > lastDay ? lastDay : today);
@@ -114,15 +102,14 @@ export function buildPlatformChargeView(
   ctx: ChargeViewContext,
   publicUrl: string,
   now: Date,
-): Record<string, unknown> {
-  const body = charge.body as StandardBody;
-  const platform = charge.platform as PlatformOptions;
+): PlatformCharge {
+  const { body, platform } = charge;
   const brCode = ctx.location ? brCodeOf(publicUrl, charge, ctx.location, ctx.company) : '';
   const qrCodeImage = qrCodeImageUrlOf(publicUrl, charge.payment_link_id);
   const comment = body.solicitacaoPagador ?? platform.comment;
   const customer = customerOf(platform, body.devedor);
 
-  const { timing, amounts } = charge.kind === 'cob' ? cobTimingOf(charge, body) : cobvTimingOf(charge, platform, now);
+  const { timing, amounts } = isCobvBody(body) ? cobvTimingOf(charge, platform, now) : cobTimingOf(charge, body);
 
   return {
     status: platformStatusOf(charge, now),
@@ -170,6 +157,6 @@ export async function platformChargeView(
   charge: Charge,
   publicUrl: string,
   now: Date,
-): Promise<Record<string, unknown>> {
+): Promise<PlatformCharge> {
   return buildPlatformChargeView(charge, await chargeViewContext(db, charge), publicUrl, now);
 }

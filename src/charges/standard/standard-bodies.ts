@@ -1,8 +1,9 @@
 // Building the standard's object of a cob or cobv from a request (create or revision).
 // Pure: the caller supplies the receiver and the creation time.
 import type { Company } from '../../db/schema';
-import { RECEIVER_ADDRESS, type CobvValor } from '../charge-model';
-import type { CobBody, CobvBody, Devedor, StandardInput } from './standard.rules';
+import type { CobvValor, PixSchemas, Recebedor, StoredChargeBody, StoredCobBody, StoredCobvBody } from '../charge-body';
+import { RECEIVER_ADDRESS } from '../charge-model';
+import type { StandardInput } from './standard.rules';
 
 export const DEFAULT_EXPIRACAO = 86400;
 export const DEFAULT_VALIDADE = 30;
@@ -21,7 +22,7 @@ const optionalTexts = (input: StandardInput) => ({
     : {}),
 });
 
-export function cobBodyOf(input: StandardInput, criacao: Date): CobBody {
+export function cobBodyOf(input: StandardInput, criacao: Date): StoredCobBody {
   const valor = input.valor!;
   return {
     calendario: { criacao: criacao.toISOString(), expiracao: input.calendario?.expiracao ?? DEFAULT_EXPIRACAO },
@@ -36,20 +37,18 @@ export function cobBodyOf(input: StandardInput, criacao: Date): CobBody {
   };
 }
 
-export function recebedorOf(
-  company: Pick<Company, 'tax_id' | 'official_name' | 'trade_name' | 'name'>,
-): Record<string, string> {
-  const person: Record<string, string> =
-    company.tax_id.length === 11 ? { cpf: company.tax_id } : { cnpj: company.tax_id };
+export function recebedorOf(company: Pick<Company, 'tax_id' | 'official_name' | 'trade_name' | 'name'>): Recebedor {
+  const nome = company.official_name || company.name;
+  if (company.tax_id.length === 11) return { cpf: company.tax_id, nome, ...RECEIVER_ADDRESS };
   return {
-    ...person,
-    nome: company.official_name || company.name,
-    ...(company.tax_id.length !== 11 && company.trade_name ? { nomeFantasia: company.trade_name } : {}),
+    cnpj: company.tax_id,
+    nome,
+    ...(company.trade_name ? { nomeFantasia: company.trade_name } : {}),
     ...RECEIVER_ADDRESS,
   };
 }
 
-export function cobvValorOfInput(valor: Partial<CobvValor>): CobvValor {
+export function cobvValorOfInput(valor: PixSchemas['CobVValor']): CobvValor {
   return {
     original: valor.original!,
     ...(valor.multa ? { multa: { modalidade: valor.multa.modalidade, valorPerc: valor.multa.valorPerc } } : {}),
@@ -61,14 +60,14 @@ export function cobvValorOfInput(valor: Partial<CobvValor>): CobvValor {
   };
 }
 
-export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Record<string, string>): CobvBody {
+export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Recebedor): StoredCobvBody {
   return {
     calendario: {
       criacao: criacao.toISOString(),
       dataDeVencimento: input.calendario!.dataDeVencimento!,
       validadeAposVencimento: input.calendario?.validadeAposVencimento ?? DEFAULT_VALIDADE,
     },
-    devedor: pick(input.devedor as Devedor, COBV_DEVEDOR_FIELDS),
+    devedor: pick(input.devedor!, COBV_DEVEDOR_FIELDS),
     recebedor,
     valor: cobvValorOfInput(input.valor!),
     chave: input.chave!,
@@ -77,14 +76,12 @@ export function cobvBodyOf(input: StandardInput, criacao: Date, recebedor: Recor
 }
 
 // The request a stored body answers (to merge a revision over it and check the result).
-export function inputOfBody(body: Record<string, unknown>): StandardInput {
-  const { calendario, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = body as unknown as StandardInput & {
-    calendario: Record<string, unknown>;
-  };
-  const { criacao: _criacao, ...cal } = calendario as { criacao?: string };
+export function inputOfBody(body: StoredChargeBody): StandardInput {
+  const { calendario, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = body;
+  const { criacao: _criacao, ...cal } = calendario;
   void _criacao;
   return {
-    calendario: cal as StandardInput['calendario'],
+    calendario: cal,
     ...(devedor ? { devedor } : {}),
     ...(valor ? { valor } : {}),
     ...(chave !== undefined ? { chave } : {}),
@@ -107,13 +104,13 @@ export function mergeRevision(current: StandardInput, revision: StandardInput): 
   };
 }
 
-// Deep equality of two JSON values (key order ignored).
+// Deep equality of two JSON values (key order ignored; a key holding undefined counts as absent).
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const ea = Object.entries(a).filter(([, v]) => v !== undefined);
+  const eb = new Map(Object.entries(b).filter(([, v]) => v !== undefined));
+  if (ea.length !== eb.size) return false;
+  return ea.every(([k, v]) => eb.has(k) && sameJson(v, eb.get(k)));
 }

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Charge, ChargeKind, Database, PixDevolution, PixReceived } from '../../db/schema';
 import { errors, type FieldIssue } from '../../errors/errors';
-import { pixListQuery, parametros, type PixListQuery } from '../../lib/paging';
+import type { operations } from '../../../generated/pix.types';
+import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
 import { findCompanyKey, findReceivingKey } from '../../keys/keys.repository';
 import type { CompanyDirectory } from '../../identity/companies';
@@ -21,16 +22,18 @@ import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
 import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
-import { standardChargeView } from './standard.view';
+import { isCobvBody, type PixSchemas, type StoredChargeBody } from '../charge-body';
+import { standardChargeView, type StandardChargeView } from './standard.view';
+
+type S = PixSchemas;
+// A charge as a read answers it: with the Pix that paid it, once CONCLUIDA.
+type StandardChargeRead = S['CobCompleta'] | S['CobVCompleta'];
 
 const INVALID = { cob: 'The immediate charge request is not valid', cobv: 'The due-date charge request is not valid' };
 const NOT_FOUND = { cob: 'Immediate charge not found', cobv: 'Due-date charge not found' };
 
-export interface StandardListQuery extends PixListQuery {
-  locationPresente?: boolean;
-  status?: string;
-  loteCobVId?: number;
-}
+// The filters of GET /cob and GET /cobv (the cobv list's has loteCobVId besides).
+export type StandardListQuery = operations['listCobvs']['parameters']['query'];
 
 export class StandardChargesService {
   constructor(
@@ -41,7 +44,11 @@ export class StandardChargesService {
   ) {}
 
   // PUT /cob/{txid}, /cobv/{txid}: creates the charge, or changes it while it is ATIVA.
-  async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput) {
+  // The overloads of put, revise, get and list say what each kind answers: the view follows
+  // the stored body's kind, which the compiler cannot tie to the `kind` argument.
+  put(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
+  put(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
+  async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput): Promise<StandardChargeView> {
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.putIn(trx, principal.companyId, kind, txid, input, {});
       return this.view(trx, charge.charge, undefined, charge);
@@ -49,7 +56,7 @@ export class StandardChargesService {
   }
 
   // POST /cob: a cob whose txid the server chooses.
-  async create(principal: Principal, input: StandardInput) {
+  async create(principal: Principal, input: StandardInput): Promise<S['CobGerada']> {
     return this.put(principal, 'cob', newTxid(), input);
   }
 
@@ -78,13 +85,12 @@ export class StandardChargesService {
       ]);
     const company = await this.companies.get(companyId, trx);
     const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
-    const value =
-      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(input.valor!.original!);
+    const value = valueOf(body);
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const timing = timingOf(kind, body, creation, input);
+    const timing = timingOf(body, creation);
 
     if (found && existing) {
-      const revised = { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing };
+      const revised = { body, value, pixKey: key.key, ...timing };
       return reviseExisting(trx, kind, { ...found, charge: existing }, location, revised, now);
     }
     return createChargeRecord(
@@ -97,7 +103,7 @@ export class StandardChargesService {
         platformType: kind === 'cob' ? 'DYNAMIC' : 'OVERDUE',
         txid,
         correlationId: null,
-        body: body as unknown as Record<string, unknown>,
+        body,
         platform: {},
         value,
         customerId: null,
@@ -112,7 +118,14 @@ export class StandardChargesService {
   }
 
   // PATCH /cob/{txid}, /cobv/{txid}.
-  async revise(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput) {
+  revise(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
+  revise(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
+  async revise(
+    principal: Principal,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+  ): Promise<StandardChargeView> {
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.reviseIn(trx, principal.companyId, kind, txid, input);
       return this.view(trx, charge);
@@ -155,25 +168,19 @@ export class StandardChargesService {
       const location = await this.claim(trx, companyId, kind, loc.id, charge.id);
       if (Number(charge.location_id) !== location.id) current = await relocateCharge(trx, charge, location, now);
     }
-    const body =
-      kind === 'cob'
-        ? cobBodyOf(merged, charge.created_at)
-        : cobvBodyOf(merged, charge.created_at, (charge.body as { recebedor: Record<string, string> }).recebedor);
+    const body = isCobvBody(charge.body)
+      ? cobvBodyOf(merged, charge.created_at, charge.body.recebedor)
+      : cobBodyOf(merged, charge.created_at);
     if (sameJson(body, charge.body)) return current;
-    const { expiresAt, dueDate, validityAfterDue } = timingOf(kind, body, charge.created_at, merged);
+    const { expiresAt, dueDate, validityAfterDue } = timingOf(body, charge.created_at);
     const timing = kind === 'cob' ? { expiresAt } : { dueDate, validityAfterDue };
-    const value =
-      kind === 'cob' ? cobTotal((body as ReturnType<typeof cobBodyOf>).valor) : parseAmount(merged.valor!.original!);
-    return reviseChargeRecord(
-      trx,
-      current,
-      { body: body as unknown as Record<string, unknown>, value, pixKey: key.key, ...timing },
-      now,
-    );
+    return reviseChargeRecord(trx, current, { body, value: valueOf(body), pixKey: key.key, ...timing }, now);
   }
 
   // GET /cob/{txid}, /cobv/{txid} (revisao: that revision of the object).
-  async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number) {
+  get(principal: Principal, kind: 'cob', txid: string, revisao?: number): Promise<S['CobCompleta']>;
+  get(principal: Principal, kind: 'cobv', txid: string, revisao?: number): Promise<S['CobVCompleta']>;
+  async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number): Promise<StandardChargeRead> {
     const found = await repo.findChargeInContextByTxid(this.db, principal.companyId, txid);
     const charge = found?.charge;
     if (!found || !charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
@@ -189,7 +196,13 @@ export class StandardChargesService {
   }
 
   // GET /cob, /cobv.
-  async list(principal: Principal, kind: ChargeKind, query: StandardListQuery) {
+  list(principal: Principal, kind: 'cob', query: StandardListQuery): Promise<S['CobsConsultadas']>;
+  list(principal: Principal, kind: 'cobv', query: StandardListQuery): Promise<S['CobsVConsultadas']>;
+  async list(
+    principal: Principal,
+    kind: ChargeKind,
+    query: StandardListQuery,
+  ): Promise<{ parametros: S['ParametrosConsultaCob']; cobs: StandardChargeRead[] }> {
     const page = pixListQuery(query);
     const { rows, total } = await repo.listCharges(
       this.db,
@@ -217,7 +230,7 @@ export class StandardChargesService {
       ...(query.status ? { status: query.status } : {}),
       ...(query.loteCobVId !== undefined ? { loteCobVId: query.loteCobVId } : {}),
     };
-    return { parametros: parametros(query, page, total, extra), cobs };
+    return { parametros: { inicio: query.inicio, fim: query.fim, ...parametros(query, page, total, extra) }, cobs };
   }
 
   private async claim(
@@ -238,7 +251,7 @@ export class StandardChargesService {
     charge: Charge,
     revision?: Awaited<ReturnType<typeof repo.findRevision>>,
     context?: ChargeViewContext,
-  ) {
+  ): Promise<StandardChargeView> {
     return standardChargeView(charge, context ?? (await chargeViewContext(db, charge)), this.publicUrl, revision);
   }
 
@@ -248,7 +261,7 @@ export class StandardChargesService {
     charge: Charge,
     revision: Awaited<ReturnType<typeof repo.findRevision>> | undefined,
     context: ChargeViewContext,
-  ) {
+  ): Promise<StandardChargeRead> {
     if (charge.status !== 'CONCLUIDA') return this.view(db, charge, revision, context);
     const payments = await paymentsOfCharges(db, charge.company_id, [charge.id]);
     return this.viewWithPayment({ charge, ...context }, payments.get(charge.id), revision);
@@ -258,7 +271,7 @@ export class StandardChargesService {
     found: ChargeViewContext & { charge: Charge },
     payment: { pix: PixReceived; devolutions: PixDevolution[] } | undefined,
     revision?: Awaited<ReturnType<typeof repo.findRevision>>,
-  ) {
+  ): StandardChargeRead {
     const view = standardChargeView(found.charge, found, this.publicUrl, revision);
     return payment ? { ...view, pix: [pixView(payment.pix, payment.devolutions)] } : view;
   }
@@ -297,16 +310,18 @@ async function checkPutTarget(
 
 // When a charge stops being payable, as its columns hold it: a cob's expiry instant, a cobv's
 // due date and validity.
-function timingOf(kind: ChargeKind, body: { calendario?: unknown }, creation: Date, input: StandardInput) {
-  if (kind === 'cob') {
-    const expiracao = (body.calendario as { expiracao: number }).expiracao;
-    return { expiresAt: new Date(creation.getTime() + expiracao * 1000), dueDate: null, validityAfterDue: null };
+function timingOf(body: StoredChargeBody, creation: Date) {
+  if (!isCobvBody(body)) {
+    const expiresAt = new Date(creation.getTime() + body.calendario.expiracao * 1000);
+    return { expiresAt, dueDate: null, validityAfterDue: null };
   }
-  return {
-    expiresAt: null,
-    dueDate: input.calendario!.dataDeVencimento!,
-    validityAfterDue: (body.calendario as { validadeAposVencimento: number }).validadeAposVencimento,
-  };
+  const { dataDeVencimento, validadeAposVencimento } = body.calendario;
+  return { expiresAt: null, dueDate: dataDeVencimento, validityAfterDue: validadeAposVencimento };
+}
+
+// The charge's value: a cob's original plus its withdrawal, a cobv's original.
+function valueOf(body: StoredChargeBody) {
+  return isCobvBody(body) ? parseAmount(body.valor.original) : cobTotal(body.valor);
 }
 
 // PUT on a txid that has a charge: the same body changes nothing; another one revises an ATIVA

@@ -1,68 +1,44 @@
 // HTTP in/out of the standard's immediate (cob) and due-date (cobv) charges.
 import type { PixHandlers } from '../../../generated/pix.operations';
 import { callerOf } from '../../http/principal-guard';
-import type { StandardInput } from './standard.rules';
-
-// The services build the standard's objects; the contract checks every answer.
-const out = <T>(view: unknown) => view as T;
 
 export const standardChargeHandlers = {
   async putCob(req, ctx) {
-    const view = await ctx.services.charges.standard.put(
-      callerOf(ctx),
-      'cob',
-      req.params.txid,
-      req.body as StandardInput,
-    );
-    return { status: 201, body: out(view) };
+    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cob', req.params.txid, req.body);
+    return { status: 201, body: view };
   },
   async createCob(req, ctx) {
-    const view = await ctx.services.charges.standard.create(callerOf(ctx), req.body as StandardInput);
-    return { status: 201, body: out(view) };
+    const view = await ctx.services.charges.standard.create(callerOf(ctx), req.body);
+    return { status: 201, body: view };
   },
   async reviseCob(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(
-      callerOf(ctx),
-      'cob',
-      req.params.txid,
-      req.body as StandardInput,
-    );
-    return { status: 200, body: out(view) };
+    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cob', req.params.txid, req.body);
+    return { status: 200, body: view };
   },
   async getCob(req, ctx) {
     return {
       status: 200,
-      body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao)),
+      body: await ctx.services.charges.standard.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao),
     };
   },
   async listCobs(req, ctx) {
-    return { status: 200, body: out(await ctx.services.charges.standard.list(callerOf(ctx), 'cob', req.query)) };
+    return { status: 200, body: await ctx.services.charges.standard.list(callerOf(ctx), 'cob', req.query) };
   },
   async putCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.put(
-      callerOf(ctx),
-      'cobv',
-      req.params.txid,
-      req.body as StandardInput,
-    );
-    return { status: 201, body: out(view) };
+    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cobv', req.params.txid, req.body);
+    return { status: 201, body: view };
   },
   async reviseCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(
-      callerOf(ctx),
-      'cobv',
-      req.params.txid,
-      req.body as StandardInput,
-    );
-    return { status: 200, body: out(view) };
+    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cobv', req.params.txid, req.body);
+    return { status: 200, body: view };
   },
   async getCobv(req, ctx) {
     return {
       status: 200,
-      body: out(await ctx.services.charges.standard.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao)),
+      body: await ctx.services.charges.standard.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao),
     };
   },
   async listCobvs(req, ctx) {
-    return { status: 200, body: out(await ctx.services.charges.standard.list(callerOf(ctx), 'cobv', req.query)) };
+    return { status: 200, body: await ctx.services.charges.standard.list(callerOf(ctx), 'cobv', req.query) };
   },
 } satisfies Partial<PixHandlers>;

@@ -3,68 +3,27 @@
 // check returns the violations (field, message, value) of a body; an empty list is valid.
 import type { FieldIssue } from '../../errors/errors';
 import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
-import { dueChargeAmount } from '../../lib/due-charge';
+import { dueChargeAmount, type CobvDesconto } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
 import { isValidCnpj, isValidCpf } from '../../lib/taxid';
-import type { CobvValor } from '../charge-model';
+import { withdrawalOf, type PixSchemas, type StoredCobBody } from '../charge-body';
 
-export interface Devedor {
-  cpf?: string;
-  cnpj?: string;
-  nome?: string;
-  email?: string;
-  logradouro?: string;
-  cidade?: string;
-  uf?: string;
-  cep?: string;
-}
+type S = PixSchemas;
 
-export interface InfoAdicional {
-  nome: string;
-  valor: string;
-}
+// A debtor as any of the requests may send it (cpf or cnpj, with the cobv's address and
+// e-mail): every field optional, for the rules to say which are missing.
+export type Devedor = Partial<
+  S['PessoaFisica'] & S['PessoaJuridica'] & S['DadosComplementaresPessoa'] & { email: string }
+>;
 
-export interface Retirada {
-  saque?: { valor: string; modalidadeAlteracao?: number; modalidadeAgente: string; prestadorDoServicoDeSaque: string };
-  troco?: { valor: string; modalidadeAlteracao?: number; modalidadeAgente: string; prestadorDoServicoDeSaque: string };
-}
-
-export interface CobValorInput {
-  original?: string;
-  modalidadeAlteracao?: number;
-  retirada?: Retirada;
-}
-
-// A cob or cobv request (create or revision) as the handlers pass it on.
-export interface StandardInput {
-  calendario?: { expiracao?: number; dataDeVencimento?: string; validadeAposVencimento?: number };
-  devedor?: Devedor;
-  loc?: { id: number };
-  status?: string;
-  valor?: CobValorInput & Partial<CobvValor>;
-  chave?: string;
-  solicitacaoPagador?: string;
-  infoAdicionais?: InfoAdicional[];
-}
-
-export interface CobBody {
-  calendario: { criacao: string; expiracao: number };
-  devedor?: Devedor;
-  valor: { original: string; modalidadeAlteracao: number; retirada?: Retirada };
-  chave: string;
-  solicitacaoPagador?: string;
-  infoAdicionais?: InfoAdicional[];
-}
-
-export interface CobvBody {
-  calendario: { criacao: string; dataDeVencimento: string; validadeAposVencimento: number };
-  devedor: Devedor;
-  recebedor: Record<string, string>;
-  valor: CobvValor;
-  chave: string;
-  solicitacaoPagador?: string;
-  infoAdicionais?: InfoAdicional[];
-}
+// A cob or cobv request (create or revision, CobSolicitada, CobVSolicitada, CobRevisada or
+// CobVRevisada) as the handlers pass it on: every field of the four, each optional (the rules
+// say which are required for which kind).
+export type StandardInput = Omit<S['CobRevisada'] & S['CobVRevisada'], 'calendario' | 'devedor' | 'valor'> & {
+  calendario?: Partial<S['CobExpiracao'] & S['CobDataDeVencimento']>;
+  devedor?: NonNullable<S['DadosDevedor']['devedor']>;
+  valor?: S['CobValor'] & S['CobVValor'];
+};
 
 const issue = (field: string, message: string, value?: unknown): FieldIssue => ({
   field,
@@ -112,18 +71,19 @@ export function checkTexts(input: StandardInput): FieldIssue[] {
 }
 
 // What the payer pays for a cob value: original plus the withdrawal (saque/troco) amount.
-export function cobTotal(valor: CobBody['valor']): Cents {
-  const retirada = valor.retirada?.saque ?? valor.retirada?.troco;
+export function cobTotal(valor: StoredCobBody['valor']): Cents {
+  const { saque, troco } = withdrawalOf(valor);
+  const retirada = saque ?? troco;
   return cents((amountOf(valor.original) ?? 0) + (amountOf(retirada?.valor) ?? 0));
 }
 
-export function checkCobValor(valor: CobValorInput | undefined): FieldIssue[] {
+export function checkCobValor(valor: S['CobValor'] | undefined): FieldIssue[] {
   if (!valor || valor.original === undefined) return [issue('valor.original', 'valor.original is required')];
   const out: FieldIssue[] = [];
   const original = amountOf(valor.original);
   if (original === undefined)
     return [issue('valor.original', 'valor.original must be a decimal like "10.00"', valor.original)];
-  const { saque, troco } = valor.retirada ?? {};
+  const { saque, troco } = withdrawalOf(valor);
   if (saque && troco) out.push(issue('valor.retirada', 'retirada carries either saque or troco'));
   // The standard: with a withdrawal (saque or troco) the purchase amount cannot be changed.
   if ((saque || troco) && valor.modalidadeAlteracao === 1) {
@@ -172,7 +132,7 @@ export function checkCobCreate(input: StandardInput): FieldIssue[] {
 }
 
 // Rules of a cobv's amounts (original, multa, juros, abatimento, desconto) against its due date.
-export function checkCobvValor(valor: Partial<CobvValor> | undefined, dueDate: string, validity: number): FieldIssue[] {
+export function checkCobvValor(valor: S['CobVValor'] | undefined, dueDate: string, validity: number): FieldIssue[] {
   if (!valor || valor.original === undefined) return [issue('valor.original', 'valor.original is required')];
   const original = amountOf(valor.original);
   if (!original) return [issue('valor.original', 'valor.original must be above zero', valor.original)];
@@ -188,7 +148,7 @@ export function checkCobvValor(valor: Partial<CobvValor> | undefined, dueDate: s
       );
     }
   }
-  const d = valor.desconto;
+  const d: CobvDesconto | undefined = valor.desconto;
   if (d) {
     const fixed = d.modalidade === 1 || d.modalidade === 2;
     if (fixed) {
@@ -260,8 +220,9 @@ export function checkCobvCreate(input: StandardInput, today: string): FieldIssue
       issue('calendario.validadeAposVencimento', 'the charge would stay payable after 9999-12-31', String(validity)),
     );
   if (input.chave === undefined) out.push(issue('chave', 'chave is required'));
-  const devedorIssues = checkDevedor(input.devedor, true);
-  if (input.devedor && input.devedor.cpf === undefined && input.devedor.cnpj === undefined)
+  const devedor: Devedor | undefined = input.devedor;
+  const devedorIssues = checkDevedor(devedor, true);
+  if (devedor && devedor.cpf === undefined && devedor.cnpj === undefined)
     devedorIssues.push(issue('devedor', 'devedor needs cpf or cnpj'));
   out.push(...devedorIssues, ...checkTexts(input));
   if (due && isValidDate(due) && !beyondCalendar) out.push(...checkCobvValor(input.valor, due, validity));

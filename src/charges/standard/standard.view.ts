@@ -2,9 +2,12 @@
 // reads) and of a location (PayloadLocation, PayloadLocationCompleta).
 import type { Charge, ChargeRevision, Location } from '../../db/schema';
 import type { ChargeViewContext } from '../platform/platform.view';
+import { isCobvBody, type PixSchemas } from '../charge-body';
 import { brCodeOf, locationUrlOf } from '../charge-model';
 
-export function locView(location: Location, publicUrl: string) {
+export type StandardChargeView = PixSchemas['CobGerada'] | PixSchemas['CobVGerada'];
+
+export function locView(location: Location, publicUrl: string): PixSchemas['PayloadLocation'] {
   return {
     id: Number(location.id),
     location: locationUrlOf(publicUrl, location),
@@ -13,7 +16,11 @@ export function locView(location: Location, publicUrl: string) {
   };
 }
 
-export function locCompletaView(location: Location, publicUrl: string, txid: string | undefined) {
+export function locCompletaView(
+  location: Location,
+  publicUrl: string,
+  txid: string | undefined,
+): PixSchemas['PayloadLocationCompleta'] {
   return { ...locView(location, publicUrl), ...(txid ? { txid } : {}) };
 }
 
@@ -24,22 +31,24 @@ export function standardChargeView(
   ctx: ChargeViewContext,
   publicUrl: string,
   revision?: Pick<ChargeRevision, 'revision' | 'status' | 'body'>,
-): Record<string, unknown> {
-  const body = (revision?.body ?? charge.body) as Record<string, unknown>;
-  const { calendario, devedor, recebedor, valor, chave, solicitacaoPagador, infoAdicionais } = body;
+): StandardChargeView {
+  const body = revision?.body ?? charge.body;
   const loc = ctx.location ? locCompletaView(ctx.location, publicUrl, charge.txid) : undefined;
-  return {
-    calendario,
+  // The fields in the order the answer has always had them.
+  const shown = {
     txid: charge.txid,
     revisao: revision?.revision ?? charge.revision,
     ...(loc ? { loc, location: loc.location } : {}),
     status: revision?.status ?? charge.status,
-    ...(devedor !== undefined ? { devedor } : {}),
-    ...(recebedor !== undefined ? { recebedor } : {}),
-    valor,
-    chave,
-    ...(solicitacaoPagador !== undefined ? { solicitacaoPagador } : {}),
-    ...(infoAdicionais !== undefined ? { infoAdicionais } : {}),
+    ...(body.devedor !== undefined ? { devedor: body.devedor } : {}),
+  };
+  const texts = {
+    ...(body.solicitacaoPagador !== undefined ? { solicitacaoPagador: body.solicitacaoPagador } : {}),
+    ...(body.infoAdicionais !== undefined ? { infoAdicionais: body.infoAdicionais } : {}),
     ...(ctx.location ? { pixCopiaECola: brCodeOf(publicUrl, charge, ctx.location, ctx.company) } : {}),
   };
+  if (!isCobvBody(body))
+    return { calendario: body.calendario, ...shown, valor: body.valor, chave: body.chave, ...texts };
+  const { calendario, recebedor, valor, chave } = body;
+  return { calendario, ...shown, recebedor, valor, chave, ...texts };
 }

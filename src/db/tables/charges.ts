@@ -1,6 +1,7 @@
 // Tables of charges (one model behind both APIs), their revisions and payload locations.
 // Owned by the charges area. Received Pix and devolutions live in tables/pixin.ts.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BatchItemProblem, BatchItemRequest, PlatformSettings, StoredChargeBody } from '../../charges/charge-body';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
@@ -35,8 +36,8 @@ export interface ChargesTable {
   location_id: number | null;
   payment_link_id: string;
   customer_id: string | null;
-  body: Json<Record<string, unknown>>;
-  platform: ColumnType<Record<string, unknown>, string | undefined, string>;
+  body: Json<StoredChargeBody>;
+  platform: ColumnType<PlatformSettings, string | undefined, string>;
   created_at: Date;
   updated_at: Date;
   expires_at: Date | null;
@@ -83,7 +84,7 @@ export interface ChargeRevisionsTable {
   charge_id: string;
   revision: number;
   status: ChargeStatus;
-  body: Json<Record<string, unknown>>;
+  body: Json<StoredChargeBody>;
   created_at: Date;
 }
 
@@ -103,8 +104,8 @@ export interface CobvBatchItemsTable {
   position: number;
   txid: string;
   status: CobvBatchItemStatus;
-  request: Json<Record<string, unknown>>;
-  problem: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  request: Json<BatchItemRequest>;
+  problem: ColumnType<BatchItemProblem | null, string | null | undefined, string | null>;
   created_at: Date;
 }
 
