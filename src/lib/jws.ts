@@ -94,7 +94,7 @@ export async function createSigningMaterial(
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       ],
     },
-    webcrypto as never, // @peculiar/x509 types its provider as the DOM Crypto
+    webcrypto,
   );
   const der = Buffer.from(cert.rawData);
   const x5t = createHash('sha1').update(der).digest('base64url');
