@@ -1,5 +1,6 @@
 // Balances, ledger entries, transactions, Pix keys and the events outbox.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { StoredTransactionDetails } from '../../transactions/transaction-details';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
@@ -37,7 +38,7 @@ export interface TransactionsTable {
   end_to_end_id: string | null;
   charge_id: string | null;
   payment_id: string | null;
-  details: Json<Record<string, unknown>>;
+  details: Json<StoredTransactionDetails>;
   created_at: Date;
 }
 
