@@ -1,5 +1,6 @@
 // Balances, ledger entries, transactions, Pix keys and the events outbox.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { EventPayload } from '../../events/event-payloads';
 import type { StoredTransactionDetails } from '../../transactions/transaction-details';
 import { columnsOf } from '../columns';
 
@@ -64,7 +65,7 @@ export interface EventsTable {
   id: string;
   company_id: string;
   type: string;
-  payload: Json<Record<string, unknown>>;
+  payload: Json<EventPayload>;
   created_at: Date;
   // Set when the webhooks area fanned the event out to deliveries (migration 1300_webhooks).
   dispatched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
