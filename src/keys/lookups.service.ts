@@ -152,7 +152,7 @@ export class KeyLookupService {
   ): Promise<{ key: string; entry: DictEntry } | undefined> {
     const row = await repo.findLookup(db, companyId, endToEndId);
     if (!row || !row.found || !row.result || !row.pix_key) return undefined;
-    return { key: row.pix_key, entry: row.result as unknown as DictEntry };
+    return { key: row.pix_key, entry: row.result };
   }
 
   async tokens(principal: Principal) {
