@@ -1,6 +1,7 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal';
@@ -47,10 +48,7 @@ export interface ApplicationView {
 // As made: the only answer that carries the secret and the appID.
 export type NewApplicationView = ApplicationView & { clientSecret: string; appID: string };
 
-export interface CreateApplicationInput {
-  accountId: string;
-  application: { name: string; type?: string; scopes?: string[]; allowedIps?: string[] };
-}
+type CreateApplicationInput = components['schemas']['ApplicationPayload'];
 
 export interface CreateCompanyInput {
   name: string;
@@ -58,10 +56,7 @@ export interface CreateCompanyInput {
   features: string[];
 }
 
-export interface FeaturesChangeInput {
-  features: string[];
-  reason?: string;
-}
+type FeaturesChangeInput = components['schemas']['CompanyFeaturesPayload'];
 
 // Who changes features: a platform operator, or (sandbox mode) the company's own application.
 export type FeaturesActor =
