@@ -13,7 +13,7 @@ import * as repo from './account-registers.repository';
 
 const MAX_CORRELATION_ID = 255;
 
-export function accountRegisterView(r: AccountRegisterRow) {
+export function accountRegisterView(r: AccountRegisterRow): components['schemas']['AccountRegister'] {
   return {
     officialName: r.official_name,
     tradeName: r.trade_name,

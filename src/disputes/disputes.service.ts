@@ -42,7 +42,7 @@ const EVENT_OF: Record<DisputeOutcome, string> = {
 type SandboxDisputeInput = operations['sandboxOpenDispute']['requestBody']['content']['application/json'];
 type EvidenceInput = components['schemas']['DisputeEvidencePayload']['documents'][number];
 
-export function disputeView(d: Dispute) {
+export function disputeView(d: Dispute): components['schemas']['Dispute'] {
   return {
     status: d.status,
     type: d.type as 'MED' | 'DISPUTE' | 'CHARGEBACK',

@@ -43,7 +43,7 @@ function cleanTaxId(input: TaxIdInput, field: string, issues: FieldIssue[], allo
   return n.ok ? n.value.taxId : '';
 }
 
-export function preRegistrationView(p: repo.PreRegistrationWithCompany) {
+export function preRegistrationView(p: repo.PreRegistrationWithCompany): components['schemas']['PreRegistration'] {
   return {
     preRegistration: {
       name: p.name,
