@@ -32,21 +32,17 @@ export const DEFAULT_SANDBOX_FEATURES = [
   FEATURES.split,
 ];
 
-export interface ApplicationView {
-  name: string;
-  type: 'API' | 'MASTER';
-  isActive: boolean;
-  clientId: string;
-  clientSecret?: string;
-  appID?: string;
-  scopes?: string[];
-  removedAt?: string;
-  createdAt: string;
-  companyBankAccount: string;
-}
+type ApplicationAnswer = components['schemas']['Application'];
+type Secrets = 'clientSecret' | 'appID';
+
+// The spec's Application as this server keeps it (an API or the MASTER application), without
+// its secrets, which only the answer that made it carries (NewApplicationView).
+export type ApplicationView = Required<Omit<ApplicationAnswer, Secrets | 'type' | 'scopes' | 'removedAt'>> &
+  Pick<ApplicationAnswer, 'scopes' | 'removedAt'> &
+  Partial<Pick<ApplicationAnswer, Secrets>> & { type: Extract<ApplicationAnswer['type'], 'API' | 'MASTER'> };
 
 // As made: the only answer that carries the secret and the appID.
-export type NewApplicationView = ApplicationView & { clientSecret: string; appID: string };
+export type NewApplicationView = ApplicationView & Pick<ApplicationAnswer, Secrets>;
 
 type CreateApplicationInput = components['schemas']['ApplicationPayload'];
 
