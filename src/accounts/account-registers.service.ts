@@ -2,6 +2,7 @@
 // Messages are the seed's. The read answers its validation issues as an array in `error`
 // (the seed's issue shape). Registers are opened by KYC onboarding submits (src/kyc).
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { AccountRegisterRow, Database } from '../db/schema';
 import { DomainError, errors } from '../errors/errors';
 import type { Principal } from '../identity/principal';
@@ -12,7 +13,7 @@ import * as repo from './account-registers.repository';
 
 const MAX_CORRELATION_ID = 255;
 
-export function accountRegisterView(r: AccountRegisterRow) {
+export function accountRegisterView(r: AccountRegisterRow): components['schemas']['AccountRegister'] {
   return {
     officialName: r.official_name,
     tradeName: r.trade_name,
@@ -23,7 +24,10 @@ export function accountRegisterView(r: AccountRegisterRow) {
   };
 }
 
-function issues(list: Array<Record<string, unknown>>): DomainError {
+// The spec's ValidationIssue names the lower bound only; a too_big issue says its maximum.
+type Issue = components['schemas']['ValidationIssue'] & { maximum?: number };
+
+function issues(list: Issue[]): DomainError {
   return new DomainError('VALIDATION', 400, 'Validation error', { errorBody: list });
 }
 

@@ -1,5 +1,6 @@
 // Reading accounts with their balances, and the caller's company.
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -24,18 +25,11 @@ import { localParty, type Party } from '../rail/rail';
 import { insertTransaction } from '../transactions/transactions.repository';
 import * as repo from './accounts.repository';
 
-export interface AccountView {
-  accountId: string;
-  isDefault: boolean;
+// The spec's Account with every field present, and the account's status besides.
+export type AccountView = Required<components['schemas']['Account']> & {
   balance: BalanceView;
-  taxId: string;
-  officialName: string;
-  tradeName: string;
-  branch: string;
-  account: string;
-  accountName: string;
   status: 'OPEN' | 'CLOSED';
-}
+};
 
 export function accountView(a: repo.AccountWithCompany, balance: BalanceView): AccountView {
   return {

@@ -2,6 +2,7 @@
 // find-or-create used when a charge is created with a customer.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { CustomerRow, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -15,38 +16,15 @@ import {
   customerView,
   mergeAddress,
   withCountry,
-  type AddressInput,
   type CustomerFields,
   type CustomerView,
 } from './customers.rules';
 
 export type { CustomerView } from './customers.rules';
 
-export interface CustomerCreateInput {
-  name: string;
-  taxID: string;
-  email?: string;
-  phone?: string;
-  correlationID?: string;
-  address?: AddressInput;
-}
-
-export interface CustomerUpdateInput {
-  name?: string;
-  taxID?: string;
-  email?: string;
-  phone?: string;
-  address?: AddressInput;
-}
-
-export interface ChargeCustomerInput {
-  name: string;
-  taxID?: string;
-  email?: string;
-  phone?: string;
-  correlationID?: string;
-  address?: AddressInput;
-}
+type CustomerCreateInput = components['schemas']['CustomerCreatePayload'];
+type CustomerUpdateInput = components['schemas']['CustomerUpdatePayload'];
+type ChargeCustomerInput = components['schemas']['ChargeCustomerInput'];
 
 const DUPLICATE_CORRELATION_ID = 'Customer with this correlationID already exists';
 const DUPLICATE_TAX_ID = 'Customer with this taxID already exists';

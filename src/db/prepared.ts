@@ -50,17 +50,16 @@ export function prepared<P extends object, Q extends Compilable<unknown>>(
   const markers = Object.fromEntries(names.map((name) => [name, `${MARK}${name}`])) as unknown as P;
   const compiled = build(compiler, markers).compile();
   if (STAR.test(compiled.sql)) throw new Error(`prepared query: name its columns instead of *: ${compiled.sql}`);
+  // The parameter each bound value is (undefined: a constant of the SQL).
   const slots = compiled.parameters.map((value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined,
+    typeof value === 'string' && value.startsWith(MARK) ? names.find((n) => MARK + n === value) : undefined,
   );
   for (const name of names) {
     if (!slots.includes(name)) throw new Error(`prepared query: parameter ${name} is not a bound value of its SQL`);
   }
   statementNames.set(compiled.sql, `px_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`);
   return async (db, params) => {
-    const values = compiled.parameters.map((constant, i) =>
-      slots[i] === undefined ? constant : (params as Record<string, unknown>)[slots[i]!],
-    );
+    const values = compiled.parameters.map((constant, i) => (slots[i] === undefined ? constant : params[slots[i]!]));
     const result = await db.executeQuery(CompiledQuery.raw(compiled.sql, values));
     return result.rows as InferResult<Q>;
   };

@@ -3,17 +3,19 @@
 // server is read and verified (src/rail/qr-location.ts) and answered in the platform's words.
 import type { components } from '../../generated/platform.types';
 import { errors } from '../errors/errors';
+import { isJsonObject, type JsonObject } from '../lib/json';
 import { PIX_GUI, parseBrCode, parseTlv, type TlvField } from '../lib/brcode';
 import { isOwnLocation, readLocationPayload } from '../rail/qr-location';
 
 type Decoded = components['schemas']['DecodedEmv'];
 type DecodedLocation = components['schemas']['DecodedLocation'];
-type Obj = Record<string, unknown>;
+// The payload in the platform's words; the spec leaves its shape open.
+type LocationPayload = NonNullable<NonNullable<DecodedLocation>['payload']>;
 
 const field = (fields: TlvField[], id: string) => fields.find((f) => f.id === id)?.value;
 const sub = (value: string | undefined): TlvField[] =>
   value ? ((parseTlv(value) as { value?: TlvField[] }).value ?? []) : [];
-const defined = <T extends Obj>(o: T): T =>
+const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 // The first template among ids from..to whose GUI (00) is the Pix one.
@@ -55,11 +57,12 @@ function emvOf(fields: TlvField[]): Decoded['emv'] {
   });
 }
 
-const o = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(o) : []);
+// The location's payload is read as untrusted JSON: a missing or odd part reads as empty.
+const o = (v: unknown): JsonObject => (isJsonObject(v) ? v : {});
+const list = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.map(o) : []);
 
 // A cob or cobv payload in the platform's words.
-function cobPayload(p: Obj): Obj {
+function cobPayload(p: JsonObject): LocationPayload {
   const cal = o(p.calendario);
   const dev = o(p.devedor);
   return defined({
@@ -81,7 +84,7 @@ function cobPayload(p: Obj): Obj {
 }
 
 // A rec payload in the platform's words.
-function recPayload(p: Obj): Obj {
+function recPayload(p: JsonObject): LocationPayload {
   const cal = o(p.calendario);
   const rec = o(p.recebedor);
   const link = o(p.vinculo);
@@ -127,7 +130,7 @@ export class DecodeService {
     return { emv: decoded, cobLocation, recLocation };
   }
 
-  private async locationOf(url: string, map: (p: Obj) => Obj): Promise<DecodedLocation> {
+  private async locationOf(url: string, map: (p: JsonObject) => LocationPayload): Promise<DecodedLocation> {
     const read = await readLocationPayload(url, this.publicUrl);
     if (!read.ok) return { isValid: false, locationErrors: [read.reason.slice(0, 500)], url };
     return { isValid: true, locationErrors: [], url, payload: map(o(read.value)) };

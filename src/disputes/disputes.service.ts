@@ -15,6 +15,7 @@
 // with payload {dispute, pix} in the same transaction.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components, operations } from '../../generated/platform.types';
 import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { recordEvent } from '../events/events.repository';
@@ -38,23 +39,10 @@ const EVENT_OF: Record<DisputeOutcome, string> = {
   CANCELED: 'DISPUTE_CANCELED',
 };
 
-export interface SandboxDisputeInput {
-  endToEndId: string;
-  reason: string;
-  value?: number;
-  type?: 'MED' | 'DISPUTE' | 'CHARGEBACK';
-  name?: string;
-  email?: string;
-  phoneNumber?: string;
-}
+type SandboxDisputeInput = operations['sandboxOpenDispute']['requestBody']['content']['application/json'];
+type EvidenceInput = components['schemas']['DisputeEvidencePayload']['documents'][number];
 
-export interface EvidenceInput {
-  url: string;
-  correlationID?: string;
-  description?: string;
-}
-
-export function disputeView(d: Dispute) {
+export function disputeView(d: Dispute): components['schemas']['Dispute'] {
   return {
     status: d.status,
     type: d.type as 'MED' | 'DISPUTE' | 'CHARGEBACK',

@@ -1,6 +1,8 @@
 // The one error catalog of both APIs, outside the HTTP layer: services throw DomainError (a
 // code, a status, a message and, for the Pix API, a problem type); http/render.ts maps it to
 // each API's format (platform: {error, details}; Pix: RFC 7807 problem+json with violacoes).
+import type { components } from '../../generated/platform.types';
+
 // One wrong input: its field as the request names it inside its part (`customer.taxID`;
 // `cob.valor.original` in the standard's own naming), and that part when it is a query or path
 // parameter (absent: the body). Each API's renderer writes the location its own way.
@@ -17,7 +19,7 @@ export interface DomainErrorOptions {
   // type for the status is used, then the general type of the status.
   pixType?: string;
   // The platform API's account-register read answers `error` as an array of issues.
-  errorBody?: unknown;
+  errorBody?: components['schemas']['ValidationIssue'][];
   headers?: Record<string, string>;
   // POST /oauth/token answers in the OAuth2 format (RFC 6749 5.2): this is its `error`.
   oauthError?: string;

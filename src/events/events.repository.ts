@@ -11,15 +11,17 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, EventRow } from '../db/schema';
 import type { WritePart } from '../db/together';
+import type { EventPayload } from './event-payloads';
 
-export interface NewEvent {
+// An event of a literal type is checked against that type's payload (NewEvent<'PIX_API:PIX'>).
+export interface NewEvent<T extends string = string> {
   companyId: string;
-  type: string;
-  payload: Record<string, unknown>;
+  type: T;
+  payload: EventPayload<T>;
   at: Date;
 }
 
-export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promise<string> {
+export async function recordEvent<T extends string>(db: Kysely<Database>, event: NewEvent<T>): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto('events')

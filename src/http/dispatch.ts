@@ -31,6 +31,8 @@ export interface ApiDefinition {
   tolerant?: boolean;
 }
 
+type BackendRequest = Parameters<OpenAPIBackend['handleRequest']>[0];
+
 interface RoutedRequest {
   method: string;
   path: string;
@@ -83,7 +85,7 @@ export class ApiDispatcher {
       validate: true,
       coerceTypes: true,
       ajvOpts: { strict: false, allErrors: true, verbose: true },
-      customizeAjv: (ajv) => addOpenApiFormats(ajv as never) as never,
+      customizeAjv: (ajv) => addOpenApiFormats(ajv),
       handlers: {
         validationFail: async (c: BackendContext) => {
           throw errors.validation(issuesFromAjv(pruneOneOfBranches(c.validation.errors ?? [])));
@@ -195,7 +197,9 @@ export class ApiDispatcher {
       ...(meta ? { operation: this.operationsById.get(meta.operationId) } : {}),
       allowed,
     };
-    const reply = (await this.backend.handleRequest(request as never, koa)) as Reply;
+    // Node types a header or query value as possibly undefined (IncomingHttpHeaders,
+    // ParsedUrlQuery); a parsed request never holds one, which is all openapi-backend's Request adds.
+    const reply = (await this.backend.handleRequest(request as BackendRequest, koa)) as Reply;
     if (this.definition.validateResponses && meta) this.checkResponse(meta, reply);
     koa.status = reply.status;
     for (const [k, v] of Object.entries(reply.headers ?? {})) {
@@ -204,7 +208,7 @@ export class ApiDispatcher {
       else koa.set(k, v);
     }
     if (reply.contentType) koa.type = reply.contentType;
-    if (reply.body !== undefined) koa.body = reply.body as never;
+    if (reply.body !== undefined) koa.body = reply.body;
     else if (reply.status !== 204 && reply.status !== 304) {
       // A success without content (e.g. the standard's PUT /webhook 200): an empty body, not Koa's "OK".
       koa.body = '';

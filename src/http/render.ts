@@ -1,4 +1,6 @@
 // Renders a DomainError in the format of the API that was called.
+import type { components as pixSchemas } from '../../generated/pix.types';
+import type { components as platformSchemas } from '../../generated/platform.types';
 import type { DomainError, FieldIssue } from '../errors/errors';
 import type { ApiName, KoaContext, OperationMeta } from './types';
 
@@ -41,9 +43,15 @@ const PIX_GENERAL: Record<number, { type: string; title: string }> = {
   504: { type: 'IndisponibilidadePorTempoEsgotado', title: 'Indisponibilidade por tempo esgotado.' },
 };
 
+type PlatformError = platformSchemas['schemas']['Error'] | platformSchemas['schemas']['AccountRegisterError'];
+type Problem = pixSchemas['schemas']['Problem'];
+// The spec lists the RFC 6749 codes of its 400 and 401 answers; a failure of the server
+// answers server_error too (RFC 6749 5.2), so the code is any string here.
+type OAuthError = Omit<pixSchemas['schemas']['OAuthError'], 'error'> & { error: string };
+
 export interface ErrorResponse {
   contentType: string;
-  body: Record<string, unknown>;
+  body: PlatformError | Problem | OAuthError;
 }
 
 export function renderError(
@@ -74,7 +82,7 @@ export function errorResponseOf(api: ApiName, error: DomainError, operation?: Op
   return { contentType: 'application/problem+json', body: problemOf(error, operation) };
 }
 
-function platformErrorOf(error: DomainError): Record<string, unknown> {
+function platformErrorOf(error: DomainError): PlatformError {
   return {
     error: error.options.errorBody ?? clip(error.message, MAX_MESSAGE),
     ...(error.options.details
@@ -90,7 +98,7 @@ function platformErrorOf(error: DomainError): Record<string, unknown> {
 
 // RFC 7807 as the standard writes it: the operation's own type for its statuses, else the
 // general type of the status.
-function problemOf(error: DomainError, operation: OperationMeta | undefined): Record<string, unknown> {
+function problemOf(error: DomainError, operation: OperationMeta | undefined): Problem {
   const fromOperation = operation?.problemTypes[String(error.status)];
   const general = PIX_GENERAL[error.status] ?? PIX_GENERAL[error.status >= 500 ? 500 : 400]!;
   // An explicit type wins; a generic 404/400 of an operation takes that operation's type.

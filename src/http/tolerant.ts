@@ -3,6 +3,8 @@
 // an integer (the official examples send cobv `multa.modalidade: "2"`), and a CEP written
 // with its hyphen ("89256-140", normalised to 8 digits). Anything else is left for the
 // validator to refuse as usual. Walks the body along the operation's (dereferenced) schema.
+import { isJsonObject } from '../lib/json';
+
 type Schema = {
   type?: string;
   properties?: Record<string, Schema>;
@@ -23,8 +25,8 @@ export function tolerate(schema: Schema | undefined, value: unknown, depth = 0):
     value = tolerate(part, value, depth + 1);
   }
   if (Array.isArray(value) && schema.items) return value.map((item) => tolerate(schema.items, item, depth + 1));
-  if (value && typeof value === 'object' && !Array.isArray(value) && schema.properties) {
-    const object = value as Record<string, unknown>;
+  if (isJsonObject(value) && schema.properties) {
+    const object = value;
     for (const [key, property] of Object.entries(schema.properties)) {
       if (!(key in object)) continue;
       const given = object[key];

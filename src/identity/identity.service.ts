@@ -1,6 +1,7 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal';
@@ -31,26 +32,19 @@ export const DEFAULT_SANDBOX_FEATURES = [
   FEATURES.split,
 ];
 
-export interface ApplicationView {
-  name: string;
-  type: 'API' | 'MASTER';
-  isActive: boolean;
-  clientId: string;
-  clientSecret?: string;
-  appID?: string;
-  scopes?: string[];
-  removedAt?: string;
-  createdAt: string;
-  companyBankAccount: string;
-}
+type ApplicationAnswer = components['schemas']['Application'];
+type Secrets = 'clientSecret' | 'appID';
+
+// The spec's Application as this server keeps it (an API or the MASTER application), without
+// its secrets, which only the answer that made it carries (NewApplicationView).
+export type ApplicationView = Required<Omit<ApplicationAnswer, Secrets | 'type' | 'scopes' | 'removedAt'>> &
+  Pick<ApplicationAnswer, 'scopes' | 'removedAt'> &
+  Partial<Pick<ApplicationAnswer, Secrets>> & { type: Extract<ApplicationAnswer['type'], 'API' | 'MASTER'> };
 
 // As made: the only answer that carries the secret and the appID.
-export type NewApplicationView = ApplicationView & { clientSecret: string; appID: string };
+export type NewApplicationView = ApplicationView & Pick<ApplicationAnswer, Secrets>;
 
-export interface CreateApplicationInput {
-  accountId: string;
-  application: { name: string; type?: string; scopes?: string[]; allowedIps?: string[] };
-}
+type CreateApplicationInput = components['schemas']['ApplicationPayload'];
 
 export interface CreateCompanyInput {
   name: string;
@@ -58,10 +52,7 @@ export interface CreateCompanyInput {
   features: string[];
 }
 
-export interface FeaturesChangeInput {
-  features: string[];
-  reason?: string;
-}
+type FeaturesChangeInput = components['schemas']['CompanyFeaturesPayload'];
 
 // Who changes features: a platform operator, or (sandbox mode) the company's own application.
 export type FeaturesActor =

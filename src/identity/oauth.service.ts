@@ -2,6 +2,7 @@
 // are the application's Pix scopes intersected with the requested ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import type { components } from '../../generated/pix.types';
 import { DomainError, errors } from '../errors/errors';
 import type { Principal } from './principal';
 import type { SigningKeyService } from '../signing/signing.service';
@@ -19,12 +20,7 @@ function oauthError(status: number, error: string, description: string): DomainE
   });
 }
 
-export interface TokenAnswer {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-}
+export type TokenAnswer = components['schemas']['TokenResponse'];
 
 export class OAuthService {
   constructor(

@@ -3,6 +3,7 @@
 // across the whole server; an account holds at most MAX_KEYS_PER_ACCOUNT keys (the DICT's
 // limit for companies).
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import { accountView } from '../accounts/accounts.service';
 import type { Database, PixKey } from '../db/schema';
 import { errors } from '../errors/errors';
@@ -20,7 +21,7 @@ import { findSubAccountByKey } from '../subaccounts/subaccounts.repository';
 
 export const MAX_KEYS_PER_ACCOUNT = 20;
 
-export function pixKeyView(k: PixKey) {
+export function pixKeyView(k: PixKey): components['schemas']['PixKey'] {
   return { key: k.key, type: k.type, isDefault: k.is_default, createdAt: k.created_at.toISOString() };
 }
 

@@ -4,6 +4,7 @@
 // costs 1 token, one that does not costs 20 (never below zero); an empty bucket answers 429.
 // Every refill and lookup is logged; a lookup's end-to-end id can then pay the key it found.
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database, NewPixKeyTokenLogRow, PixKeyTokenLogRow } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -53,7 +54,12 @@ export function refill(
   };
 }
 
-export function checkView(key: string, type: PixKeyType, endToEndId: string, entry: DictEntry) {
+export function checkView(
+  key: string,
+  type: PixKeyType,
+  endToEndId: string,
+  entry: DictEntry,
+): components['schemas']['PixKeyCheck'] {
   const o = entry.owner;
   return {
     pixKey: key,
@@ -152,7 +158,7 @@ export class KeyLookupService {
   ): Promise<{ key: string; entry: DictEntry } | undefined> {
     const row = await repo.findLookup(db, companyId, endToEndId);
     if (!row || !row.found || !row.result || !row.pix_key) return undefined;
-    return { key: row.pix_key, entry: row.result as unknown as DictEntry };
+    return { key: row.pix_key, entry: row.result };
   }
 
   async tokens(principal: Principal) {

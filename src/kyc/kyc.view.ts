@@ -1,5 +1,6 @@
 // Answers of the KYC operations, and the sandbox's deterministic "data enrichment" (there is
 // no company or person registry here: names are derived from the tax ids).
+import type { components } from '../../generated/platform.types';
 import type { KycOnboardingRow } from '../db/schema';
 import type { RepresentativeWithChannels } from './kyc.repository';
 
@@ -37,7 +38,10 @@ export function phoneConfirmed(r: RepresentativeWithChannels): boolean {
   return r.phone !== null && r.phone_verified_address === r.phone;
 }
 
-export function representativeView(r: RepresentativeWithChannels, accountUserEmails: string[]) {
+export function representativeView(
+  r: RepresentativeWithChannels,
+  accountUserEmails: string[],
+): components['schemas']['KycRepresentative'] {
   return {
     id: r.id,
     name: r.name,

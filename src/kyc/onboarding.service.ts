@@ -4,6 +4,7 @@
 // analysis (approve or reject, settling the register).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
 import type { Database, KycOnboardingRow } from '../db/schema';
 import { DomainError, errors, type FieldIssue } from '../errors/errors';
@@ -33,20 +34,8 @@ type Db = Kysely<Database>;
 // The token of an onboarding's link (randomBytes(16) in hex).
 const LINK_TOKEN = /^[0-9a-f]{32}$/;
 
-export interface RepresentativeInput {
-  taxID: string;
-  name?: string;
-  email?: string;
-  phone?: string;
-  targetAdministrator?: boolean;
-}
-
-export interface OnboardingInput {
-  taxID: string;
-  correlationID?: string;
-  redirectUrl?: string;
-  representatives?: RepresentativeInput[];
-}
+type RepresentativeInput = components['schemas']['KycOnboardingRepresentative'];
+type OnboardingInput = components['schemas']['KycOnboardingCreatePayload'];
 
 interface CleanRepresentative {
   taxId: string;

@@ -3,6 +3,7 @@
 // exception) when it would take a balance below zero. Call it inside the use case's
 // transaction so the money moves with the state change that caused it.
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { AccountBalance, Database, LedgerBucket, LedgerEntryKind } from '../db/schema';
 import type { Cents } from '../lib/money';
 import * as repo from './ledger.repository';
@@ -40,13 +41,8 @@ export type MoveResult =
   | { ok: true; applied: boolean; balances: Map<string, BalanceView> }
   | { ok: false; code: MoveFailure; accountId: string };
 
-export interface BalanceView {
-  total: number;
-  blocked: number;
-  available: number;
-  blockedBySecurity: number;
-  blockedByWithdrawSafety: number;
-}
+// The spec's AccountBalance, every bucket named.
+export type BalanceView = Required<components['schemas']['AccountBalance']>;
 
 type HeldBucket = Exclude<LedgerBucket, 'available'>;
 const HELD: Record<HeldBucket, 'blocked' | 'blocked_security' | 'blocked_withdraw_safety'> = {

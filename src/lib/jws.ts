@@ -33,6 +33,11 @@ export interface PublicSigningJwk {
   x5c: string[];
 }
 
+// A public RSA key as signing_keys.public_jwk stores it: the payload-JWS key (PublicSigningJwk)
+// carries its certificate too, the webhook key (src/webhooks/signature.ts) does not.
+export type StoredPublicJwk = Omit<PublicSigningJwk, 'alg' | 'x5t' | 'x5c'> &
+  Partial<Pick<PublicSigningJwk, 'x5t' | 'x5c'>> & { alg: string };
+
 export interface SigningMaterial {
   kid: string;
   alg: SigningAlg;
@@ -94,7 +99,7 @@ export async function createSigningMaterial(
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       ],
     },
-    webcrypto as never, // @peculiar/x509 types its provider as the DOM Crypto
+    webcrypto,
   );
   const der = Buffer.from(cert.rawData);
   const x5t = createHash('sha1').update(der).digest('base64url');

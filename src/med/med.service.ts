@@ -11,6 +11,7 @@
 // The receiving company, when it is on this server, reads the recovery too (direction RECEIVED).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type {
   Database,
   FundsRecovery,
@@ -52,7 +53,10 @@ const RESULT_DESCRIPTION: Record<FundsRecoveryAnalysisResult, string> = {
 const REJECTED_PAYMENTS = new Set(['FAILED', 'DENIED']);
 
 // `reader`: the company asking (the reporter sees SENT, the receiving company RECEIVED).
-export function fundsRecoveryView(r: FundsRecovery, reader: string = r.company_id) {
+export function fundsRecoveryView(
+  r: FundsRecovery,
+  reader: string = r.company_id,
+): components['schemas']['FundsRecovery'] {
   return {
     dictId: r.id,
     rootTransactionId: r.end_to_end_id,

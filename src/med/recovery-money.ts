@@ -170,8 +170,11 @@ async function findSentDestination(
   row: FundsRecovery,
 ): Promise<{ name?: string; taxID?: string; ispb?: string }> {
   const tx = await findTransaction(trx, row.company_id, row.transaction_id);
-  const destination = ((tx?.details as { destination?: Record<string, unknown> } | undefined)?.destination ??
-    {}) as Record<string, unknown>;
-  const pick = (k: string) => (typeof destination[k] === 'string' ? { [k]: destination[k] as string } : {});
+  const destination = tx?.details.destination ?? {};
+  // Only strings are taken: details are JSON written by another area.
+  const pick = (k: 'name' | 'taxID' | 'ispb') => {
+    const value: unknown = destination[k];
+    return typeof value === 'string' ? { [k]: value } : {};
+  };
   return { ...pick('name'), ...pick('taxID'), ...pick('ispb') };
 }

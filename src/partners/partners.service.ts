@@ -3,6 +3,7 @@
 // EVP key), affiliated to the partner; its credential works like any other (hashed secret).
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database, PreRegistrationUser } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -18,21 +19,10 @@ import * as repo from './partners.repository';
 
 export const PARTNER_FEATURE = 'PARTNER';
 
-type TaxIdType = 'BR:CPF' | 'BR:CNPJ';
-interface TaxIdInput {
-  taxID: string;
-  type: TaxIdType;
-}
-
-export interface PreRegistrationInput {
-  preRegistration: { name: string; website?: string; taxID: TaxIdInput };
-  user: { firstName: string; lastName: string; email: string; phone: string; taxID?: TaxIdInput };
-}
-
-export interface PartnerApplicationInput {
-  application: { name: string; type: 'API' | 'PLUGIN' | 'ORACLE'; scopes?: string[] };
-  taxID: TaxIdInput;
-}
+type TaxIdInput = components['schemas']['TaxIDInput'];
+type TaxIdType = TaxIdInput['type'];
+type PreRegistrationInput = components['schemas']['PreRegistrationCreatePayload'];
+type PartnerApplicationInput = components['schemas']['PartnerApplicationPayload'];
 
 function requirePartner(principal: Principal): void {
   if (!hasFeature(principal, PARTNER_FEATURE)) throw errors.forbidden('You are not a partner');
@@ -53,7 +43,7 @@ function cleanTaxId(input: TaxIdInput, field: string, issues: FieldIssue[], allo
   return n.ok ? n.value.taxId : '';
 }
 
-export function preRegistrationView(p: repo.PreRegistrationWithCompany) {
+export function preRegistrationView(p: repo.PreRegistrationWithCompany): components['schemas']['PreRegistration'] {
   return {
     preRegistration: {
       name: p.name,

@@ -5,7 +5,7 @@
 // token (kept even if the payment is then refused) and fetch a payload over HTTP.
 import type { components } from '../../generated/platform.types';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, PaymentRequestEcho } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal';
 import { parseBrCode } from '../lib/brcode';
@@ -17,7 +17,6 @@ import { madeUpParty } from '../rail/outside-world';
 import { isOwnLocation, readDynamicPayload } from '../rail/qr-location';
 import type { DictEntry, Destination, Rail } from '../rail/rail';
 import { describeBoleto } from './boletos';
-import type { PaymentRequestEcho } from './payments.view';
 
 // A payment create body as sent (PIX_KEY and QR_CODE bodies may leave `type` out) and as the
 // service works with it (its type always set).

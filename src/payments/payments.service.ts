@@ -211,7 +211,7 @@ export class PaymentsService {
   // hold and its settlement or release; the transaction, the payment and its event).
   private async execute(trx: Kysely<Database>, row: repo.PaymentWithPayer, at: Date): Promise<repo.PaymentWithPayer> {
     if (row.payer_account_status !== 'OPEN') throw errors.badRequest('The source account is closed');
-    const destination = row.destination as unknown as Destination;
+    const destination = row.destination;
     // Both balances of a local payment are locked up front in id order, so payments crossing
     // between two companies never wait on each other in opposite orders.
     const locked = await lockAccounts(

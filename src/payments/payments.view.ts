@@ -9,17 +9,6 @@ import type { PaymentWithPayer } from './payments.repository';
 export type PaymentResult = components['schemas']['PaymentResult'];
 type PartyView = components['schemas']['Party'];
 
-// The echo of what the caller sent, stored with the payment.
-export interface PaymentRequestEcho {
-  destinationAlias?: string;
-  destinationAliasType?: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
-  qrCode?: string;
-  boletoBarcode?: string;
-  holder?: { name: string; taxID: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' } };
-  psp?: { id: string; name?: string };
-  account?: { branch: string; account: string; accountType: string };
-}
-
 // A person's CPF learnt from the DICT is shown masked; what the payer typed is shown as typed.
 function shownTaxId(d: Destination): string {
   return d.taxIdType === 'BR:CPF' && d.declaredTaxId === undefined && d.taxId.length === 11
@@ -56,7 +45,7 @@ export function partyView(p: Party & { pixKey?: string; pixKeyType?: string }, t
   };
 }
 
-export function destinationView(d: Destination) {
+export function destinationView(d: Destination): components['schemas']['PaymentDestination'] {
   return {
     name: d.name,
     taxID: shownTaxId(d),
@@ -67,8 +56,8 @@ export function destinationView(d: Destination) {
   };
 }
 
-export function paymentView(row: PaymentWithPayer) {
-  const echo = row.request as PaymentRequestEcho;
+export function paymentView(row: PaymentWithPayer): components['schemas']['Payment'] {
+  const echo = row.request;
   return {
     id: row.id,
     type: row.type,
@@ -84,9 +73,9 @@ export function paymentView(row: PaymentWithPayer) {
   };
 }
 
-export function paymentTransactionView(row: PaymentWithPayer) {
+export function paymentTransactionView(row: PaymentWithPayer): components['schemas']['PaymentTransaction'] | undefined {
   if (!row.settled_at || !row.end_to_end_id) return undefined;
-  const d = row.destination as unknown as Destination;
+  const d = row.destination;
   return {
     value: row.value,
     endToEndId: row.end_to_end_id,
@@ -104,6 +93,6 @@ export function paymentResult(row: PaymentWithPayer): PaymentResult {
   return {
     payment: paymentView(row),
     ...(transaction ? { transaction } : {}),
-    destination: destinationView(row.destination as unknown as Destination),
+    destination: destinationView(row.destination),
   };
 }

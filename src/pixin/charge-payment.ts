@@ -7,22 +7,17 @@ import type { Charge, WithdrawalKind } from '../db/schema';
 import { todayUtc } from '../lib/business-days';
 import { type Cents, cents, parseDecimalAmount } from '../lib/money';
 import { onlyDigitsAndLetters } from '../lib/taxid';
-import { money } from './pixin.view';
+import { money, type PixView } from './pixin.view';
+
+type Components = NonNullable<PixView['componentesValor']>;
 
 export interface PaymentParts {
-  components: Record<string, unknown> | null;
+  components: Components | null;
   withdrawal: { kind: WithdrawalKind; value: number } | null;
 }
 
 export type PartsResult =
   ({ ok: true } & PaymentParts) | { ok: false; code: 'WRONG_AMOUNT' | 'PAYER_MISMATCH'; message: string };
-
-interface WithdrawalPart {
-  valor?: string;
-  modalidadeAlteracao?: number;
-  modalidadeAgente?: string;
-  prestadorDoServicoDeSaque?: string;
-}
 
 const wrong = (message: string): PartsResult => ({ ok: false, code: 'WRONG_AMOUNT', message });
 const amountOf = (s: string | undefined): number => {
@@ -30,11 +25,15 @@ const amountOf = (s: string | undefined): number => {
   return parsed?.ok ? parsed.value : 0;
 };
 
-function withdrawalComponent(part: WithdrawalPart, value: number) {
+// The charge's saque or troco as paid (the spec requires both of its agent's fields).
+function withdrawalComponent<A extends string>(
+  part: { modalidadeAgente: A; prestadorDoServicoDeSaque: string },
+  value: number,
+) {
   return {
     valor: money(value),
-    ...(part.modalidadeAgente ? { modalidadeAgente: part.modalidadeAgente } : {}),
-    ...(part.prestadorDoServicoDeSaque ? { prestadorDoServicoDeSaque: part.prestadorDoServicoDeSaque } : {}),
+    modalidadeAgente: part.modalidadeAgente,
+    prestadorDoServicoDeSaque: part.prestadorDoServicoDeSaque,
   };
 }
 
@@ -71,7 +70,7 @@ export function chargePaymentParts(
     const amounts = cobvAmountsOn(charge, todayUtc(at));
     if (!amounts.ok) return { ok: true, components: null, withdrawal: null };
     const a = amounts.value;
-    const parts: Record<string, unknown> = { original: { valor: money(a.original) } };
+    const parts: Components = { original: { valor: money(a.original) } };
     for (const [name, amount] of [
       ['juros', a.juros],
       ['multa', a.multa],

@@ -1,11 +1,13 @@
 // Money in, as the two APIs see it: received Pix and their devolutions (Pix API), refunds of
 // a charge (platform API), the settlement job. One devolution model behind both.
 import type { Kysely } from 'kysely';
+import type { components as pixSchemas, operations } from '../../generated/pix.types';
+import type { components as platformSchemas, operations as platformOperations } from '../../generated/platform.types';
 import { findCompanyCharge } from '../charges/payable';
 import type { Config } from '../config';
-import type { Database, PixDevolution, PixReceived, RequestedNatureza } from '../db/schema';
+import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { errors } from '../errors/errors';
-import { type Page, type PixListQuery, parametros, pixListQuery } from '../lib/paging';
+import { type Page, parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
@@ -18,29 +20,11 @@ import { MAX_PIX_CENTS, SandboxPayService } from './sandbox-pay.service';
 
 const DEVOLUTION_ID = /^[a-zA-Z0-9]{1,35}$/;
 
-export interface PixListInput extends PixListQuery {
-  inicio: string;
-  fim: string;
-  txid?: string;
-  txIdPresente?: boolean;
-  devolucaoPresente?: boolean;
-}
-
-export interface DevolucaoBody {
-  valor: string;
-  natureza?: RequestedNatureza;
-  descricao?: string;
-}
-
-export interface ChargeRefundInput {
-  correlationID: string;
-  value?: number;
-  comment?: string;
-}
-
-export interface RefundInput extends ChargeRefundInput {
-  transactionEndToEndId: string;
-}
+type PixListInput = operations['listPix']['parameters']['query'];
+type DevolucaoBody = pixSchemas['schemas']['DevolucaoSolicitada'];
+type ChargeRefundInput = platformSchemas['schemas']['ChargeRefundPayload'];
+type RefundInput = platformSchemas['schemas']['RefundPayload'];
+type RefundListQuery = NonNullable<platformOperations['listRefunds']['parameters']['query']>;
 
 export class PixInService {
   readonly settlement: DevolutionSettlement;
@@ -182,7 +166,7 @@ export class PixInService {
     return pixRefundView(devolution);
   }
 
-  async listRefunds(principal: Principal, query: { start?: string; end?: string }, page: Page) {
+  async listRefunds(principal: Principal, query: RefundListQuery, page: Page) {
     const range = {
       from: query.start ? new Date(query.start) : undefined,
       to: query.end ? new Date(query.end) : undefined,

@@ -1,5 +1,7 @@
 // How a received Pix and its devolutions are shown: in the standard's format (Pix API, its
 // callbacks) and in the platform's (refunds of a charge, webhook payloads).
+import type { components as pixSchemas } from '../../generated/pix.types';
+import type { components as platformSchemas } from '../../generated/platform.types';
 import type { PixDevolution, PixReceived } from '../db/schema';
 import { cents, formatDecimalAmount } from '../lib/money';
 import type { AccountParty } from './pixin.repository';
@@ -8,7 +10,10 @@ export function money(value: number): string {
   return formatDecimalAmount(cents(value));
 }
 
-export function devolucaoView(d: PixDevolution) {
+type Devolucao = pixSchemas['schemas']['Devolucao'];
+type Refund = platformSchemas['schemas']['Refund'];
+
+export function devolucaoView(d: PixDevolution): Devolucao {
   return {
     id: d.id,
     rtrId: d.rtr_id,
@@ -24,10 +29,10 @@ export function devolucaoView(d: PixDevolution) {
   };
 }
 
-export type PixView = ReturnType<typeof pixView>;
+export type PixView = pixSchemas['schemas']['Pix'];
 
 // A received Pix as GET /pix/v2/pix/{e2eid} answers it (and the /pix callback carries it).
-export function pixView(p: PixReceived, devolutions: PixDevolution[]) {
+export function pixView(p: PixReceived, devolutions: PixDevolution[]): PixView {
   return {
     endToEndId: p.end_to_end_id,
     ...(p.txid !== null ? { txid: p.txid } : {}),
@@ -41,13 +46,13 @@ export function pixView(p: PixReceived, devolutions: PixDevolution[]) {
   };
 }
 
-export function taxIdView(taxId: string) {
+export function taxIdView(taxId: string): platformSchemas['schemas']['TaxID'] {
   return { taxID: taxId, type: taxId.length === 11 ? ('BR:CPF' as const) : ('BR:CNPJ' as const) };
 }
 
 // The platform's view of a received Pix (the `pix` of webhook payloads; the shape of a
 // transaction of GET /api/v1/transaction).
-export function platformPixView(p: PixReceived, charge?: Record<string, unknown>) {
+export function platformPixView(p: PixReceived) {
   return {
     value: p.value,
     time: p.settled_at.toISOString(),
@@ -58,15 +63,17 @@ export function platformPixView(p: PixReceived, charge?: Record<string, unknown>
     type: 'PAYMENT' as const,
     status: 'CONFIRMED' as const,
     payer: { name: p.payer_name, taxID: taxIdView(p.payer_tax_id) },
-    ...(charge ? { charge } : {}),
     createdAt: p.settled_at.toISOString(),
   };
 }
 
 const REFUND_STATUS = { EM_PROCESSAMENTO: 'IN_PROCESSING', DEVOLVIDO: 'CONFIRMED', NAO_REALIZADO: 'REJECTED' } as const;
 
-// A devolution as the platform API shows a charge refund.
-export function refundView(d: PixDevolution) {
+// A devolution as the platform API shows a charge refund (ChargeRefund): the fields it shares
+// with a Refund, each of them present.
+export function refundView(
+  d: PixDevolution,
+): Omit<Refund, 'refundId' | 'returnIdentification' | 'transactionEndToEndId' | 'reason'> {
   return {
     status: REFUND_STATUS[d.status],
     value: d.value,
@@ -79,7 +86,7 @@ export function refundView(d: PixDevolution) {
 
 // A refund as /api/v1/refund shows it: the charge refund's fields plus the ids that tie it to
 // the Pix API (refundId is the devolution id, returnIdentification its rtrId).
-export function pixRefundView(d: PixDevolution) {
+export function pixRefundView(d: PixDevolution): Refund {
   return {
     ...refundView(d),
     refundId: d.id,
@@ -100,7 +107,7 @@ export function refundEventView(d: PixDevolution) {
   };
 }
 
-export function companyView(a: AccountParty) {
+export function companyView(a: AccountParty): platformSchemas['schemas']['Company'] {
   return { id: a.company_id, name: a.company_name, taxID: a.company_tax_id };
 }
 

@@ -15,6 +15,7 @@ import { chargePaymentParts, type PaymentParts } from './charge-payment';
 import * as repo from './pixin.repository';
 import { accountEventView, companyView, platformPixView, pixView } from './pixin.view';
 import { findByKeyAndIdentifier } from '../qrcodes/qrcodes.repository';
+import type { StoredTransactionDetails } from '../transactions/transaction-details';
 import { insertTransaction } from '../transactions/transactions.repository';
 import type { AccountParty } from './pixin.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
@@ -188,7 +189,12 @@ export async function settleIncomingPix(
   };
 }
 
-function transactionDetails(target: Target, incoming: IncomingPix, payerTaxId: string, infoPagador: string | null) {
+function transactionDetails(
+  target: Target,
+  incoming: IncomingPix,
+  payerTaxId: string,
+  infoPagador: string | null,
+): StoredTransactionDetails {
   const charge = target.charge?.charge;
   return {
     ...(target.txid ? { txid: target.txid } : {}),

@@ -1,6 +1,7 @@
 // The sandbox's outside payer: pays a BR Code of this server, or sends a Pix to a key, as if
 // from another institution (its own ISPB), through receivePix.
 import type { Kysely } from 'kysely';
+import type { components, operations } from '../../generated/platform.types';
 import { type IncomingPix, type ReceiveContext, type SettledPix, settleIncomingPix } from './receive.service';
 import type { Database } from '../db/schema';
 import { DomainError, errors } from '../errors/errors';
@@ -15,23 +16,9 @@ export const OUTSIDE_PAYER_ISPB = '18236120';
 // The largest Pix amount the standard writes (10 integer digits): 9999999999.99.
 export const MAX_PIX_CENTS = 999_999_999_999;
 
-export interface SandboxPayer {
-  name: string;
-  taxID: string;
-}
-
-export interface SandboxPayInput {
-  brCode: string;
-  value?: number;
-  payer: SandboxPayer;
-}
-
-export interface SandboxPixInInput {
-  pixKey: string;
-  value: number;
-  payer: SandboxPayer;
-  comment?: string;
-}
+type SandboxPayer = components['schemas']['SandboxPayer'];
+type SandboxPayInput = operations['sandboxPay']['requestBody']['content']['application/json'];
+type SandboxPixInInput = operations['sandboxPixIn']['requestBody']['content']['application/json'];
 
 export class SandboxPayService {
   constructor(
@@ -135,12 +122,12 @@ function refusal(code: string, message: string): DomainError {
   return code === 'NOT_FOUND' ? errors.notFound(message) : errors.badRequest(message);
 }
 
-function resultView(s: SettledPix) {
+function resultView(s: SettledPix): components['schemas']['SandboxPixResult'] {
   return {
     endToEndId: s.pix.end_to_end_id,
     value: s.pix.value,
     time: s.pix.settled_at.toISOString(),
-    status: 'CONFIRMED' as const,
+    status: 'CONFIRMED',
     ...(s.charge?.correlation_id ? { chargeCorrelationID: s.charge.correlation_id } : {}),
     pixKey: s.pix.pix_key,
   };

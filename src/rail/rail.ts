@@ -19,31 +19,9 @@ import {
   sandboxFailureOf,
   type SandboxFailure,
 } from './outside-world';
-import type { AccountType, Party } from './party';
+import type { AccountType, DictEntry, Destination, Party } from './party';
 
-export type { AccountType, Party } from './party';
-
-// Where a payment goes: the party, and how the money is addressed.
-export interface Destination extends Party {
-  where: 'local' | 'outside';
-  // Local destinations: the company and account credited (absent: no such account here).
-  companyId?: string;
-  accountId?: string;
-  pixKey?: string;
-  pixKeyType?: PixKeyType;
-  // A dynamic BR Code's payload location (without scheme) and the txid of a static code.
-  locationUrl?: string;
-  txid?: string;
-  // MANUAL payments: the tax id the payer declared for the holder (checked on settlement).
-  declaredTaxId?: string;
-}
-
-export interface DictEntry {
-  key: string;
-  type: PixKeyType;
-  owner: Party;
-  local?: { companyId: string; accountId: string };
-}
+export type { AccountType, DictEntry, Destination, Party } from './party';
 
 export interface Payer extends Party {
   companyId: string;

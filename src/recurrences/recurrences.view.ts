@@ -119,7 +119,10 @@ export function solicRecView(r: RecRequest, rec: RecState): S['SolicRecCompleta'
 }
 
 // CobRGerada: what a creation or a cancellation answers.
-export function cobrView(c: RecurringCharge, politicaRetentativa: S['RecConfiguracao']['politicaRetentativa']) {
+export function cobrView(
+  c: RecurringCharge,
+  politicaRetentativa: S['RecConfiguracao']['politicaRetentativa'],
+): S['CobRGerada'] {
   const b = c.body;
   const view: S['CobRGerada'] = {
     idRec: c.id_rec,

@@ -1,5 +1,6 @@
 // The key that signs payload-location JWS (created on first start, kept in the database)
 // and the JWKS that publishes it.
+import type { components } from '../../generated/pix.types';
 import type { SigningKey } from '../db/schema';
 import { createSigningMaterial, jwksOf, signCompactJws, type PublicSigningJwk, type SigningMaterial } from '../lib/jws';
 import type { SigningKeyService } from './signing.service';
@@ -30,7 +31,7 @@ export class PayloadKeyService {
     return `${this.publicUrl}/.well-known/jwks.json`;
   }
 
-  async jwks(): Promise<{ keys: PublicSigningJwk[] }> {
+  async jwks(): Promise<components['schemas']['JwkSet']> {
     return jwksOf([await this.material()]);
   }
 
@@ -45,7 +46,8 @@ export class PayloadKeyService {
 }
 
 function materialOf(row: SigningKey): SigningMaterial {
-  const publicJwk = row.public_jwk as unknown as PublicSigningJwk;
+  // This purpose's key is always stored with its certificate and one of SigningAlg.
+  const publicJwk = row.public_jwk as PublicSigningJwk;
   return {
     kid: row.kid,
     alg: row.algorithm as SigningMaterial['alg'],

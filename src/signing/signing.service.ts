@@ -2,13 +2,14 @@
 // process signs with the same keys and a restart keeps them.
 import type { Kysely } from 'kysely';
 import type { Database, SigningKey } from '../db/schema';
+import type { StoredPublicJwk } from '../lib/jws';
 import * as repo from './signing.repository';
 
 export interface NewKeyMaterial {
   kid: string;
   algorithm: string;
   privateKey: string;
-  publicJwk: Record<string, unknown> | null;
+  publicJwk: StoredPublicJwk | null;
   certificate: string | null;
 }
 

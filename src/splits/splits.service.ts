@@ -19,7 +19,7 @@ import {
 import { newEndToEndId } from '../lib/ids';
 import type { Cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
-import { insertTransactions } from '../transactions/transactions.repository';
+import { insertTransactions, type TransactionDetails } from '../transactions/transactions.repository';
 import { type PlannedPart, planParts, type Receiver, refundShares, type SplitConfig } from './splits.rules';
 
 export type { PlannedPart } from './splits.rules';
@@ -37,7 +37,7 @@ export async function planSplits(
 }
 
 // What the payment's transaction shows of its parts.
-export function splitsDetail(parts: PlannedPart[]) {
+export function splitsDetail(parts: PlannedPart[]): NonNullable<TransactionDetails['splits']> {
   return parts.map((p) => ({
     pixKey: p.pixKey,
     splitType: p.splitType,

@@ -5,6 +5,7 @@
 // each move an INTERNAL_TRANSFER transaction. Needs the SUBACCOUNT feature.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import { closeAccount } from '../accounts/accounts.repository';
 import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
@@ -24,16 +25,8 @@ import { MOVE_PREFIX, statementEntryView, subAccountView } from './subaccounts.v
 
 const NOT_ENABLED = 'This feature is not enabled for your company';
 
-export interface MoveInput {
-  value: number;
-  description?: string;
-  correlationID?: string;
-}
-
-export interface TransferInput extends MoveInput {
-  fromPixKey: string;
-  toPixKey: string;
-}
+type MoveInput = components['schemas']['SubAccountMovePayload'];
+type TransferInput = components['schemas']['SubAccountTransferPayload'];
 
 // A key as a path or body names it: its DICT form when valid, else as given (never found).
 function dictForm(raw: string): string {

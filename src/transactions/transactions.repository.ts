@@ -10,64 +10,16 @@ import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTransaction, Transaction } from '../db/schema';
+import type { StoredTransactionDetails } from './transaction-details';
 
 export type TransactionType =
   'PIX_IN' | 'PIX_OUT' | 'BILL_PAYMENT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE' | 'INTERNAL_TRANSFER';
 
-// What the read side (GET /api/v1/transaction) shows from `details`; every key is optional
-// and other keys are kept but not shown. Values of the wrong type are ignored.
-export interface TransactionDetails {
-  // The Pix txid (shown as transactionID); '***' means none.
-  txid?: string;
-  // The payer's message (shown as infoPagador); `comment` is read when it is absent.
-  infoPagador?: string;
-  comment?: string;
-  // Who sent the money (PIX_IN, REFUND_IN): shown as payer and as the debit party.
-  payer?: CounterpartyDetails;
-  // Who received it (PIX_OUT, WITHDRAW, REFUND_OUT): shown as the credit party.
-  destination?: CounterpartyDetails;
-  // The charge paid (PIX_IN); `chargeCorrelationID` alone is enough.
-  charge?: {
-    correlationID?: string;
-    status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
-    value?: number;
-    transactionID?: string;
-    createdAt?: string;
-  };
-  chargeCorrelationID?: string;
-  // The charge's customer (the spec's Customer; taxID as a string or {taxID, type}).
-  customer?: {
-    name?: string;
-    email?: string;
-    phone?: string;
-    taxID?: string | { taxID: string; type: string };
-    correlationID?: string;
-  };
-  // The static QR code paid (PIX_IN to a key with a static code's txid).
-  pixQrCode?: { name?: string; correlationID?: string; identifier?: string };
-  // The spec's Party objects, when the writer knows better than what is derived above.
-  debitParty?: Record<string, unknown>;
-  creditParty?: Record<string, unknown>;
-}
-
-export interface CounterpartyDetails {
-  name?: string;
-  taxID?: string;
-  taxId?: string;
-  email?: string;
-  phone?: string;
-  pixKey?: string;
-  pixKeyType?: string;
-  ispb?: string;
-  bank?: string;
-  branch?: string;
-  account?: string;
-  accountType?: string;
-}
+export type { CounterpartyDetails, TransactionDetails } from './transaction-details';
 
 // The same insert as a part of a statement that writes several tables (src/db/together.ts).
 export function insertTransactionPart(
-  tx: Omit<NewTransaction, 'details'> & { type: TransactionType; details?: Record<string, unknown> },
+  tx: Omit<NewTransaction, 'details'> & { type: TransactionType; details?: StoredTransactionDetails },
 ): WritePart {
   return (qc) => qc.insertInto('transactions').values({ ...tx, details: JSON.stringify(tx.details ?? {}) });
 }
@@ -77,7 +29,7 @@ export async function insertTransaction(
   tx: Omit<NewTransaction, 'id' | 'details'> & {
     id?: string;
     type: TransactionType;
-    details?: Record<string, unknown>;
+    details?: StoredTransactionDetails;
   },
 ): Promise<Transaction> {
   return db
@@ -174,7 +126,7 @@ export async function findTransaction(
 // Several transactions in one statement.
 export async function insertTransactions(
   db: Kysely<Database>,
-  txs: Array<Omit<NewTransaction, 'details'> & { type: TransactionType; details?: Record<string, unknown> }>,
+  txs: Array<Omit<NewTransaction, 'details'> & { type: TransactionType; details?: StoredTransactionDetails }>,
 ): Promise<void> {
   if (txs.length === 0) return;
   await db

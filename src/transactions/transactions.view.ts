@@ -4,8 +4,14 @@
 // rather than breaking the contract.
 import type { components } from '../../generated/platform.types';
 import { taxIdView } from '../customers/customers.rules';
+import { isJsonObject, type JsonObject } from '../lib/json';
 import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
-import type { CounterpartyDetails, TransactionType, TransactionWithAccount } from './transactions.repository';
+import type {
+  CounterpartyDetails,
+  TransactionDetails,
+  TransactionType,
+  TransactionWithAccount,
+} from './transactions.repository';
 
 export type TransactionView = components['schemas']['Transaction'];
 export type ApiTransactionType = components['schemas']['TransactionType'];
@@ -34,10 +40,9 @@ const INCOMING: ReadonlySet<string> = new Set(['PIX_IN', 'REFUND_IN']);
 const CHARGE_STATUSES: ReadonlySet<string> = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED']);
 const TAX_ID = /^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$/;
 
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+// An object of `details`, read as untrusted: each value is checked before it is shown.
+function obj(v: unknown): JsonObject | undefined {
+  return isJsonObject(v) ? v : undefined;
 }
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -52,7 +57,7 @@ function isoDate(v: unknown): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 // Only the keys whose values are defined (the spec's objects have optional fields only).
-function compact<T extends Obj>(o: T): T | undefined {
+function compact<T extends object>(o: T): T | undefined {
   const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
   return Object.keys(out).length ? out : undefined;
 }
@@ -75,7 +80,7 @@ function personOf(v: unknown): CustomerView | undefined {
 }
 
 function counterpartyOf(v: unknown): Party | undefined {
-  const c = obj(v) as (CounterpartyDetails & Obj) | undefined;
+  const c: CounterpartyDetails | undefined = obj(v);
   if (!c) return undefined;
   const pixKey = str(c.pixKey);
   return compact({
@@ -137,7 +142,8 @@ function ownParty(row: TransactionWithAccount): Party {
 }
 
 export function transactionView(row: TransactionWithAccount): TransactionView {
-  const d = obj(row.details) ?? {};
+  // Typed as written today; a row written before may differ, hence the checks below.
+  const d: TransactionDetails = obj(row.details) ?? {};
   const time = row.created_at.toISOString();
   const endToEndId = row.end_to_end_id ?? undefined;
   const charge = obj(d.charge);

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { applyMove, findMove } from '../ledger/ledger.service';
 import type { Cents } from '../lib/money';
+import type { StoredTransactionDetails } from '../transactions/transaction-details';
 import { insertTransaction } from '../transactions/transactions.repository';
 
 export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
@@ -20,7 +21,7 @@ export interface InternalMove {
   at: Date;
   description: string;
   // What the transaction shows besides its type and value (correlationID, destination...).
-  details: Record<string, unknown>;
+  details: StoredTransactionDetails;
   // The refusal when the move id was used by a move of other accounts or value.
   reused: string;
 }

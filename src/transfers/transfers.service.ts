@@ -2,6 +2,7 @@
 // named by one of its Pix keys; once per correlationID.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal';
@@ -10,12 +11,7 @@ import type { Clock } from '../lib/clock';
 import { validatePixKey } from '../lib/pix-key';
 import { moveInternally } from './internal-move';
 
-export interface TransferInput {
-  value: number;
-  fromPixKey: string;
-  toPixKey: string;
-  correlationID?: string;
-}
+type TransferInput = components['schemas']['TransferCreatePayload'];
 
 export class TransfersService {
   constructor(

@@ -10,8 +10,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { components } from '../../generated/pix.types';
 import type { Config } from '../config';
 import type { Database, EventRow, Webhook, WebhookDelivery } from '../db/schema';
+import type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../events/event-payloads';
 import { claimUndispatchedEvents, markEventsDispatched } from '../events/events.repository';
 import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
@@ -27,15 +29,32 @@ const SEND_BATCH = 16;
 // One run stops claiming after this long; the next run continues.
 const RUN_BUDGET_MS = 5000;
 
+type PixSchemas = components['schemas'];
+
 // The Pix API callbacks: event type -> webhook kind, path appended to the URL, body.
-const PIX_CALLBACKS: Record<
-  string,
-  { kind: 'pix' | 'rec' | 'cobr'; path: string; body: (p: Record<string, unknown>) => unknown }
-> = {
-  'PIX_API:PIX': { kind: 'pix', path: '/pix', body: (p) => ({ pix: [p.pix] }) },
-  'PIX_API:REC': { kind: 'rec', path: '/rec', body: (p) => ({ recs: [p.rec] }) },
-  'PIX_API:COBR': { kind: 'cobr', path: '/cobr', body: (p) => ({ cobsr: [p.cobr] }) },
+interface PixCallback<T extends PixCallbackType> {
+  kind: 'pix' | 'rec' | 'cobr';
+  path: string;
+  body: (p: PixCallbackPayloads[T]) => unknown;
+}
+const PIX_CALLBACKS: { [T in PixCallbackType]: PixCallback<T> } = {
+  'PIX_API:PIX': { kind: 'pix', path: '/pix', body: (p): PixSchemas['WebhookPixNotificacao'] => ({ pix: [p.pix] }) },
+  'PIX_API:REC': { kind: 'rec', path: '/rec', body: (p): PixSchemas['WebhookRecNotificacao'] => ({ recs: [p.rec] }) },
+  'PIX_API:COBR': {
+    kind: 'cobr',
+    path: '/cobr',
+    body: (p): PixSchemas['WebhookCobRNotificacao'] => ({ cobsr: [p.cobr] }),
+  },
 };
+
+function isPixCallback(type: string): type is PixCallbackType {
+  return Object.hasOwn(PIX_CALLBACKS, type);
+}
+
+// A callback's body from its stored payload, which recordEvent checked against its type.
+function callbackBody<T extends PixCallbackType>(type: T, payload: EventPayload): unknown {
+  return PIX_CALLBACKS[type].body(payload as PixCallbackPayloads[T]);
+}
 
 export function newDeliveryId(): string {
   return randomBytes(12).toString('hex');
@@ -226,10 +245,10 @@ function isForeignKeyViolation(error: unknown): boolean {
 
 function matches(webhook: Webhook, event: EventRow): boolean {
   if (webhook.company_id !== event.company_id) return false;
-  const callback = PIX_CALLBACKS[event.type];
-  if (callback) {
+  if (isPixCallback(event.type)) {
+    const callback = PIX_CALLBACKS[event.type];
     if (webhook.kind !== callback.kind) return false;
-    return callback.kind !== 'pix' || webhook.chave === (event.payload as { chave?: unknown }).chave;
+    return callback.kind !== 'pix' || webhook.chave === event.payload.chave;
   }
   return webhook.kind === 'platform' && webhook.event === event.type;
 }
@@ -241,10 +260,8 @@ export type AccountEnvironment = 'TESTING' | 'PRODUCTION';
 // Platform webhooks: {event, eventId, ...the objects}, the account saying its environment;
 // Pix API callbacks: the standard's body.
 export function bodyOf(event: EventRow, environment: AccountEnvironment): string {
-  const payload = event.payload as Record<string, unknown>;
-  const callback = PIX_CALLBACKS[event.type];
-  if (callback) return JSON.stringify(callback.body(payload));
-  const { event: _event, eventId: _eventId, ...objects } = payload;
+  if (isPixCallback(event.type)) return JSON.stringify(callbackBody(event.type, event.payload));
+  const { event: _event, eventId: _eventId, ...objects } = event.payload;
   const account = objects.account;
   if (account !== null && typeof account === 'object') objects.account = { ...account, environment };
   return JSON.stringify({ event: event.type, eventId: event.id, ...objects });

@@ -4,10 +4,11 @@
 // (/webhookcobr, {webhookUrl}/cobr). A PUT answers the webhook's signing secret in the
 // X-Pixgate-Webhook-Secret header (the same secret until the webhook is deleted).
 import type { Kysely } from 'kysely';
+import type { components, operations } from '../../generated/pix.types';
 import type { Config } from '../config';
 import type { Database, Webhook } from '../db/schema';
 import { errors } from '../errors/errors';
-import { parametros, pixListQuery, type PixListQuery } from '../lib/paging';
+import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import { findCompanyKey } from '../keys/keys.repository';
 import type { Clock } from '../lib/clock';
@@ -18,10 +19,13 @@ import { newWebhookId, newWebhookSecret } from './webhooks.service';
 
 export type CompanyWebhookKind = 'rec' | 'cobr';
 
+type PixSchemas = components['schemas'];
+type WebhookListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
+
 const OPERACAO_INVALIDA = 'The request to configure a webhook breaks the schema or is semantically wrong.';
 const NAMES: Record<CompanyWebhookKind, string> = { rec: 'recurrence', cobr: 'recurring-charge' };
 
-export function keyWebhookView(w: Webhook, cnpj: string) {
+export function keyWebhookView(w: Webhook, cnpj: string): PixSchemas['WebhookCompleto'] {
   return { webhookUrl: w.url, chave: w.chave!, cnpj, criacao: w.created_at.toISOString() };
 }
 
@@ -69,7 +73,7 @@ export class PixWebhooksService {
       throw errors.notFound(`No webhook is configured for key ${chave}.`);
   }
 
-  async listKeys(principal: Principal, query: PixListQuery) {
+  async listKeys(principal: Principal, query: WebhookListQuery): Promise<PixSchemas['WebhooksConsultados']> {
     const page = pixListQuery(query);
     // The database counts rows in a bigint: a page beyond what a number holds exactly is refused.
     if (!Number.isSafeInteger(page.offset)) {
@@ -99,7 +103,8 @@ export class PixWebhooksService {
   }
 
   // (Unknown query parameters are refused by the request validation: the standard's ConsultaInvalida.)
-  async getCompany(principal: Principal, kind: CompanyWebhookKind) {
+  // The same object answers both kinds (WebhookRecCompleto, WebhookCobRCompleto).
+  async getCompany(principal: Principal, kind: CompanyWebhookKind): Promise<PixSchemas['WebhookRecCompleto']> {
     const webhook = await repo.findPixWebhook(this.db, principal.companyId, kind);
     if (!webhook) throw errors.notFound(`No ${NAMES[kind]} webhook is configured.`);
     return { webhookUrl: webhook.url, criacao: webhook.created_at.toISOString() };

@@ -43,7 +43,7 @@ export async function send(options: SendOptions): Promise<Attempt> {
         method: 'POST',
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
         agent: false,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }),
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
       },
       (res: IncomingMessage) => {
         const statusCode = res.statusCode ?? null;

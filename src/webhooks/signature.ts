@@ -71,6 +71,7 @@ export async function createWebhookRsaKey(now: Date): Promise<NewKeyMaterial> {
   const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
   const kid = `whk-${now.toISOString().slice(0, 7)}-${randomBytes(4).toString('hex')}`;
   const jwk = publicKey.export({ format: 'jwk' });
+  if (!jwk.n || !jwk.e) throw new Error('unexpected public key export');
   return {
     kid,
     algorithm: 'RS256',

@@ -30,7 +30,8 @@ export class WebhookKeys {
           privateKeyPem: row.private_key,
           publicKeyPem: publicPemOf(row.private_key),
           keyIdentifier: keyIdentifierOf(row.private_key),
-          jwk: row.public_jwk as unknown as WebhookKey['jwk'],
+          // Always stored for this purpose (createWebhookRsaKey).
+          jwk: row.public_jwk!,
           createdAt: row.created_at,
         },
       };

@@ -33,7 +33,7 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
-export function webhookView(w: Webhook) {
+export function webhookView(w: Webhook): components['schemas']['Webhook'] {
   return {
     id: w.id,
     name: w.name ?? '',
@@ -46,7 +46,7 @@ export function webhookView(w: Webhook) {
   };
 }
 
-export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
+export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]): components['schemas']['WebhookDelivery'] {
   return {
     id: d.id,
     webhookId: d.webhook_id,

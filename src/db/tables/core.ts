@@ -1,5 +1,6 @@
 // Companies, bank accounts, applications, the sandbox clock and signing keys.
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { StoredPublicJwk } from '../../lib/jws';
 
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
@@ -57,7 +58,7 @@ export interface SigningKeysTable {
   purpose: string;
   algorithm: string;
   private_key: string;
-  public_jwk: NullableJson<Record<string, unknown>>;
+  public_jwk: NullableJson<StoredPublicJwk>;
   certificate: string | null;
   created_at: Date;
   retired_at: Date | null;

@@ -1,5 +1,7 @@
 // Balances, ledger entries, transactions, Pix keys and the events outbox.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { EventPayload } from '../../events/event-payloads';
+import type { StoredTransactionDetails } from '../../transactions/transaction-details';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;
@@ -37,7 +39,7 @@ export interface TransactionsTable {
   end_to_end_id: string | null;
   charge_id: string | null;
   payment_id: string | null;
-  details: Json<Record<string, unknown>>;
+  details: Json<StoredTransactionDetails>;
   created_at: Date;
 }
 
@@ -63,7 +65,7 @@ export interface EventsTable {
   id: string;
   company_id: string;
   type: string;
-  payload: Json<Record<string, unknown>>;
+  payload: Json<EventPayload>;
   created_at: Date;
   // Set when the webhooks area fanned the event out to deliveries (migration 1300_webhooks).
   dispatched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

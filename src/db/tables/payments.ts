@@ -1,9 +1,21 @@
 // Tables of outgoing payments, limits, account registers, key lookups (token bucket and its
 // log) and idempotency records. Owned by the payments (money out) area.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { components } from '../../../generated/platform.types';
+import type { Destination, DictEntry } from '../../rail/party';
 
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+type PaymentAnswer = components['schemas']['Payment'];
+
+// What the caller sent to address a payment, echoed back in its Payment answer.
+export type PaymentRequestEcho = Pick<
+  PaymentAnswer,
+  'destinationAlias' | 'destinationAliasType' | 'qrCode' | 'boletoBarcode' | 'holder' | 'psp' | 'account'
+>;
+// The caller's key/value data stored with a payment.
+export type PaymentMetadata = NonNullable<components['schemas']['PaymentCreatePixKey']['metadata']>;
 
 export type PaymentType = 'PIX_KEY' | 'QR_CODE' | 'MANUAL' | 'BOLETO';
 export type PaymentStatus = 'CREATED' | 'APPROVED' | 'CONFIRMED' | 'FAILED' | 'DENIED';
@@ -17,10 +29,10 @@ export interface PaymentsTable {
   status: PaymentStatus;
   value: number;
   request_hash: string;
-  request: Json<Record<string, unknown>>;
-  destination: Json<Record<string, unknown>>;
+  request: Json<PaymentRequestEcho>;
+  destination: Json<Destination>;
   comment: string | null;
-  metadata: NullableJson<Record<string, unknown>>;
+  metadata: NullableJson<PaymentMetadata>;
   end_to_end_id: string | null;
   transaction_id: string | null;
   failure_code: string | null;
@@ -76,7 +88,8 @@ export interface PixKeyTokenLogsTable {
   tokens_after: number;
   pix_key: string | null;
   found: boolean | null;
-  result: NullableJson<Record<string, unknown>>;
+  // The DICT entry a lookup found (null when none, or for a refill).
+  result: NullableJson<DictEntry>;
   end_to_end_id: string | null;
   created_at: Date;
 }

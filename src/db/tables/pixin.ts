@@ -1,5 +1,6 @@
 // Tables of received Pix and their devolutions. Owned by the pix-in area.
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { components } from '../../../generated/pix.types';
 
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
@@ -20,7 +21,8 @@ export interface PixReceivedTable {
   value: number;
   withdrawal_kind: WithdrawalKind | null;
   withdrawal_value: ColumnType<number, number | undefined, number>;
-  components: NullableJson<Record<string, unknown>>;
+  // The standard's componentesValor of the Pix, as GET /pix/v2/pix/{e2eid} shows it.
+  components: NullableJson<components['schemas']['Pix']['componentesValor']>;
   payer_name: string;
   payer_tax_id: string;
   payer_ispb: string;
