@@ -20,7 +20,6 @@ import { insertTransaction } from '../transactions/transactions.repository';
 import type { AccountParty } from './pixin.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
 import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
-import { type PlatformOptions } from '../charges/platform/platform.view';
 import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
 import { chargeEventView } from '../charges/charge-records';
 
@@ -220,7 +219,7 @@ function transactionDetails(
 
 // Where the parts of a split charge go when it is paid (none for other Pix).
 async function splitPlanOf(trx: Kysely<Database>, target: Target): Promise<PlannedPart[]> {
-  const splits = (target.charge?.charge.platform as PlatformOptions | undefined)?.splits;
+  const splits = target.charge?.charge.platform.splits;
   if (!splits?.length) return [];
   return planSplits(trx, splits, { companyId: target.companyId, accountId: target.accountId }, target.value);
 }

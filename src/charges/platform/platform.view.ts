@@ -25,8 +25,6 @@ export interface ChargeViewContext {
 }
 
 export type PlatformCharge = components['schemas']['Charge'];
-// The settings the platform stores beside the body (the name its readers outside charges use).
-export type PlatformOptions = PlatformSettings;
 
 const endOfDay = (date: string) => `${date}T23:59:59.000Z`;
 
