@@ -210,8 +210,10 @@ export class ApiDispatcher {
     }
     const validation = this.backend.validator.validateRequest(asBackendRequest(req), operation);
     if (validation.errors) throw errors.validation(issuesFromAjv(pruneOneOfBranches(validation.errors)));
-    // what handleRequest hands the handler: the request parsed again with its coerced values
-    const request = parseRequestOnce(validation.coerced as RoutedRequest) as unknown as BackendContext['request'];
+    // What handleRequest hands the handler, without parsing it again: validateRequest coerced
+    // the path and query values (and made single query values arrays where the schema says so)
+    // in place, in the parse it cached for this request.
+    const request = parseRoutedRequest(req) as unknown as BackendContext['request'];
     return this.runs.get(operationId)!(
       { api: this.backend, request, operation, validation, security, response: undefined },
       koa,
@@ -285,14 +287,15 @@ export class ApiDispatcher {
   }
 
   private wrap(meta: OperationMeta, handler: Handler<any>) {
-    const run = async (c: BackendContext, koa: KoaContext): Promise<Reply> => {
+    // The handler's own promise (no async frame of its own waiting on it).
+    const run = (c: BackendContext, koa: KoaContext): Promise<Reply> => {
       const req = {
         params: c.request.params ?? {},
         query: c.request.query ?? {},
         body: c.request.requestBody,
         headers: koa.headers as Record<string, string | undefined>,
       };
-      return (await handler(req, koa.state.requestContext)) as Reply;
+      return handler(req, koa.state.requestContext) as Promise<Reply>;
     };
     // Every platform POST honours the Idempotency-Key header (src/http/idempotency.ts).
     return this.definition.name === 'platform' && meta.method === 'post' ? idempotent(meta, run) : run;
