@@ -33,7 +33,7 @@ interface Child {
 
 async function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
   // As `make run` starts the server (its SERVER_NODE_OPTIONS).
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
