@@ -4,7 +4,9 @@
 // req/s, p99 and the ratio pixgate/bare for charge creation, charge read, PUT /pix/v2/cob and
 // GET /qr/v2/{token}; then the start-up time on a new embedded data folder and the resident
 // memory of the pixgate process after the load.
-// Settings: BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (50), BENCH_PAIRS (3).
+// Settings: BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (50), BENCH_PAIRS (3),
+// BENCH_ONLY (a regular expression: the workloads whose names match; default all),
+// BENCH_SKIP (start-up,embedded: parts left out, e.g. for a quick Postgres-only run).
 // Targets (the issue's, checked here by eye, never by a timed test): on Postgres, charge
 // creation and read at 0.7x or more of the bare route with p99 at most 25 ms; start-up under
 // 2 s; RSS under 300 MB.
@@ -20,6 +22,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
+const SKIP = (process.env.BENCH_SKIP ?? '').split(',');
 
 interface Child {
   process: ChildProcess;
@@ -29,7 +33,7 @@ interface Child {
 
 async function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
   // As `make run` starts the server (its SERVER_NODE_OPTIONS).
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -193,7 +197,7 @@ async function compare(
   console.log(
     `${'operation'.padEnd(26)} ${pad('pixgate req/s', 14)} ${pad('p99', 6)} ${pad('bare req/s', 11)} ${pad('p99', 6)} ${pad('ratio', 6)}`,
   );
-  for (const workload of WORKLOADS) {
+  for (const workload of WORKLOADS.filter((w) => ONLY.test(w.name))) {
     const ours: Run[] = [];
     const theirs: Run[] = [];
     for (let i = 0; i < PAIRS; i++) {
@@ -291,7 +295,7 @@ async function startup(): Promise<void> {
   console.log(`start-up on a new embedded data folder: ${ms} ms (target < 2000 ms: ${ms < 2000 ? 'ok' : 'MISSED'})`);
 }
 
-await startup();
-await benchOn('embedded');
+if (!SKIP.includes('start-up')) await startup();
+if (!SKIP.includes('embedded')) await benchOn('embedded');
 if (process.env.DATABASE_URL) await benchOn('postgres');
 else console.log('\nDATABASE_URL is not set: the Postgres comparison was skipped');

@@ -8,7 +8,8 @@ import pg from 'pg';
 import type { Database } from './schema';
 import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
-import { CountedDialect } from './statement-counter';
+import { CountedDialect, countStatement } from './statement-counter';
+import { runPreparedDirectly } from './prepared';
 import { PreparingClient } from './preparing-client';
 import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf } from './change-feed';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
@@ -74,6 +75,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new CountedDialect(new SearchPathPostgresDialect({ pool })) });
+  runPreparedDirectly(db, directRunnerOf(pool));
   const changes = new PostgresChangeFeed(url, channelOf(options.schema), options.onFeedError);
   try {
     await changes.start();
@@ -91,6 +93,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await changes.close();
       await db.destroy();
     },
+  };
+}
+
+// The hot path's prepared queries outside a transaction (src/db/prepared.ts), counted as any
+// statement: Kysely's executor, connection provider and counted driver add five suspended
+// async frames and as many promises per query. A failed query releases its connection for
+// reuse, as Kysely does (pool.query would close it, and its prepared statements with it).
+function directRunnerOf(pool: pg.Pool) {
+  return async (text: string, values: unknown[]): Promise<unknown[]> => {
+    countStatement(text);
+    const client = await pool.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      client.release();
+    }
   };
 }
 

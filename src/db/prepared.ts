@@ -28,6 +28,15 @@ const compiler = new Kysely<Database>({
 
 const MARK = '\u0000pixgate-parameter:';
 
+// Runs a prepared query's SQL outside a transaction, where a database offers a quicker way than
+// Kysely's executor (src/db/database.ts); a transaction's queries always go through Kysely.
+export type DirectRunner = (sqlText: string, values: unknown[]) => Promise<unknown[]>;
+const directRunners = new WeakMap<Kysely<Database>, DirectRunner>();
+
+export function runPreparedDirectly(db: Kysely<Database>, run: DirectRunner): void {
+  directRunners.set(db, run);
+}
+
 // The SQL of every prepared query and the name its statement is prepared under.
 const statementNames = new Map<string, string>();
 
@@ -60,6 +69,8 @@ export function prepared<P extends object, Q extends Compilable<unknown>>(
   statementNames.set(compiled.sql, `px_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`);
   return async (db, params) => {
     const values = compiled.parameters.map((constant, i) => (slots[i] === undefined ? constant : params[slots[i]!]));
+    const direct = directRunners.get(db);
+    if (direct) return (await direct(compiled.sql, values)) as InferResult<Q>;
     const result = await db.executeQuery(CompiledQuery.raw(compiled.sql, values));
     return result.rows as InferResult<Q>;
   };

@@ -31,6 +31,11 @@ export function countStatements<T>(tally: StatementTally, work: () => Promise<T>
   return scope.run(tally, work);
 }
 
+// Counts one statement sent without the counted dialect (src/db/prepared.ts's direct runner).
+export function countStatement(text: string): void {
+  tick(text);
+}
+
 function tick(text?: string): void {
   const tally = scope.getStore();
   if (!tally) return;

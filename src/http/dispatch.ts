@@ -74,6 +74,10 @@ export class ApiDispatcher {
   private readonly operationsById = new Map<string, Operation>();
   private readonly pathParams = new Map<string, (path: string) => Record<string, string> | null>();
   private readonly metaById = new Map<string, OperationMeta>();
+  // Operations run without openapi-backend's per-request pipeline (handleDirect), with the one
+  // security scheme each needs ('' when open).
+  private readonly directScheme = new Map<string, string>();
+  private readonly runs = new Map<string, Run>();
 
   constructor(private readonly definition: ApiDefinition) {
     this.backend = new OpenAPIBackend({
@@ -148,16 +152,69 @@ export class ApiDispatcher {
       const handler = (this.definition.handlers as Record<string, Handler<any> | undefined>)[meta.operationId];
       // The generated map's type already asks for every operation; this holds for plain JS too.
       if (!handler) throw new Error(`${this.definition.name}: no handler for ${meta.operationId}`);
-      this.backend.register(meta.operationId, this.wrap(meta, handler));
+      const run = this.wrap(meta, handler);
+      this.runs.set(meta.operationId, run);
+      this.backend.register(meta.operationId, run);
     }
-    for (const [scheme, resolve] of Object.entries(this.definition.security)) {
-      this.backend.registerSecurityHandler(scheme, async (c: BackendContext, koa: KoaContext) => {
-        const meta = this.metaById.get(c.operation.operationId!)!;
-        const principal = await resolve(koa, meta);
-        koa.state.requestContext.principal = principal;
-        return principal;
-      });
+    for (const scheme of Object.keys(this.definition.security)) {
+      this.backend.registerSecurityHandler(scheme, (c: BackendContext, koa: KoaContext) =>
+        this.authenticate(scheme, koa, c.operation.operationId!),
+      );
     }
+    this.takeDirectPath(all);
+  }
+
+  private async authenticate(scheme: string, koa: KoaContext, operationId: string): Promise<Principal> {
+    const principal = await this.definition.security[scheme]!(koa, this.metaById.get(operationId)!);
+    koa.state.requestContext.principal = principal;
+    return principal;
+  }
+
+  // openapi-backend's handleRequest costs a routed request more than its security and
+  // validation do: a context, a second parse, a promise chain per security scheme, lodash walks,
+  // and more suspended async frames, which live (and are copied by each young-generation GC)
+  // while the request waits for the database. The operations whose security is one scheme
+  // or none run here instead, through the same security resolvers, the same request validators
+  // (validateRequest) and the same registered handler; the others (alternative or combined
+  // schemes, and unrouted requests) still go through handleRequest.
+  private takeDirectPath(all: Operation[]): void {
+    for (const op of all) {
+      const requirements = op.security ?? [];
+      const schemes = requirements.length === 1 ? Object.keys(requirements[0]!) : [];
+      if (requirements.length === 0) this.directScheme.set(op.operationId!, '');
+      else if (schemes.length === 1 && this.definition.security[schemes[0]!])
+        this.directScheme.set(op.operationId!, schemes[0]!);
+    }
+    const generic = this.backend.handleRequest.bind(this.backend);
+    this.backend.handleRequest = ((req: RoutedRequest, koa: KoaContext) => {
+      const id = req.operation?.operationId;
+      const scheme = id === undefined ? undefined : this.directScheme.get(id);
+      return scheme === undefined ? generic(asBackendRequest(req), koa) : this.handleDirect(req, koa, scheme);
+    }) as typeof this.backend.handleRequest;
+  }
+
+  private async handleDirect(req: RoutedRequest, koa: KoaContext, scheme: string): Promise<Reply> {
+    const operation = req.operation!;
+    const operationId = operation.operationId!;
+    const security: BackendContext['security'] = { authorized: true };
+    if (scheme) {
+      try {
+        security[scheme] = await this.authenticate(scheme, koa, operationId);
+      } catch (error) {
+        // as the unauthorizedHandler answers a failed scheme
+        throw error instanceof DomainError ? error : errors.unauthorized();
+      }
+    }
+    const validation = this.backend.validator.validateRequest(asBackendRequest(req), operation);
+    if (validation.errors) throw errors.validation(issuesFromAjv(pruneOneOfBranches(validation.errors)));
+    // What handleRequest hands the handler, without parsing it again: validateRequest coerced
+    // the path and query values (and made single query values arrays where the schema says so)
+    // in place, in the parse it cached for this request.
+    const request = parseRoutedRequest(req) as unknown as BackendContext['request'];
+    return this.runs.get(operationId)!(
+      { api: this.backend, request, operation, validation, security, response: undefined },
+      koa,
+    );
   }
 
   // Registers every path of the spec on the router, most literal paths first.
@@ -168,10 +225,13 @@ export class ApiDispatcher {
     for (const path of paths) {
       const metas = byPath.get(path)!;
       const allowed = metas.map((m) => m.method.toUpperCase());
-      router.all(toKoaPath(path), async (koa: KoaContext) => {
-        const meta = metas.find((m) => m.method === koa.method.toLowerCase());
-        await this.dispatch(koa, meta, allowed);
-      });
+      router.all(toKoaPath(path), (koa: KoaContext) =>
+        this.dispatch(
+          koa,
+          metas.find((m) => m.method === koa.method.toLowerCase()),
+          allowed,
+        ),
+      );
     }
   }
 
@@ -226,14 +286,15 @@ export class ApiDispatcher {
   }
 
   private wrap(meta: OperationMeta, handler: Handler<any>) {
-    const run = async (c: BackendContext, koa: KoaContext): Promise<Reply> => {
+    // The handler's own promise (no async frame of its own waiting on it).
+    const run = (c: BackendContext, koa: KoaContext): Promise<Reply> => {
       const req = {
         params: c.request.params ?? {},
         query: c.request.query ?? {},
         body: c.request.requestBody,
         headers: koa.headers as Record<string, string | undefined>,
       };
-      return (await handler(req, koa.state.requestContext)) as Reply;
+      return handler(req, koa.state.requestContext) as Promise<Reply>;
     };
     // Every platform POST honours the Idempotency-Key header (src/http/idempotency.ts).
     return this.definition.name === 'platform' && meta.method === 'post' ? idempotent(meta, run) : run;
@@ -266,6 +327,11 @@ export class ApiDispatcher {
     }
   }
 }
+
+type Run = (c: BackendContext, koa: KoaContext) => Promise<Reply>;
+
+// Koa's headers may hold undefined values, which openapi-backend's Request type does not name.
+const asBackendRequest = (req: RoutedRequest) => req as unknown as BackendRequest;
 
 interface Reply {
   status: number;

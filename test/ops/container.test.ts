@@ -52,7 +52,7 @@ test('multi-stage, non-root, the folders the server reads, and what make run run
   const makeRun = /^run:.*\n\t(.*)$/m.exec(read('Makefile'))![1]!;
   assert.match(makeRun, /tsx src\/main\.ts/);
   assert.match(dockerfile, /CMD \["node", "--import", "tsx", "src\/main\.ts"\]/);
-  assert.match(dockerfile, /NODE_OPTIONS=--max-semi-space-size=8/, 'the Makefile run target sets the same');
+  assert.match(dockerfile, /NODE_OPTIONS=--max-semi-space-size=16/, 'the Makefile run target sets the same');
   assert.match(dockerfile, /\/readyz/);
 });
 
