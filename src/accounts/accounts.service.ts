@@ -5,7 +5,7 @@ import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal';
-import { findCompany, insertBankAccount } from '../identity/identity.repository';
+import { findCompany } from '../identity/identity.repository';
 import { getBalance, getBalances, type BalanceView, counterLeg, OUTSIDE, FEES } from '../ledger/ledger.service';
 import { randomInt, randomUUID } from 'node:crypto';
 import { retryOnConflict } from '../db/errors';
@@ -99,7 +99,7 @@ export class AccountsService {
       if (!source) throw errors.missing('account');
       let number = newAccountNumber();
       while (await repo.accountNumberTaken(trx, number)) number = newAccountNumber();
-      const created = await insertBankAccount(trx, {
+      const created = await repo.insertBankAccount(trx, {
         id: randomUUID(),
         company_id: principal.companyId,
         is_default: false,

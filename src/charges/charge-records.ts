@@ -1,6 +1,7 @@
 // Writing the one charge record, shared by both APIs: create (with its location, revision 0
 // and the CHARGE_CREATED event), revise (a new revision of the standard's object), and move
 // or unlink its location. Every function runs inside the caller's transaction.
+import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import type {
   Charge,
@@ -14,7 +15,6 @@ import type {
 import type { FieldIssue } from '../errors/errors';
 import { newAccessToken, newPublicId } from '../lib/ids';
 import { randomUUID } from 'node:crypto';
-import { type AccountParty, findAccountParty } from '../pixin/pixin.repository';
 import type { ReceivingKey } from '../keys/keys.repository';
 import { accountEventView, companyView } from '../pixin/pixin.view';
 import * as repo from './charges.repository';

@@ -1,11 +1,11 @@
 // Company rows as every request needs them (features, names for BR Codes and debtors, the
 // sandbox clock), read once and cached per process; any change to a company announces
 // `company:<id>` on the change feed and every process forgets it (src/db/read-cache.ts).
+import { type AccountWithCompany, findAccountsOfCompany } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import type { Company, Database } from '../db/schema';
-import type { AccountWithCompany } from './identity.repository';
 import type { Clock } from '../lib/clock';
 import * as repo from './identity.repository';
 
@@ -34,7 +34,7 @@ export class CompanyDirectory {
     return (
       (await this.accountLists.get(
         companyId,
-        () => repo.findAccountsOfCompany(db, companyId),
+        () => findAccountsOfCompany(db, companyId),
         () => companyId,
       )) ?? []
     );

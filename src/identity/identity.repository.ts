@@ -1,15 +1,6 @@
-// All SQL of companies, bank accounts and applications.
+// All SQL of companies and applications (bank accounts: src/accounts/accounts.repository.ts).
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type {
-  Application,
-  BankAccount,
-  Company,
-  Database,
-  NewApplication,
-  NewBankAccount,
-  NewCompany,
-  NewCompanyFeatureChange,
-} from '../db/schema';
+import type { Application, Company, Database, NewApplication, NewCompany, NewCompanyFeatureChange } from '../db/schema';
 import type { WritePart } from '../db/together';
 
 export type Db = Kysely<Database>;
@@ -21,10 +12,6 @@ export interface ApplicationWithCompany extends Application {
 
 export async function insertCompany(db: Db, company: NewCompany): Promise<Company> {
   return db.insertInto('companies').values(company).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function insertBankAccount(db: Db, account: NewBankAccount): Promise<BankAccount> {
-  return db.insertInto('bank_accounts').values(account).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertApplication(db: Db, application: NewApplication): Promise<Application> {
@@ -136,41 +123,6 @@ export async function moveCompanyClock(
     .select(['moved.clock_offset_ms', notify.as('announced')])
     .executeTakeFirst();
   return row ? Number(row.clock_offset_ms) : undefined;
-}
-
-export async function findOpenAccountOfCompany(
-  db: Db,
-  companyId: string,
-  accountId: string,
-): Promise<BankAccount | undefined> {
-  return db
-    .selectFrom('bank_accounts')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', accountId)
-    .where('status', '=', 'OPEN')
-    .where('parent_account_id', 'is', null)
-    .executeTakeFirst();
-}
-
-// A bank account with its company's names (what payments and views show of a holder).
-export interface AccountWithCompany extends BankAccount {
-  tax_id: string;
-  official_name: string;
-  trade_name: string;
-}
-
-export async function findAccountsOfCompany(db: Db, companyId: string): Promise<AccountWithCompany[]> {
-  return db
-    .selectFrom('bank_accounts')
-    .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
-    .selectAll('bank_accounts')
-    .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
-    .where('bank_accounts.company_id', '=', companyId)
-    .where('bank_accounts.parent_account_id', 'is', null)
-    .orderBy('bank_accounts.created_at')
-    .orderBy('bank_accounts.id')
-    .execute();
 }
 
 export async function findCompany(db: Db, id: string): Promise<Company | undefined> {

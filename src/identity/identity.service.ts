@@ -1,4 +1,5 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
+import { findOpenAccountOfCompany, insertBankAccount } from '../accounts/accounts.repository';
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -162,7 +163,7 @@ export class IdentityService {
     if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
-      const account = await repo.findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
+      const account = await findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
       if (!account) throw errors.missing('account');
       const now = await this.clock.now(principal.companyId, trx);
       const app = await repo.insertApplication(trx, {
@@ -218,7 +219,7 @@ export class IdentityService {
         features: JSON.stringify(input.features),
         created_at: now,
       });
-      const account = await repo.insertBankAccount(trx, {
+      const account = await insertBankAccount(trx, {
         id: randomUUID(),
         company_id: company.id,
         is_default: true,

@@ -1,6 +1,7 @@
 // One-time codes confirming a representative's e-mail or phone. Every answer is an outcome
 // (HTTP 200). All timing reads the company's clock. Sends and checks of one register run under
 // its row lock, so two calls at once for the same administrator cannot both spend a code.
+import { accountUserEmails } from '../accounts/accounts.repository';
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, KycChannel, KycOnboardingRow } from '../db/schema';
@@ -89,7 +90,7 @@ export class KycCodesService {
         const { onboarding, rep, address } = await this.target(trx, principal, channel, target);
         const state = await repo.codeChannel(trx, rep.id, channel);
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
-        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
+        if (channel === 'EMAIL' && (await accountUserEmails(trx, principal.companyId)).includes(address))
           return 'SAME_AS_ACCOUNT_USER';
         const now = await this.clock.now(principal.companyId, trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';
@@ -126,7 +127,7 @@ export class KycCodesService {
         if (address === null) return 'NO_ACTIVE_CODE';
         const state = await repo.codeChannel(trx, rep.id, channel);
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
-        if (channel === 'EMAIL' && (await repo.accountUserEmails(trx, principal.companyId)).includes(address))
+        if (channel === 'EMAIL' && (await accountUserEmails(trx, principal.companyId)).includes(address))
           return 'SAME_AS_ACCOUNT_USER';
         const now = await this.clock.now(principal.companyId, trx);
         if (state.blocked_until && state.blocked_until > now) return 'BLOCKED';

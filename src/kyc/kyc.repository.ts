@@ -1,6 +1,6 @@
 // All SQL of KYC onboardings, representatives and one-time codes. Every query of the API's
 // use cases is scoped to one company; the sandbox helpers look rows up by their global ids.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   Database,
   KycChannel,
@@ -182,17 +182,6 @@ export async function findRepresentativeByTaxId(
     .where('r.onboarding_id', '=', onboardingId)
     .where('r.tax_id', '=', taxId)
     .executeTakeFirst();
-}
-
-// E-mails of the company's account users (confirmed when their account was opened).
-export async function accountUserEmails(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('bank_accounts')
-    .select(sql<string>`lower(holder_email)`.as('email'))
-    .where('company_id', '=', companyId)
-    .where('holder_email', 'is not', null)
-    .execute();
-  return rows.map((r) => r.email);
 }
 
 export async function codeChannel(db: Db, representativeId: string, channel: KycChannel): Promise<KycCodeChannelRow> {

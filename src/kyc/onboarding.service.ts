@@ -2,6 +2,7 @@
 // representatives (upserted by CPF), submit (gated by one-time code confirmations when the
 // company has the OTP features; opens the company's account register) and the sandbox
 // analysis (approve or reject, settling the register).
+import { accountUserEmails } from '../accounts/accounts.repository';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -155,7 +156,7 @@ export class KycOnboardingService {
       const [rows, total, emails] = [
         await repo.listRepresentatives(trx, onboarding.id, page),
         await repo.countRepresentatives(trx, onboarding.id),
-        await repo.accountUserEmails(trx, principal.companyId),
+        await accountUserEmails(trx, principal.companyId),
       ];
       return { representatives: rows.map((r) => representativeView(r, emails)), total };
     });
@@ -203,7 +204,7 @@ export class KycOnboardingService {
       const row = await repo.findRepresentative(trx, onboarding.id, id);
       return {
         created: !existing,
-        representative: representativeView(row!, await repo.accountUserEmails(trx, principal.companyId)),
+        representative: representativeView(row!, await accountUserEmails(trx, principal.companyId)),
       };
     });
   }
@@ -216,7 +217,7 @@ export class KycOnboardingService {
       const reps = await repo.listRepresentatives(trx, onboarding.id);
       if (reps.length === 0) throw errors.badRequest('Onboarding has no representatives');
       const targets = reps.some((r) => r.target_administrator) ? reps.filter((r) => r.target_administrator) : reps;
-      const emails = await repo.accountUserEmails(trx, principal.companyId);
+      const emails = await accountUserEmails(trx, principal.companyId);
       if (hasFeature(principal, KYC_FEATURES.emailOtp)) {
         const missing = targets.filter((r) => !emailConfirmed(r, emails));
         if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_EMAIL_VERIFICATION', missing, 'email');
@@ -266,14 +267,14 @@ export class KycOnboardingService {
     if (!onboarding) throw errors.missing('onboarding');
     const [reps, emails] = [
       await repo.listRepresentatives(this.db, onboarding.id),
-      await repo.accountUserEmails(this.db, onboarding.company_id),
+      await accountUserEmails(this.db, onboarding.company_id),
     ];
     return renderOnboardingPage(onboarding, reps, emails);
   }
 
   private async view(trx: Db, companyId: string, onboarding: KycOnboardingRow) {
     const reps = await repo.listRepresentatives(trx, onboarding.id);
-    return onboardingView(onboarding, this.publicUrl, reps, await repo.accountUserEmails(trx, companyId));
+    return onboardingView(onboarding, this.publicUrl, reps, await accountUserEmails(trx, companyId));
   }
 }
 

@@ -135,14 +135,3 @@ export async function insertPartnerApplication(
 ): Promise<void> {
   await db.insertInto('partner_applications').values(row).execute();
 }
-
-export async function defaultOpenAccount(db: Db, companyId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('bank_accounts')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('is_default', '=', true)
-    .where('status', '=', 'OPEN')
-    .executeTakeFirst();
-  return row?.id;
-}

@@ -1,6 +1,7 @@
 // Partner rules: pre-registrations (idempotent by tax id per partner), and applications for a
 // pre-registered company. The first application makes the company itself (default account,
 // EVP key), affiliated to the partner; its credential works like any other (hashed secret).
+import { defaultOpenAccount, insertBankAccount } from '../accounts/accounts.repository';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -221,7 +222,7 @@ async function affiliatedCompanyOf(
   now: Date,
 ): Promise<{ companyId: string; accountId: string }> {
   if (pre.company_id !== null) {
-    const account = await repo.defaultOpenAccount(trx, pre.company_id);
+    const account = await defaultOpenAccount(trx, pre.company_id);
     if (!account) throw errors.badRequest('The company has no open default account');
     return { companyId: pre.company_id, accountId: account };
   }
@@ -234,7 +235,7 @@ async function affiliatedCompanyOf(
     features: JSON.stringify([]),
     created_at: now,
   });
-  const account = await identityRepo.insertBankAccount(trx, {
+  const account = await insertBankAccount(trx, {
     id: randomUUID(),
     company_id: company.id,
     is_default: true,

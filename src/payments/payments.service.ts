@@ -4,6 +4,7 @@
 // the hold settled (CONFIRMED, a PIX_OUT transaction) or released (FAILED, reason kept), and
 // the movement event. A refusal before sending (balance, limits) changes nothing: the
 // payment stays CREATED, or with autoApprove is not stored at all.
+import { type AccountWithCompany } from '../accounts/accounts.repository';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, PaymentRow } from '../db/schema';
@@ -28,7 +29,6 @@ import { localDate } from '../limits/brasilia-time';
 import type { Destination, Rail } from '../rail/rail';
 import { insertTransactionPart } from '../transactions/transactions.repository';
 import { writeTogether } from '../db/together';
-import type { AccountWithCompany } from '../identity/identity.repository';
 import type { CompanyDirectory } from '../identity/companies';
 import { cents, type Cents } from '../lib/money';
 import { describeBoleto } from './boletos';

@@ -2,6 +2,7 @@
 // one process (FOR UPDATE SKIP LOCKED) and, in one transaction, either returned to the payer
 // (DEVOLVIDO: the held money leaves the account; a local payer is credited and notified) or refused
 // (NAO_REALIZADO: the hold is released), with its transaction rows and events.
+import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findCompanyCharge, platformChargeView } from '../charges/payable';
@@ -13,7 +14,6 @@ import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
 import { insertTransaction } from '../transactions/transactions.repository';
 import * as repo from './pixin.repository';
-import type { AccountParty } from './pixin.repository';
 import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.view';
 
 export const SETTLEMENT_JOB = 'pixin.devolutions';
@@ -55,14 +55,14 @@ export class DevolutionSettlement {
   // Why the payer's bank would refuse the return, if it would.
   private async refusalOf(trx: Kysely<Database>, pix: PixReceived): Promise<string | undefined> {
     if (pix.payer_account_id) {
-      const payer = await repo.findAccountParty(trx, pix.payer_account_id);
+      const payer = await findAccountParty(trx, pix.payer_account_id);
       return !payer || payer.status !== 'OPEN' ? CLOSED_ACCOUNT_REASON : undefined;
     }
     return SANDBOX_CLOSED_ACCOUNT_TAX_IDS.has(pix.payer_tax_id) ? CLOSED_ACCOUNT_REASON : undefined;
   }
 
   private async settle(trx: Kysely<Database>, d: PixDevolution, pix: PixReceived, now: Date): Promise<void> {
-    const party = (await repo.findAccountParty(trx, d.account_id))!;
+    const party = (await findAccountParty(trx, d.account_id))!;
     const tx = await insertTransaction(trx, {
       company_id: d.company_id,
       account_id: d.account_id,
@@ -148,7 +148,7 @@ export class DevolutionSettlement {
         natureza: d.natureza,
       },
     });
-    const payer = (await repo.findAccountParty(trx, pix.payer_account_id!))!;
+    const payer = (await findAccountParty(trx, pix.payer_account_id!))!;
     await recordEvent(trx, {
       companyId: payer.company_id,
       type: 'PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED',
@@ -180,7 +180,7 @@ export class DevolutionSettlement {
       motivo,
       settled_at: now,
     });
-    const party = (await repo.findAccountParty(trx, d.account_id))!;
+    const party = (await findAccountParty(trx, d.account_id))!;
     const payload = await this.eventPayload(trx, refused, pix, now);
     await recordEvent(trx, {
       companyId: d.company_id,

@@ -328,30 +328,3 @@ export async function claimPendingDevolution(trx: Db): Promise<PixDevolution | u
 }
 
 // Parties -----------------------------------------------------------------------------------
-
-export interface AccountParty {
-  company_id: string;
-  company_name: string;
-  company_tax_id: string;
-  account_id: string;
-  branch: string;
-  account_number: string;
-  status: 'OPEN' | 'CLOSED';
-}
-
-export async function findAccountParty(db: Db, accountId: string): Promise<AccountParty | undefined> {
-  return db
-    .selectFrom('bank_accounts')
-    .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
-    .select([
-      'companies.id as company_id',
-      'companies.name as company_name',
-      'companies.tax_id as company_tax_id',
-      'bank_accounts.id as account_id',
-      'bank_accounts.branch',
-      'bank_accounts.account_number',
-      'bank_accounts.status',
-    ])
-    .where('bank_accounts.id', '=', accountId)
-    .executeTakeFirst();
-}

@@ -1,10 +1,10 @@
 // How a received Pix and its devolutions are shown: in the standard's format (Pix API, its
 // callbacks) and in the platform's (refunds of a charge, webhook payloads).
+import { type AccountParty } from '../accounts/accounts.repository';
 import type { components as pixSchemas } from '../../generated/pix.types';
 import type { components as platformSchemas } from '../../generated/platform.types';
 import type { PixDevolution, PixReceived } from '../db/schema';
 import { cents, formatDecimalAmount } from '../lib/money';
-import type { AccountParty } from './pixin.repository';
 
 export function money(value: number): string {
   return formatDecimalAmount(cents(value));

@@ -2,6 +2,7 @@
 // (POST /api/v1/sandbox/pay, /pix-in) or from another company here paying through the rail.
 // One function, called inside the caller's database transaction, so the payer's debit (when
 // the payer is local) and this credit commit together: one money move, no money created.
+import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Charge, Database, PixReceived } from '../db/schema';
@@ -17,7 +18,6 @@ import { accountEventView, companyView, platformPixView, pixView } from './pixin
 import { findByKeyAndIdentifier } from '../qrcodes/qrcodes.repository';
 import type { StoredTransactionDetails } from '../transactions/transaction-details';
 import { insertTransaction } from '../transactions/transactions.repository';
-import type { AccountParty } from './pixin.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
 import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
 import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
@@ -300,7 +300,7 @@ async function resolveTarget(
 ): Promise<Target | Refusal> {
   if (incoming.locationUrl) return chargeTarget(trx, incoming, context, { locationUrl: incoming.locationUrl });
   if (incoming.accountId) {
-    const party = await repo.findAccountParty(trx, incoming.accountId);
+    const party = await findAccountParty(trx, incoming.accountId);
     if (!party) return fail('NOT_FOUND', 'Account not found');
     return plainTarget(trx, incoming, context, party, { pixKey: '', txid: null });
   }

@@ -3,6 +3,7 @@
 // locally through receivePix (the payer's debit and the receiver's credit commit together in
 // the caller's transaction); anything else goes to the simulated outside world, which in
 // sandbox mode fails for the destinations of the failure table (src/rail/outside-world.ts).
+import { type LocalAccount, findLocalAccount } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import { receivePix, type ReceiveFailure } from '../pixin/receive.service';
 import type { Database } from '../db/schema';
@@ -68,7 +69,7 @@ const RECEIVE_FAILURE_CODES: Record<ReceiveFailure, string> = {
   PAST_VALIDITY: 'DS04',
 };
 
-export function localParty(row: repo.LocalAccount): Party {
+export function localParty(row: LocalAccount): Party {
   return {
     name: row.official_name,
     tradeName: row.trade_name,
@@ -105,7 +106,7 @@ export class SimulatedRail implements Rail {
   async resolveAccount(db: Kysely<Database>, input: ManualAccount): Promise<Destination> {
     const declared = { name: input.holder.name, taxId: input.holder.taxId, taxIdType: input.holder.taxIdType };
     if (input.ispb === OWN_ISPB) {
-      const local = await repo.findLocalAccount(db, input.branch, input.account);
+      const local = await findLocalAccount(db, input.branch, input.account);
       if (local)
         return {
           ...localParty(local),

@@ -1,15 +1,7 @@
 // All SQL of recurring charges (cobr) and the company data they need.
 import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import { companyTodaySql } from '../db/clock-sql';
-import type {
-  BankAccount,
-  CobRStatus,
-  Company,
-  Database,
-  RecBody,
-  RecurringCharge,
-  RecurringChargesTable,
-} from '../db/schema';
+import type { CobRStatus, Company, Database, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -143,23 +135,6 @@ export async function claimStaleCobrs(db: Db, windowDays: number, limit: number)
 
 export async function findCompany(db: Db, companyId: string): Promise<Company> {
   return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
-}
-
-// The company's open account with this number (and branch, when given).
-export async function findCompanyAccount(
-  db: Db,
-  companyId: string,
-  accountNumber: string,
-  branch: string | undefined,
-): Promise<BankAccount | undefined> {
-  let q = db
-    .selectFrom('bank_accounts')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('account_number', '=', accountNumber)
-    .where('status', '=', 'OPEN');
-  if (branch !== undefined) q = q.where('branch', '=', branch);
-  return q.executeTakeFirst();
 }
 
 export async function txidUsedByCharge(db: Db, companyId: string, txid: string): Promise<boolean> {

@@ -2,6 +2,7 @@
 // txid of ours), read, list, cancel before the first settlement attempt, and retry a failed
 // attempt (PERMITE_3R_7D). The payer's PSP is simulated: a charge is scheduled at once
 // (CRIADA, then ATIVA with an AGENDADA attempt); cobr-settlement.ts settles attempts on their date.
+import { findCompanyAccount } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import type { CobRAttempt, CobRBody, Database, Recurrence, RecurringCharge } from '../db/schema';
@@ -281,7 +282,7 @@ async function checkCobrRequest(
       value: input.valor.original,
     });
   }
-  const account = await cobrRepo.findCompanyAccount(trx, companyId, input.recebedor.conta, input.recebedor.agencia);
+  const account = await findCompanyAccount(trx, companyId, input.recebedor.conta, input.recebedor.agencia);
   if (!account)
     issues.push({
       field: 'cobr.recebedor.conta',

@@ -6,12 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { closeAccount } from '../accounts/accounts.repository';
+import { closeAccount, insertBankAccount } from '../accounts/accounts.repository';
 import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { errors, type FieldIssue } from '../errors/errors';
 import { FEATURES, hasFeature } from '../identity/identity.service';
-import { insertBankAccount } from '../identity/identity.repository';
 import type { Principal } from '../identity/principal';
 import { deleteAccountKeys, findDefaultKey, findPixKeyOwner, insertPixKey } from '../keys/keys.repository';
 import { requireLinkedAccount } from '../keys/linked-account';
