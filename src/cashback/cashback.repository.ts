@@ -34,26 +34,6 @@ export async function findLatest(db: Db, companyId: string, taxId: string): Prom
     .executeTakeFirst();
 }
 
-// The first Pix the company received from this payer at or after `since`.
-export async function findPixFromPayer(
-  db: Db,
-  companyId: string,
-  taxId: string,
-  since: Date,
-): Promise<{ id: string; end_to_end_id: string | null; created_at: Date } | undefined> {
-  return db
-    .selectFrom('transactions')
-    .select(['id', 'end_to_end_id', 'created_at'])
-    .where('company_id', '=', companyId)
-    .where('type', '=', 'PIX_IN')
-    .where('created_at', '>=', since)
-    .where(sql<string>`coalesce(details->'payer'->>'taxID', details->'payer'->>'taxId')`, '=', taxId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 export async function markUsed(
   db: Db,
   id: string,

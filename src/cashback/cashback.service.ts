@@ -18,6 +18,7 @@
 //
 // Balance: the PENDING value (0 when there is none) and the status of the customer's latest
 // cashback (PENDING, USED, or NONE when the customer never had one).
+import { findPixFromPayer } from '../transactions/transactions.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Cashback, Database } from '../db/schema';
@@ -109,7 +110,7 @@ export class CashbackService {
   // `pending` is locked by the caller. Undefined once paid; the row while not due or not
   // covered by the company's available balance.
   private async payIfDue(trx: Kysely<Database>, pending: Cashback): Promise<Cashback | undefined> {
-    const pix = await repo.findPixFromPayer(trx, pending.company_id, pending.tax_id, pending.created_at);
+    const pix = await findPixFromPayer(trx, pending.company_id, pending.tax_id, pending.created_at);
     if (!pix) return pending;
     const now = await this.clock.now(pending.company_id, trx);
     const received = pix.end_to_end_id

@@ -597,12 +597,6 @@ export async function txidsOfCharges(db: Db, chargeIds: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.id, r.txid]));
 }
 
-// Companies -------------------------------------------------------------------------------
-
-export async function findCompanyRow(db: Db, companyId: string): Promise<Company | undefined> {
-  return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
-}
-
 // Expiry ----------------------------------------------------------------------------------
 
 // A charge in context with the account that receives its payment.
@@ -701,4 +695,23 @@ export async function markChargesExpired(
     from jsonb_to_recordset(${events}::jsonb) as e(id text, company_id text, type text, payload jsonb, at timestamptz)`.execute(
     db,
   );
+}
+
+export async function txidUsedByCharge(db: Db, companyId: string, txid: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('charges')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('txid', '=', txid)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// A payment completes the charge: CONCLUIDA, paid at `at`, with no new revision.
+export async function markChargePaid(db: Db, chargeId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('charges')
+    .set({ status: 'CONCLUIDA', paid_at: at, updated_at: at })
+    .where('id', '=', chargeId)
+    .execute();
 }

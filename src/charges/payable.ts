@@ -67,7 +67,7 @@ function payableAt(found: repo.ChargeWithAccount, at: Date): LockResult {
 // of the charge object.
 export async function completeCharge(trx: Kysely<Database>, found: repo.ChargeWithAccount, at: Date): Promise<Charge> {
   const paid = { status: 'CONCLUIDA' as const, paid_at: at, updated_at: at };
-  await trx.updateTable('charges').set(paid).where('id', '=', found.charge.id).execute();
+  await repo.markChargePaid(trx, found.charge.id, at);
   return { ...found.charge, ...paid };
 }
 

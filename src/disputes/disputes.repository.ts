@@ -1,23 +1,8 @@
-// All SQL of disputes and of the received Pix they are opened against.
+// All SQL of disputes (the received Pix they are opened against: transactions.repository).
 import type { Kysely } from 'kysely';
-import type { Database, Dispute, DisputeStatus, StoredEvidence, Transaction } from '../db/schema';
+import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
 
 type Db = Kysely<Database>;
-
-// A Pix received by any company (the sandbox's payer knows only the endToEndId).
-export async function findReceivedPix(db: Db, endToEndId: string): Promise<Transaction | undefined> {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('end_to_end_id', '=', endToEndId)
-    .where('type', '=', 'PIX_IN')
-    .orderBy('created_at')
-    .executeTakeFirst();
-}
-
-export async function findTransaction(db: Db, id: string): Promise<Transaction> {
-  return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
 
 export async function insertDispute(
   db: Db,

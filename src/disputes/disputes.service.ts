@@ -13,6 +13,7 @@
 // (POST /api/v1/sandbox/disputes, POST /api/v1/sandbox/disputes/{id}/resolve). Each change
 // records its event (DISPUTE_CREATE, DISPUTE_ACCEPTED, DISPUTE_REJECTED, DISPUTE_CANCELED)
 // with payload {dispute, pix} in the same transaction.
+import { findReceivedPix, findTransactionById } from '../transactions/transactions.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/platform.types';
@@ -123,7 +124,7 @@ export class DisputesService {
   async open(input: SandboxDisputeInput) {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const pix = await repo.findReceivedPix(trx, input.endToEndId);
+        const pix = await findReceivedPix(trx, input.endToEndId);
         if (!pix) throw errors.missing('pix');
         const now = await this.clock.now(pix.company_id, trx);
         if (await repo.findDispute(trx, input.endToEndId, undefined)) throw errors.conflict(ALREADY_EXISTS);
@@ -193,7 +194,7 @@ export class DisputesService {
       if (outcome === 'ACCEPTED') await this.returnHeld(trx, row, held, now);
       else await this.release(trx, row, held, outcome, now);
       const dispute = disputeView(await repo.updateDispute(trx, row.id, { status: outcome, updated_at: now }));
-      const pix = await repo.findTransaction(trx, row.transaction_id);
+      const pix = await findTransactionById(trx, row.transaction_id);
       await recordEvent(trx, {
         companyId: row.company_id,
         type: EVENT_OF[outcome],

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import { cobvAmountsOn, cobvLastDay, platformStatusOf } from '../charges/charge-model';
 import * as charges from '../charges/charges.repository';
+import { findCompany } from '../identity/identity.repository';
 import { buildPlatformChargeView, chargeViewContext } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
 import { errors } from '../errors/errors';
@@ -130,7 +131,7 @@ export class PaymentPageService {
   }
 
   private async merchantOf(companyId: string): Promise<string | undefined> {
-    const company = await charges.findCompanyRow(this.db, companyId);
+    const company = await findCompany(this.db, companyId);
     return company ? company.trade_name || company.name : undefined;
   }
 

@@ -1,5 +1,6 @@
 // All SQL of account limits and of the usage they are checked against (the PIX_OUT and
 // WITHDRAW transactions of the account, written in the same transaction as their debit).
+import { type OutflowWindows, outflowUsageQuery } from '../transactions/transactions.repository';
 import { type Kysely, sql } from 'kysely';
 import type { AccountLimitsRow, Database } from '../db/schema';
 
@@ -17,14 +18,7 @@ export async function upsertLimits(db: Db, row: AccountLimitsRow): Promise<void>
     .execute();
 }
 
-export interface UsageWindows {
-  monthStart: Date;
-  monthEnd: Date;
-  dayStart: Date;
-  nightEnds: Date;
-  nightStarts: Date;
-  dayEnd: Date;
-}
+export type UsageWindows = OutflowWindows;
 
 export interface Usage {
   month: number;
@@ -34,7 +28,7 @@ export interface Usage {
 
 // Money out of the account this month, and today by daytime and nighttime.
 export async function usage(db: Db, accountId: string, w: UsageWindows): Promise<Usage> {
-  const row = await usageQuery(db, accountId, w).executeTakeFirstOrThrow();
+  const row = await outflowUsageQuery(db, accountId, w).executeTakeFirstOrThrow();
   return { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) };
 }
 
@@ -44,7 +38,7 @@ export async function limitsAndUsage(
   accountId: string,
   w: UsageWindows,
 ): Promise<{ limits: AccountLimitsRow | undefined; used: Usage }> {
-  const row = await usageQuery(db, accountId, w)
+  const row = await outflowUsageQuery(db, accountId, w)
     .select((eb) =>
       eb
         .selectFrom('account_limits')
@@ -58,22 +52,4 @@ export async function limitsAndUsage(
     limits,
     used: { month: Number(row.month), daytime: Number(row.daytime), nighttime: Number(row.nighttime) },
   };
-}
-
-function usageQuery(db: Db, accountId: string, w: UsageWindows) {
-  return db
-    .selectFrom('transactions')
-    .select([
-      sql<number>`coalesce(sum(value), 0)::int8`.as('month'),
-      sql<number>`coalesce(sum(case when created_at >= ${w.nightEnds} and created_at < ${w.nightStarts} then value else 0 end), 0)::int8`.as(
-        'daytime',
-      ),
-      sql<number>`coalesce(sum(case when (created_at >= ${w.dayStart} and created_at < ${w.nightEnds}) or (created_at >= ${w.nightStarts} and created_at < ${w.dayEnd}) then value else 0 end), 0)::int8`.as(
-        'nighttime',
-      ),
-    ])
-    .where('account_id', '=', accountId)
-    .where('type', 'in', ['PIX_OUT', 'WITHDRAW'])
-    .where('created_at', '>=', w.monthStart)
-    .where('created_at', '<', w.monthEnd);
 }

@@ -1,47 +1,9 @@
-// All SQL of funds recoveries (MED) and of the sent transactions they are opened for.
+// All SQL of funds recoveries (MED); the sent transactions they are opened for are read
+// through transactions.repository and payments.repository.
 import type { Kysely } from 'kysely';
-import type {
-  Database,
-  FundsRecovery,
-  FundsRecoveryUpdate,
-  NewFundsRecovery,
-  StoredRecoveryEvent,
-  Transaction,
-} from '../db/schema';
+import type { Database, FundsRecovery, FundsRecoveryUpdate, NewFundsRecovery, StoredRecoveryEvent } from '../db/schema';
 
 type Db = Kysely<Database>;
-
-// The transactions of the company carrying this endToEndId, with the status of the payment
-// that sent it (PIX_OUT rows are written by the payments area when a payment settles).
-export async function findCompanyTransactions(
-  db: Db,
-  companyId: string,
-  endToEndId: string,
-): Promise<Array<Transaction & { payment_status: string | null }>> {
-  return db
-    .selectFrom('transactions')
-    .leftJoin('payments', 'payments.id', 'transactions.payment_id')
-    .selectAll('transactions')
-    .select('payments.status as payment_status')
-    .where('transactions.company_id', '=', companyId)
-    .where('transactions.end_to_end_id', '=', endToEndId)
-    .orderBy('transactions.created_at')
-    .execute();
-}
-
-// The company's payment that carries this endToEndId (set on approval, CONFIRMED or FAILED).
-export async function findCompanyPayment(
-  db: Db,
-  companyId: string,
-  endToEndId: string,
-): Promise<{ id: string; status: string } | undefined> {
-  return db
-    .selectFrom('payments')
-    .select(['id', 'status'])
-    .where('company_id', '=', companyId)
-    .where('end_to_end_id', '=', endToEndId)
-    .executeTakeFirst();
-}
 
 export async function findByTransaction(db: Db, transactionId: string): Promise<FundsRecovery | undefined> {
   return db.selectFrom('funds_recoveries').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();

@@ -9,6 +9,8 @@
 // Every move after opening is appended to `events`. The money of each move (block, return
 // through the rail, release) is in recovery-money.ts, written in the move's transaction.
 // The receiving company, when it is on this server, reads the recovery too (direction RECEIVED).
+import { findCompanyPayment } from '../payments/payments.repository';
+import { findCompanyTransactions } from '../transactions/transactions.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -129,10 +131,10 @@ export class MedService {
 
   // The caller's PIX_OUT with this endToEndId that went through.
   private async sentTransaction(trx: Kysely<Database>, companyId: string, endToEndId: string) {
-    const rows = await repo.findCompanyTransactions(trx, companyId, endToEndId);
+    const rows = await findCompanyTransactions(trx, companyId, endToEndId);
     if (rows.length === 0) {
       // A payment that failed (or was removed) writes no transaction, only its endToEndId.
-      const payment = await repo.findCompanyPayment(trx, companyId, endToEndId);
+      const payment = await findCompanyPayment(trx, companyId, endToEndId);
       if (payment && REJECTED_PAYMENTS.has(payment.status)) throw errors.badRequest('Transaction was rejected');
       throw errors.missing('transaction');
     }

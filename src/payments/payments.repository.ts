@@ -147,3 +147,17 @@ export async function claimStale(db: Db, ageMs: number, limit: number): Promise<
     )
     .execute();
 }
+
+// The company's payment that carries this endToEndId (set on approval, CONFIRMED or FAILED).
+export async function findCompanyPayment(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<{ id: string; status: string } | undefined> {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'status'])
+    .where('company_id', '=', companyId)
+    .where('end_to_end_id', '=', endToEndId)
+    .executeTakeFirst();
+}

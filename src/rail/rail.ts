@@ -3,6 +3,7 @@
 // locally through receivePix (the payer's debit and the receiver's credit commit together in
 // the caller's transaction); anything else goes to the simulated outside world, which in
 // sandbox mode fails for the destinations of the failure table (src/rail/outside-world.ts).
+import { findLocalKey } from '../keys/keys.repository';
 import { type LocalAccount, findLocalAccount } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import { receivePix, type ReceiveFailure } from '../pixin/receive.service';
@@ -10,7 +11,6 @@ import type { Database } from '../db/schema';
 import type { Cents } from '../lib/money';
 import type { PixKeyType } from '../lib/pix-key';
 import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
-import * as repo from './rail.repository';
 import {
   institutionByIspb,
   isUnknownOutsideKey,
@@ -91,7 +91,7 @@ export class SimulatedRail implements Rail {
   ) {}
 
   async lookupKey(db: Kysely<Database>, key: string, type: PixKeyType): Promise<DictEntry | undefined> {
-    const local = await repo.findLocalKey(db, key);
+    const local = await findLocalKey(db, key);
     if (local)
       return {
         key,

@@ -1,7 +1,7 @@
-// All SQL of recurring charges (cobr) and the company data they need.
+// All SQL of recurring charges (cobr).
 import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
 import { companyTodaySql } from '../db/clock-sql';
-import type { CobRStatus, Company, Database, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
+import type { CobRStatus, Database, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
 
 type Db = Kysely<Database>;
 
@@ -131,18 +131,4 @@ export async function claimStaleCobrs(db: Db, windowDays: number, limit: number)
     .forUpdate()
     .skipLocked()
     .execute();
-}
-
-export async function findCompany(db: Db, companyId: string): Promise<Company> {
-  return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirstOrThrow();
-}
-
-export async function txidUsedByCharge(db: Db, companyId: string, txid: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('charges')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('txid', '=', txid)
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -2,6 +2,7 @@
 // txid of ours), read, list, cancel before the first settlement attempt, and retry a failed
 // attempt (PERMITE_3R_7D). The payer's PSP is simulated: a charge is scheduled at once
 // (CRIADA, then ATIVA with an AGENDADA attempt); cobr-settlement.ts settles attempts on their date.
+import { txidUsedByCharge } from '../charges/charges.repository';
 import { findCompanyAccount } from '../accounts/accounts.repository';
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
@@ -259,7 +260,7 @@ async function checkCobrRequest(
   const issues: FieldIssue[] = [];
   const taken =
     txid !== undefined &&
-    ((await cobrRepo.findCobr(trx, companyId, txid)) || (await cobrRepo.txidUsedByCharge(trx, companyId, txid)));
+    ((await cobrRepo.findCobr(trx, companyId, txid)) || (await txidUsedByCharge(trx, companyId, txid)));
   if (taken) issues.push({ field: 'cobr.txid', message: 'The txid is already in use', value: txid });
   if (rec.status !== 'APROVADA')
     issues.push({

@@ -18,6 +18,7 @@ import type {
   SolicRecStatus,
 } from '../db/schema';
 import { recordEvent } from '../events/events.repository';
+import { findCompany } from '../identity/identity.repository';
 import * as cobrRepo from './cobr.repository';
 import { ENDED_REC, OPEN_REQUEST } from './rec.rules';
 import * as repo from './recurrences.repository';
@@ -34,7 +35,9 @@ export interface RecStatusChange {
 }
 
 export async function companyOf(db: Kysely<Database>, companyId: string): Promise<Company> {
-  return cobrRepo.findCompany(db, companyId);
+  const company = await findCompany(db, companyId);
+  if (!company) throw new Error(`company ${companyId} of a recurrence does not exist`);
+  return company;
 }
 
 export async function recordRecEvent(trx: Kysely<Database>, rec: Recurrence, at: Date): Promise<void> {

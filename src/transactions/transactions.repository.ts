@@ -10,6 +10,8 @@ import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTransaction, Transaction } from '../db/schema';
+
+type Db = Kysely<Database>;
 import type { StoredTransactionDetails } from './transaction-details';
 
 export type TransactionType =
@@ -133,4 +135,86 @@ export async function insertTransactions(
     .insertInto('transactions')
     .values(txs.map((tx) => ({ ...tx, details: JSON.stringify(tx.details ?? {}) })))
     .execute();
+}
+
+// The first Pix the company received from this payer at or after `since`.
+export async function findPixFromPayer(
+  db: Db,
+  companyId: string,
+  taxId: string,
+  since: Date,
+): Promise<{ id: string; end_to_end_id: string | null; created_at: Date } | undefined> {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'end_to_end_id', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('type', '=', 'PIX_IN')
+    .where('created_at', '>=', since)
+    .where(sql<string>`coalesce(details->'payer'->>'taxID', details->'payer'->>'taxId')`, '=', taxId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+// A Pix received by any company (the sandbox's payer knows only the endToEndId).
+export async function findReceivedPix(db: Db, endToEndId: string): Promise<Transaction | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('end_to_end_id', '=', endToEndId)
+    .where('type', '=', 'PIX_IN')
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+export async function findTransactionById(db: Db, id: string): Promise<Transaction> {
+  return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+// Money out of an account (PIX_OUT and WITHDRAW) in the month and, today, by daytime and
+// nighttime; a query the limits area extends with its own columns (one statement).
+export function outflowUsageQuery(db: Db, accountId: string, w: OutflowWindows) {
+  return db
+    .selectFrom('transactions')
+    .select([
+      sql<number>`coalesce(sum(value), 0)::int8`.as('month'),
+      sql<number>`coalesce(sum(case when created_at >= ${w.nightEnds} and created_at < ${w.nightStarts} then value else 0 end), 0)::int8`.as(
+        'daytime',
+      ),
+      sql<number>`coalesce(sum(case when (created_at >= ${w.dayStart} and created_at < ${w.nightEnds}) or (created_at >= ${w.nightStarts} and created_at < ${w.dayEnd}) then value else 0 end), 0)::int8`.as(
+        'nighttime',
+      ),
+    ])
+    .where('account_id', '=', accountId)
+    .where('type', 'in', ['PIX_OUT', 'WITHDRAW'])
+    .where('created_at', '>=', w.monthStart)
+    .where('created_at', '<', w.monthEnd);
+}
+
+// The transactions of the company carrying this endToEndId, with the status of the payment
+// that sent it (PIX_OUT rows are written by the payments area when a payment settles).
+export async function findCompanyTransactions(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+): Promise<Array<Transaction & { payment_status: string | null }>> {
+  return db
+    .selectFrom('transactions')
+    .leftJoin('payments', 'payments.id', 'transactions.payment_id')
+    .selectAll('transactions')
+    .select('payments.status as payment_status')
+    .where('transactions.company_id', '=', companyId)
+    .where('transactions.end_to_end_id', '=', endToEndId)
+    .orderBy('transactions.created_at')
+    .execute();
+}
+
+export interface OutflowWindows {
+  monthStart: Date;
+  monthEnd: Date;
+  dayStart: Date;
+  nightEnds: Date;
+  nightStarts: Date;
+  dayEnd: Date;
 }

@@ -15,7 +15,8 @@ import {
   platformStatusOf,
   qrCodeImageUrlOf,
 } from '../charge-model';
-import { findCompanyRow, findLocationById } from '../charges.repository';
+import { findLocationById } from '../charges.repository';
+import { findCompany } from '../../identity/identity.repository';
 import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../charge-body';
 import type { Devedor } from '../standard/standard.rules';
 
@@ -42,7 +43,7 @@ function customerOf(platform: PlatformSettings, devedor: Devedor | undefined): P
 
 export async function chargeViewContext(db: Kysely<Database>, charge: Charge): Promise<ChargeViewContext> {
   const [company, location] = await Promise.all([
-    findCompanyRow(db, charge.company_id),
+    findCompany(db, charge.company_id),
     charge.location_id === null ? Promise.resolve(undefined) : findLocationById(db, Number(charge.location_id)),
   ]);
   if (!company) throw new Error(`company ${charge.company_id} of charge ${charge.id} not found`);
