@@ -139,7 +139,7 @@ export async function listStatement(
   return rows.map((r) => ({ ...r, amount: Number(r.amount), balance: Number(r.balance) }));
 }
 
-// The legs of a move (an empty list when it was never written).
+// The legs of a move (an empty list when no move has that id).
 export async function findMoveLegs(db: Db, moveId: string): Promise<StoredLeg[]> {
   const rows = await db
     .selectFrom('ledger_entries')
