@@ -120,16 +120,7 @@ export interface AccountWithCompany extends BankAccount {
 }
 
 export async function findAccountsOfCompany(db: Db, companyId: string): Promise<AccountWithCompany[]> {
-  return db
-    .selectFrom('bank_accounts')
-    .innerJoin('companies', 'companies.id', 'bank_accounts.company_id')
-    .selectAll('bank_accounts')
-    .select(['companies.tax_id', 'companies.official_name', 'companies.trade_name'])
-    .where('bank_accounts.company_id', '=', companyId)
-    .where('bank_accounts.parent_account_id', 'is', null)
-    .orderBy('bank_accounts.created_at')
-    .orderBy('bank_accounts.id')
-    .execute();
+  return accountsOf(db, companyId).orderBy('bank_accounts.created_at').orderBy('bank_accounts.id').execute();
 }
 
 // The company's open account with this number (and branch, when given).
