@@ -2,21 +2,14 @@
 // `test-tools` step) driven by playwright-core. It renders the page at phone and desktop widths,
 // decodes the QR code from the screenshot with jsQR, clicks copy and "Simular pagamento", and
 // sees the status change, then a refund, without a reload.
-import { existsSync } from 'node:fs';
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
-import { runsOnlyIf } from '../support/skip';
-
-const CHROMIUM = '/usr/bin/chromium';
-const inChromium = runsOnlyIf(
-  existsSync(CHROMIUM),
-  `needs Debian's Chromium at ${CHROMIUM} (make test's test-tools step runs apt-get install -y chromium as root)`,
-);
+import { inChromium, launchChromium } from '../support/chromium';
 
 let server: TestServer;
 let company: TestCompany;
@@ -25,18 +18,7 @@ let browser: Browser | undefined;
 test.before(async () => {
   server = await startTestServer();
   company = await createCompany(server.client);
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 test.after(async () => {

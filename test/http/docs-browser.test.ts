@@ -2,19 +2,12 @@
 // "Try it out" reaches this server on whatever port it runs (the served specs name the origin
 // they were loaded from), with an appID for the platform API and with OAuth client
 // credentials typed into the page's Authorize dialog for the Pix API.
-import { existsSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
-import { runsOnlyIf } from '../support/skip';
-
-const CHROMIUM = '/usr/bin/chromium';
-const inChromium = runsOnlyIf(
-  existsSync(CHROMIUM),
-  `needs Debian's Chromium at ${CHROMIUM} (make test's test-tools step runs apt-get install -y chromium as root)`,
-);
+import { inChromium, launchChromium } from '../support/chromium';
 
 let server: TestServer;
 let company: TestCompany;
@@ -23,18 +16,7 @@ let browser: Browser | undefined;
 test.before(async () => {
   server = await startTestServer();
   company = await createCompany(server.client);
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 test.after(async () => {
