@@ -92,3 +92,16 @@ export function parametros<Q extends { inicio?: string; fim?: string }, E extend
     },
   };
 }
+
+// The start and end of a list by period (transactions, statements); end before start is refused.
+export function periodOf(query: { start?: string; end?: string }): { start?: Date; end?: Date } {
+  const start = query.start ? new Date(query.start) : undefined;
+  const end = query.end ? new Date(query.end) : undefined;
+  if (start && end && end < start) {
+    throw errors.validation(
+      [{ field: 'end', in: 'query', message: 'is earlier than start', value: query.end! }],
+      'Invalid end',
+    );
+  }
+  return { ...(start ? { start } : {}), ...(end ? { end } : {}) };
+}

@@ -1,8 +1,7 @@
 // HTTP in/out of subaccounts.
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { callerOf } from '../http/principal-guard';
-import { pageInfo, pageOf } from '../lib/paging';
-import { periodOf } from '../transfers/statement.service';
+import { pageInfo, pageOf, periodOf } from '../lib/paging';
 
 export const subAccountHandlers = {
   async listSubAccounts(req, ctx) {

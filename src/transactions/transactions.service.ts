@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Page } from '../lib/paging';
+import { periodOf, type Page } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import * as repo from './transactions.repository';
 import { storedTypesOf, transactionView, type ApiTransactionType, type TransactionView } from './transactions.view';
@@ -21,17 +21,8 @@ export class TransactionsService {
     query: TransactionListQuery,
     page: Page,
   ): Promise<{ transactions: TransactionView[]; total: number }> {
-    const start = query.start ? new Date(query.start) : undefined;
-    const end = query.end ? new Date(query.end) : undefined;
-    if (start && end && end < start) {
-      throw errors.validation(
-        [{ field: 'end', in: 'query', message: 'is earlier than start', value: query.end! }],
-        'Invalid end',
-      );
-    }
     const filter: repo.TransactionFilter = {
-      ...(start ? { start } : {}),
-      ...(end ? { end } : {}),
+      ...periodOf(query),
       ...(query.type ? { types: storedTypesOf(query.type) } : {}),
     };
     const { rows, total } = await repo.listTransactions(this.db, principal.companyId, filter, page.skip, page.limit);

@@ -1,8 +1,7 @@
 // HTTP in/out of transfers and the account statement.
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { callerOf } from '../http/principal-guard';
-import { pageOf } from '../lib/paging';
-import { periodOf } from './statement.service';
+import { pageOf, periodOf } from '../lib/paging';
 
 export const transferHandlers = {
   async createTransfer(req, ctx) {
