@@ -3,7 +3,14 @@
 // when requested, then settled by the simulated rail (devolution-settlement.ts).
 import type { Kysely } from 'kysely';
 import { takeBackSplitParts } from '../splits/splits.service';
-import type { Database, DevolucaoNatureza, PixDevolution, PixReceived, RequestedNatureza } from '../db/schema';
+import type {
+  Database,
+  DevolucaoNatureza,
+  NewPixDevolution,
+  PixDevolution,
+  PixReceived,
+  RequestedNatureza,
+} from '../db/schema';
 import { applyMove } from '../ledger/ledger.service';
 import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
@@ -139,23 +146,10 @@ export async function requestDevolution(
       message: 'The available balance of the account does not cover the devolution',
     };
   }
-  const devolution = await repo.insertDevolution(trx, {
-    end_to_end_id: pix.end_to_end_id,
-    id,
-    company_id: pix.company_id,
-    account_id: pix.account_id,
-    charge_id: pix.charge_id,
-    rtr_id: rtrId,
-    value: input.value,
-    natureza: input.natureza,
-    descricao: input.descricao,
-    status: 'EM_PROCESSAMENTO',
-    motivo: null,
-    correlation_id: input.correlationId ?? null,
-    transaction_id: null,
-    requested_at: now,
-    settled_at: null,
-  });
+  const devolution = await repo.insertDevolution(
+    trx,
+    newDevolutionRow(pix, { ...input, id, rtrId, correlationId: input.correlationId ?? null }, now),
+  );
   return { ok: true, devolution, created: true };
 }
 
@@ -187,21 +181,38 @@ export async function requestPlatformReturn(
     description: `Devolution ${input.id} of Pix ${pix.end_to_end_id} held until settled`,
   });
   if (!hold.ok) return undefined;
-  return repo.insertDevolution(trx, {
+  return repo.insertDevolution(trx, newDevolutionRow(pix, { ...input, rtrId, correlationId: null }, now));
+}
+
+// A devolution as it starts, requested or the platform's own: in processing until the rail
+// settles it.
+function newDevolutionRow(
+  pix: PixReceived,
+  d: {
+    id: string;
+    rtrId: string;
+    value: number;
+    natureza: DevolucaoNatureza;
+    descricao: string | null;
+    correlationId: string | null;
+  },
+  now: Date,
+): NewPixDevolution {
+  return {
     end_to_end_id: pix.end_to_end_id,
-    id: input.id,
+    id: d.id,
     company_id: pix.company_id,
     account_id: pix.account_id,
     charge_id: pix.charge_id,
-    rtr_id: rtrId,
-    value: input.value,
-    natureza: input.natureza,
-    descricao: input.descricao,
+    rtr_id: d.rtrId,
+    value: d.value,
+    natureza: d.natureza,
+    descricao: d.descricao,
     status: 'EM_PROCESSAMENTO',
     motivo: null,
-    correlation_id: null,
+    correlation_id: d.correlationId,
     transaction_id: null,
     requested_at: now,
     settled_at: null,
-  });
+  };
 }
