@@ -161,7 +161,7 @@ export class ApiDispatcher {
         this.authenticate(scheme, koa, c.operation.operationId!),
       );
     }
-    this.takeDirectPath(all);
+    this.chooseDirectSchemes(all);
   }
 
   private async authenticate(scheme: string, koa: KoaContext, operationId: string): Promise<Principal> {
@@ -176,8 +176,9 @@ export class ApiDispatcher {
   // while the request waits for the database. The operations whose security is one scheme
   // or none run here instead, through the same security resolvers, the same request validators
   // (validateRequest) and the same registered handler; the others (alternative or combined
-  // schemes, and unrouted requests) still go through handleRequest.
-  private takeDirectPath(all: Operation[]): void {
+  // schemes, and unrouted requests) still go through handleRequest. dispatch picks the path
+  // from the map filled here.
+  private chooseDirectSchemes(all: Operation[]): void {
     for (const op of all) {
       const requirements = op.security ?? [];
       const schemes = requirements.length === 1 ? Object.keys(requirements[0]!) : [];
@@ -185,12 +186,6 @@ export class ApiDispatcher {
       else if (schemes.length === 1 && this.definition.security[schemes[0]!])
         this.directScheme.set(op.operationId!, schemes[0]!);
     }
-    const generic = this.backend.handleRequest.bind(this.backend);
-    this.backend.handleRequest = ((req: RoutedRequest, koa: KoaContext) => {
-      const id = req.operation?.operationId;
-      const scheme = id === undefined ? undefined : this.directScheme.get(id);
-      return scheme === undefined ? generic(asBackendRequest(req), koa) : this.handleDirect(req, koa, scheme);
-    }) as typeof this.backend.handleRequest;
   }
 
   private async handleDirect(req: RoutedRequest, koa: KoaContext, scheme: string): Promise<Reply> {
@@ -259,7 +254,11 @@ export class ApiDispatcher {
     };
     // Node types a header or query value as possibly undefined (IncomingHttpHeaders,
     // ParsedUrlQuery); a parsed request never holds one, which is all openapi-backend's Request adds.
-    const reply = (await this.backend.handleRequest(request as BackendRequest, koa)) as Reply;
+    const scheme = meta ? this.directScheme.get(meta.operationId) : undefined;
+    const reply =
+      scheme === undefined
+        ? ((await this.backend.handleRequest(request as BackendRequest, koa)) as Reply)
+        : await this.handleDirect(request, koa, scheme);
     if (this.definition.validateResponses && meta) this.checkResponse(meta, reply);
     koa.status = reply.status;
     for (const [k, v] of Object.entries(reply.headers ?? {})) {
