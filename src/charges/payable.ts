@@ -89,10 +89,7 @@ export async function findCompanyChargeInContext(
   companyId: string,
   idOrCorrelationId: string,
 ): Promise<repo.ChargeInContext | undefined> {
-  const ids = [idOrCorrelationId];
-  const fromGlobal = chargeIdOfGlobalId(idOrCorrelationId);
-  if (fromGlobal) ids.push(fromGlobal);
-  return repo.findChargeInContextByAnyId(db, companyId, ids);
+  return repo.findChargeInContextByAnyId(db, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
 }
 
 export async function findCompanyCharge(

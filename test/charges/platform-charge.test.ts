@@ -3,6 +3,7 @@
 // record as the Pix API's cob; CHARGE_CREATED recorded.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { chargeIdOfGlobalId } from '../../src/charges/charge-model';
 import { listEventsOfCompany } from '../../src/events/events.repository';
 import { startTestServer, type TestServer } from '../support/server';
 import { advanceClock, chargesCompany, decodeBrCode, fetchPayload, type ChargesCompany } from './support';
@@ -124,6 +125,21 @@ test('read by id, globalID, correlationID (URI-encoded %, #, /, non-ASCII) or tx
   const missing = await get('no-such-charge');
   assert.is(missing.status, 404);
   assert.is(missing.body.error, 'Charge not found');
+});
+
+test('a name several charges answer to reads as the id first, then the correlationID, then the txid', async () => {
+  const first = (await create({ correlationID: 'precedence-1', value: 100 })).body.charge;
+  const id = chargeIdOfGlobalId(first.globalID)!;
+  // Other charges take the first one's id, then its txid, as their correlationID.
+  const byId = (await create({ correlationID: id, value: 200 })).body.charge;
+  const byTxid = (await create({ correlationID: first.transactionID, value: 300 })).body.charge;
+  assert.is(byId.correlationID, id);
+  assert.is((await get(id)).body.charge.correlationID, 'precedence-1');
+  assert.is((await get(first.globalID)).body.charge.correlationID, 'precedence-1');
+  assert.is((await get(first.transactionID)).body.charge.transactionID, byTxid.transactionID);
+  // The names of one company's charges name none of another's.
+  assert.is((await get(id, other)).status, 404);
+  assert.is((await get(first.transactionID, other)).status, 404);
 });
 
 test('expiresIn below 5 minutes, expiresDate, and OVERDUE-only fields are refused on DYNAMIC', async () => {

@@ -103,8 +103,7 @@ export class PlatformChargesService {
       // The correlationID is taken (the unique index said so, whether by an earlier charge or
       // a concurrent create): the charge that has it, or the refusal.
       if ((error as { code?: string }).code !== '23505') throw error;
-      const ids = [payload.correlationID];
-      const existing = await repo.findChargeInContextByAnyId(this.db, principal.companyId, ids);
+      const existing = await repo.findChargeInContextByAnyId(this.db, principal.companyId, payload.correlationID);
       if (!existing || existing.charge.correlation_id !== payload.correlationID) throw error;
       if (!returnExisting)
         throw errors.badRequest(DUPLICATE, [
