@@ -128,17 +128,21 @@ export async function findChargeInContextByTxid(
   return row && inContext(row);
 }
 
+const lockedChargeInContextByTxid = prepared(['companyId', 'txid'], (db, p: { companyId: string; txid: string }) =>
+  chargeInContextQuery(db)
+    .where('charges.company_id', '=', p.companyId)
+    .where('charges.txid', '=', p.txid)
+    .forUpdate('charges'),
+);
+
 // The same, locked (FOR UPDATE of the charge row) for a change in the caller's transaction.
+// Prepared: every PUT of a cob or cobv starts with it.
 export async function lockChargeInContextByTxid(
   db: Db,
   companyId: string,
   txid: string,
 ): Promise<ChargeInContext | undefined> {
-  const row = await chargeInContextQuery(db)
-    .where('charges.company_id', '=', companyId)
-    .where('charges.txid', '=', txid)
-    .forUpdate('charges')
-    .executeTakeFirst();
+  const [row] = await lockedChargeInContextByTxid(db, { companyId, txid });
   return row && inContext(row);
 }
 

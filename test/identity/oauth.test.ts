@@ -92,6 +92,12 @@ test('Pix operations need a valid bearer (401) carrying their scope (403), in pr
     auth: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl',
   });
   assert.is(forged.status, 401);
+  // A token this server issued and verified once, with its signature altered.
+  const valid = await pixToken(server.client, acme, 'cob.read');
+  const list = '/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z';
+  assert.is((await server.client.get(list, { auth: valid })).status, 200);
+  const last = valid.at(-1) === 'A' ? 'B' : 'A';
+  assert.is((await server.client.get(list, { auth: valid.slice(0, -2) + last + last })).status, 401);
   const readOnly = await pixToken(server.client, acme, 'pix.read');
   const denied = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', {
     auth: readOnly,
@@ -107,6 +113,11 @@ test('a token stops working once its application is removed', async () => {
     { auth: acme.appID },
   );
   const bearer = await pixToken(server.client, app.body.application, 'cob.read');
+  // Used once first: its verified claims are kept, its application is still asked each time.
+  const before = await server.client.get('/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-12-31T00:00:00Z', {
+    auth: bearer,
+  });
+  assert.is(before.status, 200, before.text);
   await server.client.delete('/api/v1/application', {
     body: { clientId: app.body.application.clientId },
     auth: acme.appID,
