@@ -76,23 +76,22 @@ function inContext(row: ChargeInContextRow): ChargeInContext {
 }
 
 // The id of the company's charge that one of `names` names, by precedence: its id, then its
-// correlationID, then its txid. Three probes of unique indexes, not one OR over the three
-// columns: a cached generic plan of the OR walked every charge of the company (the read got
-// 15 times slower once a company had thousands of charges).
+// correlationID, then its txid. Three probes of unique indexes, the first that finds one
+// answering (COALESCE stops there), not one OR over the three columns: a cached generic plan
+// of the OR walked every charge of the company (the read got 15 times slower once a company
+// had thousands of charges), and even with fresh statistics its bitmap scans cost the read
+// 40% of its throughput.
 function chargeIdNamedBy(db: Db, companyId: string, names: readonly string[]) {
-  const probe = (rank: number, column: 'id' | 'correlation_id' | 'txid') =>
+  const probe = (column: 'id' | 'correlation_id' | 'txid') =>
     db
       .selectFrom('charges')
-      .select(['id', sql<number>`${sql.lit(rank)}`.as('rank')])
+      .select('id')
       .where('company_id', '=', companyId)
       .where(column, 'in', names)
       // The correlationID index leaves out charges without one.
-      .$if(column === 'correlation_id', (q) => q.where('correlation_id', 'is not', null));
-  return db
-    .selectFrom(probe(0, 'id').unionAll(probe(1, 'correlation_id')).unionAll(probe(2, 'txid')).as('named'))
-    .select('named.id')
-    .orderBy('named.rank')
-    .limit(1);
+      .$if(column === 'correlation_id', (q) => q.where('correlation_id', 'is not', null))
+      .limit(1);
+  return sql<string>`coalesce((${probe('id')}), (${probe('correlation_id')}), (${probe('txid')}))`;
 }
 
 const chargeInContextByAnyId = prepared(
