@@ -16,7 +16,8 @@ COPY generated ./generated
 COPY specs ./specs
 COPY docs ./docs
 COPY scripts/prepare-embedded.ts ./scripts/
-RUN ./node_modules/.bin/tsx scripts/prepare-embedded.ts
+COPY scripts/build.ts ./scripts/
+RUN ./node_modules/.bin/tsx scripts/prepare-embedded.ts && ./node_modules/.bin/tsx scripts/build.ts
 
 # Runtime stage: the same files without npm's cache, run by the unprivileged `node` user.
 FROM node:20-bookworm-slim
@@ -33,6 +34,6 @@ EXPOSE 8080
 # Ready when the database answers (GET /readyz); liveness alone is GET /healthz.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# tsx runs the TypeScript as make run does; SIGTERM reaches node directly (exec form) and
-# stops the server cleanly.
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# The bundle scripts/build.ts made, as make run runs it; SIGTERM reaches node directly (exec
+# form) and stops the server cleanly.
+CMD ["node", "dist/main.js"]

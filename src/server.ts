@@ -2,7 +2,7 @@
 import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { pixOperations } from '../generated/pix.operations';
 import { platformOperations } from '../generated/platform.operations';
@@ -15,8 +15,9 @@ import { pixHandlers } from './http/handlers.pix';
 import { platformHandlers } from './http/handlers.platform';
 import { pixSecurity, platformSecurity } from './http/security';
 import { buildServices, type Services } from './services';
+import { PROJECT_ROOT } from './lib/root';
 
-const SPECS = resolve(import.meta.dirname, '../specs');
+const SPECS = join(PROJECT_ROOT, 'specs');
 
 export interface RunningServer {
   url: string;

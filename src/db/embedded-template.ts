@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { PROJECT_ROOT } from '../lib/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = PROJECT_ROOT;
 
 function pgliteVersion(): string {
   const require = createRequire(import.meta.url);
@@ -51,7 +52,8 @@ export async function writeInitdbTemplate(): Promise<string> {
   return file;
 }
 
-const MIGRATIONS = join(import.meta.dirname, 'migrations');
+// The sources, whether the server runs them or the bundle made from them (`make run`).
+const MIGRATIONS = join(ROOT, 'src', 'db', 'migrations');
 
 // The migrated cluster for these migrations (names and contents) and this PGlite version.
 export function migratedTemplateDir(): string {

@@ -3,7 +3,7 @@
 // openapi-backend then runs that operation's security, validation and handler: its own
 // router would rebuild and scan the operation list on every request.
 import Router from '@koa/router';
-import { params as bathParams } from 'bath-es5/params';
+import { params as bathParams } from 'bath-es5/params.js';
 import { OpenAPIBackend, type Context as BackendContext, type Operation } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
 import { DomainError, errors, type FieldIssue } from '../errors/errors';

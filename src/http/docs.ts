@@ -1,6 +1,6 @@
 // GET /docs: a browsable reference of both specs (Swagger UI, served from the package).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Router from '@koa/router';
 import { createRequire } from 'node:module';
 
@@ -10,8 +10,9 @@ function getAbsoluteFSPath(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 import type { AppState } from './types';
+import { PROJECT_ROOT } from '../lib/root';
 
-const SPECS_DIR = resolve(import.meta.dirname, '../../specs');
+const SPECS_DIR = join(PROJECT_ROOT, 'specs');
 const ASSETS = new Set([
   'swagger-ui.css',
   'swagger-ui-bundle.js',

@@ -1,12 +1,13 @@
 // GET /: what this server is and where to go next (the reference of each API, the guides,
 // the sandbox's first steps); GET /guides/{name}: a guide of docs/ rendered as a page.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type Router from '@koa/router';
 import { marked } from 'marked';
 import type { AppState } from './types';
+import { PROJECT_ROOT } from '../lib/root';
 
-const DOCS_DIR = resolve(import.meta.dirname, '../../docs');
+const DOCS_DIR = join(PROJECT_ROOT, 'docs');
 const GUIDE_NAME = /^[a-z0-9-]{1,64}$/;
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2330}

@@ -1,15 +1,16 @@
-// The server as `make run` starts it: a new embedded database prints the demo credentials
-// once; a restart keeps the data (the credentials still work) and prints none; SIGTERM stops
-// it cleanly (exit code 0).
-import { spawn, type ChildProcess } from 'node:child_process';
+// The server as `make run` starts it (the bundle, test/support/bundle.ts): a new embedded
+// database prints the demo credentials once; a restart keeps the data (the credentials still
+// work) and prints none; SIGTERM stops it cleanly (exit code 0). The bundle serves both APIs,
+// the references and the guides (files it finds from the project folder).
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnServer } from '../support/bundle';
 import { freePort } from '../support/server';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-run-'));
 let port = 0;
 
@@ -21,10 +22,7 @@ interface Running {
 }
 
 async function run(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' },
-  });
+  const child = spawnServer({ PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' });
   let out = '';
   let stdout = '';
   child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
@@ -73,6 +71,35 @@ test('new database: demo credentials printed; restart keeps them working and pri
   assert.is(company.status, 200);
   assert.is(((await company.json()) as { company: { name: string } }).company.name, 'Demo Company');
   assert.is(await stop(second), 0);
+});
+
+test('the bundle serves both APIs, the references and the guides on a new embedded database', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-bundle-'));
+  const port = await freePort();
+  const child = spawnServer({ PORT: String(port), DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!/listening on/.test(stderr)) {
+      assert.ok(Date.now() < deadline && child.exitCode === null, `did not start: ${stderr}`);
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    const base = `http://127.0.0.1:${port}`;
+    const appID = /appID \(platform API, Authorization header\): (\S+)/.exec(stderr)?.[1];
+    assert.ok(appID, stderr);
+    const company = await fetch(`${base}/api/v1/company`, { headers: { authorization: appID } });
+    assert.is(company.status, 200, await company.text());
+    const problem = await fetch(`${base}/pix/v2/cob/no-such-charge-anywhere-0000000`);
+    assert.is(problem.status, 401);
+    assert.match(problem.headers.get('content-type') ?? '', /problem\+json/);
+    for (const path of ['/docs', '/docs/specs/pix.yaml', '/docs/specs/platform.yaml', '/guides/charges', '/'])
+      assert.is((await fetch(`${base}${path}`)).status, 200, path);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((ok) => child.once('exit', ok));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -1,20 +1,16 @@
-// A database the server cannot use stops `make run` with one line on stderr saying why and a
-// non-zero exit code, never a stack trace: a malformed URL, an unknown host, a refused
-// connection, and (with a reachable Postgres) a missing database or an unknown role.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+// A database the server cannot use stops `make run` (the bundle, test/support/bundle.ts) with
+// one line on stderr saying why and a non-zero exit code, never a stack trace: a malformed
+// URL, an unknown host, a refused connection, and (with a reachable Postgres) a missing
+// database or an unknown role.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnServer } from '../support/bundle';
 import { freePort } from '../support/server';
 import { runsOnlyIf } from '../support/skip';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
 async function start(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
-  });
+  const child = spawnServer({ PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -1,19 +1,18 @@
-// Two server processes (`src/main.ts`, as `make run` starts it) on one real Postgres: each
+// Two server processes (the bundle, as `make run` starts it) on one real Postgres: each
 // caches the credentials and companies it reads, and what one process changes reaches the
 // other at once. An application deleted through one process is refused by the other on the
 // very next request (both APIs), and a company's sandbox clock moved through one is read by
 // the other. Needs Postgres (DATABASE_URL): the embedded database lives in one process.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import pg from 'pg';
 import { test } from 'uvu';
 import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { spawnServer } from '../support/bundle';
 import { freePort, TestClient } from '../support/server';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const url = process.env.DATABASE_URL;
 const database = `pixgate_two_${randomBytes(4).toString('hex')}`;
 
@@ -44,15 +43,11 @@ async function admin(statement: string): Promise<void> {
 
 async function start(): Promise<Process> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl(database),
-      LOG_LEVEL: 'warn',
-      PIXGATE_COUNT_STATEMENTS: 'true',
-    },
+  const child = spawnServer({
+    PORT: String(port),
+    DATABASE_URL: databaseUrl(database),
+    LOG_LEVEL: 'warn',
+    PIXGATE_COUNT_STATEMENTS: 'true',
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

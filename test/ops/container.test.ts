@@ -26,7 +26,8 @@ function filesUnder(dir: string): string[] {
 test('every package the server imports is a production dependency (the image omits dev ones)', () => {
   assert.match(dockerfile, /npm ci --omit=dev/);
   const imported = new Set<string>();
-  for (const file of [...filesUnder('src'), ...filesUnder('generated'), 'scripts/prepare-embedded.ts']) {
+  const scripts = ['scripts/prepare-embedded.ts', 'scripts/build.ts'];
+  for (const file of [...filesUnder('src'), ...filesUnder('generated'), ...scripts]) {
     const statements = /^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/gm;
     for (const [, fromSpec, dynamicSpec] of read(file).matchAll(statements)) {
       const spec = (fromSpec ?? dynamicSpec)!;
@@ -38,7 +39,8 @@ test('every package the server imports is a production dependency (the image omi
   assert.ok(imported.size > 10, [...imported].join(' '));
   const missing = [...imported].filter((name) => !(name in pkg.dependencies));
   assert.equal(missing, [], 'imported but not in dependencies');
-  assert.ok('tsx' in pkg.dependencies, 'the image runs the TypeScript with tsx');
+  assert.ok('tsx' in pkg.dependencies, 'the image prepares the embedded database with tsx');
+  assert.ok('esbuild' in pkg.dependencies, 'the image bundles the server with esbuild');
 });
 
 test('multi-stage, non-root, the folders the server reads, and what make run runs', () => {
@@ -49,9 +51,11 @@ test('multi-stage, non-root, the folders the server reads, and what make run run
   assert.match(dockerfile, /^USER node$/m);
   for (const folder of ['src', 'generated', 'specs', 'docs'])
     assert.match(dockerfile, new RegExp(`^COPY ${folder} `, 'm'));
-  const makeRun = /^run:.*\n\t(.*)$/m.exec(read('Makefile'))![1]!;
-  assert.match(makeRun, /tsx src\/main\.ts/);
-  assert.match(dockerfile, /CMD \["node", "--import", "tsx", "src\/main\.ts"\]/);
+  const makeRun = /^run:.*\n\t(.*)\n\t(.*)$/m.exec(read('Makefile'))!;
+  assert.match(makeRun[1]!, /tsx scripts\/build\.ts/);
+  assert.match(makeRun[2]!, /node dist\/main\.js/);
+  assert.match(dockerfile, /tsx scripts\/build\.ts/);
+  assert.match(dockerfile, /CMD \["node", "dist\/main\.js"\]/);
   assert.match(dockerfile, /NODE_OPTIONS=--max-semi-space-size=16/, 'the Makefile run target sets the same');
   assert.match(dockerfile, /\/readyz/);
 });

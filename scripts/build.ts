@@ -1,0 +1,34 @@
+// `make run` runs the server as plain JavaScript: src/main.ts bundled into dist/main.js (the
+// packages stay imports of node_modules) and each migration beside it in dist/migrations,
+// where the bundled migrator looks for them. Running the sources under tsx kept its loader
+// thread and the transpiled sources in the server process: about 40 MB of resident memory.
+// Tests and scripts still run the sources with tsx. Usage: tsx scripts/build.ts [--out DIR]
+// (DIR inside the project, default dist).
+import { readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { PROJECT_ROOT } from '../src/lib/root';
+
+const out = process.argv.indexOf('--out');
+const DIST = out > 0 ? resolve(process.argv[out + 1]!) : join(PROJECT_ROOT, 'dist');
+const MIGRATIONS = join(PROJECT_ROOT, 'src', 'db', 'migrations');
+
+const started = performance.now();
+rmSync(DIST, { recursive: true, force: true });
+const common = { platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', keepNames: true } as const;
+await build({
+  ...common,
+  entryPoints: [join(PROJECT_ROOT, 'src', 'main.ts')],
+  bundle: true,
+  packages: 'external',
+  outfile: join(DIST, 'main.js'),
+});
+// Migrations import only kysely: each is compiled alone, its file name (its migration name) kept.
+await build({
+  ...common,
+  entryPoints: readdirSync(MIGRATIONS)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(MIGRATIONS, name)),
+  outdir: join(DIST, 'migrations'),
+});
+process.stderr.write(`built ${DIST} in ${Math.round(performance.now() - started)} ms\n`);
