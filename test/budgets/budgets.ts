@@ -23,13 +23,13 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getCashbackBalance: { max: 4 },
   getOrCreateCashback: { max: 4 },
   getChargeQrImage: { max: 3 },
-  getPaymentLinkPage: { max: 4 },
+  getPaymentLinkPage: { max: 3 },
   getPaymentLinkStatus: { max: 2 }, // 1 awaiting; +1 once paid (the Pix and its refunds)
   listCharges: { max: 2 },
   createCharge: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included
   getCharge: { max: 1, target: 1 }, // a read of one object
-  deleteCharge: { max: 6 },
-  updateChargeExpiry: { max: 8 },
+  deleteCharge: { max: 5 },
+  updateChargeExpiry: { max: 7 },
   listChargeRefunds: { max: 3 },
   createChargeRefund: { max: 12 }, // +1: the parts of a split payment, taken back in proportion
   listRefunds: { max: 2 },
@@ -123,16 +123,16 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   reviewSandboxKycOnboarding: { max: 7 },
   getCob: { max: 1, target: 1 }, // a read of one object
   putCob: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included
-  reviseCob: { max: 11 },
+  reviseCob: { max: 10 },
   listCobs: { max: 1 },
   createCob: { max: 6 },
   getCobv: { max: 1 },
   putCobv: { max: 7, target: 7 }, // a creation, BEGIN and COMMIT included
-  reviseCobv: { max: 7 },
+  reviseCobv: { max: 6 },
   listCobvs: { max: 1 },
   getLoteCobv: { max: 3 },
   putLoteCobv: { max: 27 },
-  reviseLoteCobv: { max: 17 },
+  reviseLoteCobv: { max: 15 },
   listLoteCobvs: { max: 2 },
   listLocRecs: { max: 2 },
   createLocRec: { max: 3 },
