@@ -3,7 +3,7 @@
 // days, and times the first page and a page 90 % deep of GET /api/v1/charge and
 // GET /pix/v2/cob for each company. The issue's target: the same cost at 1,000,000 as at
 // 10,000, within 1.5x. On Postgres when DATABASE_URL is set (a schema of its own, dropped
-// afterwards), else on the embedded database. LOAD_CHARGES_LARGE changes the large count.
+// afterwards), else on the embedded database. LOAD_CHARGES_SMALL and LOAD_CHARGES_LARGE change the counts.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -14,7 +14,7 @@ import { startServer } from '../src/server';
 import { createCompany, pixToken } from '../test/support/fixtures';
 import { TestClient, freePort } from '../test/support/server';
 
-const SMALL = 10_000;
+const SMALL = Number(process.env.LOAD_CHARGES_SMALL ?? 10_000);
 const LARGE = Number(process.env.LOAD_CHARGES_LARGE ?? 1_000_000);
 const RUNS = 15;
 const url = process.env.DATABASE_URL;
@@ -38,13 +38,14 @@ async function load(companyId: string, key: string, accountId: string, n: number
     const to = Math.min(n, from + batch);
     await sql`
       insert into charges (id, company_id, account_id, kind, platform_type, txid, correlation_id, status, revision,
-        value, pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at)
+        value, pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at,
+        payable_until)
       select 'ch_load_' || ${companyId} || '_' || i, ${companyId}, ${accountId}, 'cob', 'DYNAMIC',
         'load' || substr(md5(${companyId} || i), 1, 28), 'load-' || i, 'ATIVA', 0, 1000 + i % 1000, ${key}, null,
         md5('link' || ${companyId} || i),
         jsonb_build_object('calendario', jsonb_build_object('criacao', to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'expiracao', 3600),
           'valor', jsonb_build_object('original', '10.00'), 'chave', ${key}::text),
-        '{}', t, t, t + interval '1 hour'
+        '{}', t, t, t + interval '1 hour', t + interval '1 hour'
       from (select i, now() - interval '730 days' + (i::float8 / ${n}) * interval '730 days' as t
             from generate_series(${from + 1}::int, ${to}::int) as i) s`.execute(db);
   }
