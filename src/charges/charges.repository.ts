@@ -373,24 +373,20 @@ export async function lockChargeByCorrelationId(
   return selectChargeByCorrelationId(db, companyId, correlationId).forUpdate().executeTakeFirst();
 }
 
-// A company's charge by id, correlationID or txid (in that order of precedence).
-function selectChargeByAnyId(db: Db, companyId: string, names: string[]) {
+// A company's charge by id, correlationID or txid (in that order of precedence); `alias` is a
+// second name for it (the charge id a globalID decodes to).
+export async function findChargeByAnyId(
+  db: Db,
+  companyId: string,
+  name: string,
+  alias: string = name,
+): Promise<Charge | undefined> {
   return db
     .selectFrom('charges')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('id', '=', chargeIdNamedBy(db, companyId, names));
-}
-
-export async function findChargeByAnyId(db: Db, companyId: string, names: string[]): Promise<Charge | undefined> {
-  if (names.length === 0) return undefined;
-  return selectChargeByAnyId(db, companyId, names).executeTakeFirst();
-}
-
-// The same row, locked FOR UPDATE until the transaction ends.
-export async function lockChargeByAnyId(db: Db, companyId: string, names: string[]): Promise<Charge | undefined> {
-  if (names.length === 0) return undefined;
-  return selectChargeByAnyId(db, companyId, names).forUpdate().executeTakeFirst();
+    .where('id', '=', chargeIdNamedBy(db, companyId, [name, alias]))
+    .executeTakeFirst();
 }
 
 export async function findChargeByPaymentLinkId(db: Db, paymentLinkId: string): Promise<Charge | undefined> {

@@ -97,8 +97,5 @@ export async function findCompanyCharge(
   companyId: string,
   idOrCorrelationId: string,
 ): Promise<Charge | undefined> {
-  const ids = [idOrCorrelationId];
-  const fromGlobal = chargeIdOfGlobalId(idOrCorrelationId);
-  if (fromGlobal) ids.push(fromGlobal);
-  return repo.findChargeByAnyId(trx, companyId, ids);
+  return repo.findChargeByAnyId(trx, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
 }

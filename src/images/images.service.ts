@@ -1,6 +1,7 @@
 // QR code images of charges and static QR codes: the BR Code rendered as a PNG.
 import type { Kysely } from 'kysely';
-import { brCodeOf, chargeIdOfGlobalId } from '../charges/charge-model';
+import { brCodeOf } from '../charges/charge-model';
+import { findCompanyCharge } from '../charges/payable';
 import * as charges from '../charges/charges.repository';
 import { chargeViewContext } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
@@ -58,11 +59,9 @@ export class ImagesService {
   async base64(principal: Principal, id: string, size: number | undefined): Promise<string> {
     const px = this.checkSize(size);
     const { companyId } = principal;
-    const ids = [id, ...(chargeIdOfGlobalId(id) ? [chargeIdOfGlobalId(id)!] : [])];
     let brCode: string | undefined;
     const charge =
-      (await charges.findChargeByAnyId(this.db, companyId, ids)) ??
-      (await charges.findChargeByPaymentLinkId(this.db, id));
+      (await findCompanyCharge(this.db, companyId, id)) ?? (await charges.findChargeByPaymentLinkId(this.db, id));
     if (charge && charge.company_id === companyId) brCode = await this.chargeBrCode(charge);
     else {
       const code = (await findStaticQr(this.db, companyId, id)) ?? (await findStaticQrByPaymentLinkId(this.db, id));
