@@ -12,8 +12,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../lib/root';
 
-const ROOT = PROJECT_ROOT;
-
 function pgliteVersion(): string {
   const require = createRequire(import.meta.url);
   const pkg = JSON.parse(
@@ -24,7 +22,7 @@ function pgliteVersion(): string {
 
 // One dump per PGlite version: a dump of another version's cluster would not open.
 export function initdbTemplatePath(): string {
-  return join(ROOT, 'node_modules', '.cache', 'pixgate', `pglite-${pgliteVersion()}-initdb.tgz`);
+  return join(PROJECT_ROOT, 'node_modules', '.cache', 'pixgate', `pglite-${pgliteVersion()}-initdb.tgz`);
 }
 
 // A data folder that holds no cluster yet (missing or empty).
@@ -53,14 +51,14 @@ export async function writeInitdbTemplate(): Promise<string> {
 }
 
 // The sources, whether the server runs them or the bundle made from them (`make run`).
-const MIGRATIONS = join(ROOT, 'src', 'db', 'migrations');
+const MIGRATIONS = join(PROJECT_ROOT, 'src', 'db', 'migrations');
 
 // The migrated cluster for these migrations (names and contents) and this PGlite version.
 export function migratedTemplateDir(): string {
   const hash = createHash('sha256');
   for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
   return join(
-    ROOT,
+    PROJECT_ROOT,
     'node_modules',
     '.cache',
     'pixgate',

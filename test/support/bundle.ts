@@ -2,9 +2,9 @@
 // file into a folder of its own (another file may build meanwhile) and removed at exit.
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { PROJECT_ROOT as ROOT } from '../../src/lib/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 let built: string | undefined;
 
 function bundle(): string {
