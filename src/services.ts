@@ -122,7 +122,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     customers: new CustomersService(db, clock),
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
     transactions: new TransactionsService(db),
-    subaccounts: new SubAccountsService(db, clock),
+    subaccounts: new SubAccountsService(db, clock, companies),
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),

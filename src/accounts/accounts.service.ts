@@ -116,7 +116,7 @@ export class AccountsService {
         balanceView(undefined),
       );
     });
-    this.companies.accountsChanged(principal.companyId);
+    await this.companies.accountsChanged(principal.companyId);
     return opened;
   }
 
@@ -142,7 +142,7 @@ export class AccountsService {
       await this.companies.announceAccounts(trx, principal.companyId);
       return { status: 'OK' as const, accountId: account.id };
     });
-    this.companies.accountsChanged(principal.companyId);
+    await this.companies.accountsChanged(principal.companyId);
     return closed;
   }
 

@@ -12,15 +12,17 @@ interface Entry<V> {
 
 export class ReadCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  private readonly topics: Set<string>;
   private generation = 0;
 
   constructor(
     private readonly feed: ChangeFeed,
-    // The messages that evict an entry: `<topic>:<tag>` (e.g. company:<id>).
-    private readonly topic: string,
+    // The messages that evict an entry: `<topic>:<tag>` (e.g. company:<id>), for each topic.
+    topics: string | string[],
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
+    this.topics = new Set(typeof topics === 'string' ? [topics] : topics);
     feed.subscribe((payload) => this.hear(payload));
   }
 
@@ -61,7 +63,7 @@ export class ReadCache<V> {
       return this.entries.clear();
     }
     const separator = payload.indexOf(':');
-    if (payload.slice(0, separator) !== this.topic) return;
+    if (!this.topics.has(payload.slice(0, separator))) return;
     this.generation++;
     const tag = payload.slice(separator + 1);
     for (const [key, entry] of this.entries) if (entry.tag === tag) this.entries.delete(key);

@@ -1,7 +1,10 @@
 // Company rows as every request needs them (features, names for BR Codes and debtors, the
 // sandbox clock), read once and cached per process; any change to a company announces
 // `company:<id>` on the change feed and every process forgets it (src/db/read-cache.ts).
+// Its accounts likewise, under `accounts:<id>`, and the keys that receive into them under
+// `keys:<id>` (and `accounts:<id>`: a closed account takes its keys with it).
 import { type AccountWithCompany, findAccountsOfCompany } from '../accounts/accounts.repository';
+import { findDefaultReceivingKey, findReceivingKey, type ReceivingKey } from '../keys/keys.repository';
 import type { Kysely } from 'kysely';
 import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
@@ -14,10 +17,15 @@ const TTL_MS = 60_000;
 export const companyChange = (companyId: string) => `company:${companyId}`;
 // Only the company's list of accounts changed (its credentials and settings did not).
 export const accountsChange = (companyId: string) => `accounts:${companyId}`;
+// Only the company's Pix keys changed (which one is the default, or one was deleted).
+export const keysChange = (companyId: string) => `keys:${companyId}`;
+// The cache key of the company's default receiving key (a Pix key holds no spaces).
+const DEFAULT_KEY = ' default';
 
 export class CompanyDirectory {
   private readonly cache: ReadCache<Company>;
   private readonly accountLists: ReadCache<AccountWithCompany[]>;
+  private readonly receivingKeys: ReadCache<ReceivingKey>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -25,6 +33,23 @@ export class CompanyDirectory {
   ) {
     this.cache = new ReadCache(feed, 'company', TTL_MS);
     this.accountLists = new ReadCache(feed, 'accounts', TTL_MS);
+    this.receivingKeys = new ReadCache(feed, ['keys', 'accounts'], TTL_MS);
+  }
+
+  // A Pix key of the company with the account behind it, or its default key when `key` is
+  // undefined: read by every charge creation. A key made default or deleted announces the
+  // company's keys, a closed account its accounts; a key not found is not kept, so a new key
+  // needs no announcement.
+  async receivingKey(
+    companyId: string,
+    key: string | undefined,
+    db: Kysely<Database> = this.db,
+  ): Promise<ReceivingKey | undefined> {
+    return this.receivingKeys.get(
+      `${companyId}:${key ?? DEFAULT_KEY}`,
+      () => (key === undefined ? findDefaultReceivingKey(db, companyId) : findReceivingKey(db, companyId, key)),
+      () => companyId,
+    );
   }
 
   // Every bank account of the company (open and closed), with the company's names: read by
@@ -50,8 +75,22 @@ export class CompanyDirectory {
     await repo.announce(db, notifySql(this.feed, accountsChange(companyId)));
   }
 
-  accountsChanged(companyId: string): void {
+  // Forgets them here at once, and resolves once every process was signalled (a charge created
+  // right after elsewhere does not use a key of a closed account).
+  async accountsChanged(companyId: string): Promise<void> {
     this.feed.deliverLocally(accountsChange(companyId));
+    await this.feed.propagated();
+  }
+
+  // As announceAccounts and accountsChanged, for a change to the company's Pix keys: a charge
+  // created right after, on any process, does not use a key just deleted or no longer default.
+  async announceKeys(db: Kysely<Database>, companyId: string): Promise<void> {
+    await repo.announce(db, notifySql(this.feed, keysChange(companyId)));
+  }
+
+  async keysChanged(companyId: string): Promise<void> {
+    this.feed.deliverLocally(keysChange(companyId));
+    await this.feed.propagated();
   }
 
   async find(companyId: string, db: Kysely<Database> = this.db): Promise<Company | undefined> {

@@ -10,6 +10,7 @@ import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
+import type { CompanyDirectory } from '../identity/companies';
 import { newEvpKey } from '../lib/ids';
 import { validatePixKey } from '../lib/pix-key';
 import { onlyDigitsAndLetters } from '../lib/taxid';
@@ -35,6 +36,7 @@ export class PixKeysService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly companies: CompanyDirectory,
   ) {}
 
   async list(principal: Principal, page: Page) {
@@ -62,6 +64,7 @@ export class PixKeysService {
         if ((await repo.countAccountKeys(trx, account.id)) >= MAX_KEYS_PER_ACCOUNT) {
           throw errors.badRequest(`An account may have at most ${MAX_KEYS_PER_ACCOUNT} Pix keys`);
         }
+        // A new key was in no process's cache (keys not found are not kept): nothing to announce.
         const hasDefault = (await repo.findDefaultKey(trx, principal.companyId)) !== undefined;
         const created = await repo.insertPixKey(trx, {
           key,
@@ -81,11 +84,15 @@ export class PixKeysService {
 
   async setDefault(principal: Principal, rawKey: string) {
     const key = canonicalKey(rawKey);
-    return this.db.transaction().execute(async (trx) => {
+    const view = await this.db.transaction().execute(async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
       if (!found) throw errors.missing('pixKey');
-      return pixKeyView(await repo.makeDefault(trx, principal.companyId, key));
+      const made = await repo.makeDefault(trx, principal.companyId, key);
+      await this.companies.announceKeys(trx, principal.companyId);
+      return pixKeyView(made);
     });
+    await this.companies.keysChanged(principal.companyId);
+    return view;
   }
 
   async remove(principal: Principal, rawKey: string): Promise<void> {
@@ -98,6 +105,8 @@ export class PixKeysService {
       if (found.account_id !== principal.accountId && (await findSubAccountByKey(trx, principal.companyId, key)))
         throw errors.badRequest('The Pix key of a subaccount is removed with the subaccount');
       await repo.deleteKey(trx, key);
+      await this.companies.announceKeys(trx, principal.companyId);
     });
+    await this.companies.keysChanged(principal.companyId);
   }
 }

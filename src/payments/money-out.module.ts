@@ -57,7 +57,7 @@ export function buildMoneyOutServices(
     accountRegisters: new AccountRegistersService(db, clock),
     limits,
     rail,
-    pixKeys: new PixKeysService(db, clock),
+    pixKeys: new PixKeysService(db, clock, companies),
     keyLookups,
     payments,
     idempotency,

@@ -16,6 +16,7 @@ import { deleteAccountKeys, findDefaultKey, findPixKeyOwner, insertPixKey } from
 import { requireLinkedAccount } from '../keys/linked-account';
 import { balanceView, lockAccounts, statementOf } from '../ledger/ledger.service';
 import type { Clock } from '../lib/clock';
+import type { CompanyDirectory } from '../identity/companies';
 import type { Page } from '../lib/paging';
 import { validatePixKey } from '../lib/pix-key';
 import { INSUFFICIENT_BALANCE, moveInternally } from '../transfers/internal-move';
@@ -37,6 +38,7 @@ export class SubAccountsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly companies: CompanyDirectory,
   ) {}
 
   private requireFeature(principal: Principal): void {
@@ -120,15 +122,19 @@ export class SubAccountsService {
   // Closes a subaccount with nothing in it; its key leaves with it.
   async remove(principal: Principal, rawKey: string) {
     this.requireFeature(principal);
-    return this.db.transaction().execute(async (trx) => {
+    const removed = await this.db.transaction().execute(async (trx) => {
       const sub = await this.find(trx, principal, rawKey);
       const now = await this.clock.now(principal.companyId, trx);
       const balance = (await lockAccounts(trx, [sub.account_id], now)).get(sub.account_id)!;
       if (balance.total !== 0) throw errors.badRequest('Only subaccount without balance can be removed');
       await deleteAccountKeys(trx, sub.account_id);
       await closeAccount(trx, sub.account_id, now);
+      // Its key may be cached as a receiving key (charges to the subaccount).
+      await this.companies.announceKeys(trx, principal.companyId);
       return { status: 'OK' as const, pixKey: sub.pix_key };
     });
+    await this.companies.keysChanged(principal.companyId);
+    return removed;
   }
 
   // From the company account into the subaccount (credit) or back (debit).

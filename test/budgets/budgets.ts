@@ -26,7 +26,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getPaymentLinkPage: { max: 3 },
   getPaymentLinkStatus: { max: 2 }, // 1 awaiting; +1 once paid (the Pix and its refunds)
   listCharges: { max: 2 },
-  createCharge: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included
+  createCharge: { max: 5, target: 7 }, // a creation, BEGIN and COMMIT included (1 when it writes only the charge)
   getCharge: { max: 1, target: 1 }, // a read of one object
   deleteCharge: { max: 5 },
   updateChargeExpiry: { max: 7 },
@@ -66,8 +66,8 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   approvePayment: { max: 8 },
   listPixKeys: { max: 4 },
   createPixKey: { max: 6 },
-  deletePixKey: { max: 4 },
-  setDefaultPixKey: { max: 5 },
+  deletePixKey: { max: 5 }, // +1: announces the key's removal to every process (their key caches)
+  setDefaultPixKey: { max: 6 }, // +1: announces the new default to every process (their key caches)
   checkPixKey: { max: 5 },
   checkPixKeyByBody: { max: 5 },
   getPixKeyTokens: { max: 1 },
@@ -75,7 +75,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   listSubAccounts: { max: 1 },
   createSubAccount: { max: 7 },
   getSubAccount: { max: 1 },
-  deleteSubAccount: { max: 6 },
+  deleteSubAccount: { max: 7 }, // +1: announces its key's removal to every process (their key caches)
   withdrawFromSubAccount: { max: 8 }, // both balances locked to read the available amount, then the move
   debitSubAccount: { max: 6 },
   creditSubAccount: { max: 6 },
@@ -122,16 +122,16 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getKycOnboardingPage: { max: 3 },
   reviewSandboxKycOnboarding: { max: 7 },
   getCob: { max: 1, target: 1 }, // a read of one object
-  putCob: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included
+  putCob: { max: 5, target: 7 }, // a creation, BEGIN and COMMIT included (1 on a new txid)
   reviseCob: { max: 10 },
   listCobs: { max: 1 },
-  createCob: { max: 6 },
+  createCob: { max: 5 },
   getCobv: { max: 1 },
-  putCobv: { max: 7, target: 7 }, // a creation, BEGIN and COMMIT included
+  putCobv: { max: 6, target: 7 }, // a creation, BEGIN and COMMIT included (2 on a new txid)
   reviseCobv: { max: 6 },
   listCobvs: { max: 1 },
   getLoteCobv: { max: 3 },
-  putLoteCobv: { max: 27 },
+  putLoteCobv: { max: 24 },
   reviseLoteCobv: { max: 15 },
   listLoteCobvs: { max: 2 },
   listLocRecs: { max: 2 },

@@ -113,6 +113,47 @@ test('reads of one object: 2 statements with new credentials, then 1', async () 
   assert.is(await statements(`/qr/v2/${location}`), 1, 'payload location');
 });
 
+// A creation with nothing else to write is one statement, without BEGIN and COMMIT, once the
+// receiving key is cached; a PUT on a txid already taken falls back to the transaction that
+// revises.
+test('creations: one statement; a PUT that revises takes the full path', async () => {
+  const auth = { auth: env.company.appID };
+  const statements = (res: { status: number; text: string; headers: Headers }, status: number) => {
+    assert.is(res.status, status, res.text);
+    return Number(res.headers.get('x-db-statements'));
+  };
+  const post = (correlationID: string) => server.client.post('/api/v1/charge', { correlationID, value: 100 }, auth);
+  await post('budget-warm');
+  assert.is(statements(await post('budget-create'), 200), 1, 'POST /api/v1/charge');
+  assert.is(statements(await post('budget-create'), 400), 2, 'a correlationID taken: the failed insert, then the read');
+  const cob = (original: string) => ({
+    calendario: { expiracao: 3600 },
+    valor: { original },
+    chave: env.company.pixKey,
+  });
+  const txid = 'budgetcreation0000000000000001';
+  const put = (body: unknown) => server.client.put(`/pix/v2/cob/${txid}`, body, { auth: env.bearer });
+  assert.is(statements(await put(cob('1.00')), 201), 1, 'PUT /pix/v2/cob on a new txid');
+  const revised = await put(cob('2.00'));
+  assert.ok(statements(revised, 201) <= 7, `a revising PUT sent ${revised.headers.get('x-db-statements')}`);
+  assert.is(revised.body.revisao, 1);
+  assert.is(revised.body.valor.original, '2.00');
+  const cobv = {
+    calendario: { dataDeVencimento: '2099-01-01' },
+    devedor: { cpf: '12345678909', nome: 'Budget' },
+    valor: { original: '3.00' },
+    chave: env.company.pixKey,
+  };
+  const created = await server.client.put('/pix/v2/cobv/budgetcreation0000000000000002', cobv, { auth: env.bearer });
+  assert.is(statements(created, 201), 2, 'PUT /pix/v2/cobv on a new txid: the batch check, the insert');
+  // The txid of a cobv is refused to a cob as before (the full path's check).
+  const taken = await server.client.put('/pix/v2/cob/budgetcreation0000000000000002', cob('1.00'), {
+    auth: env.bearer,
+  });
+  assert.is(taken.status, 400, taken.text);
+  assert.match(taken.body.detail, /in use by a cobv/);
+});
+
 test('every budget names an operation of the specs', async () => {
   const ids = new Set<string>();
   for (const specName of SPEC_NAMES)

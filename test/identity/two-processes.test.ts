@@ -2,9 +2,9 @@
 // caches the credentials and companies it reads, and what one process changes reaches the
 // other at once. An application deleted through one process is refused by the other on the
 // very next request (both APIs), and a company's sandbox clock moved through one is read by
-// the other. Needs Postgres (DATABASE_URL): the embedded database lives in one process.
+// the other, as does a new default Pix key. Needs Postgres (DATABASE_URL): the embedded database lives in one process.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { test } from 'uvu';
 import { postgresOnly } from '../support/skip';
@@ -133,6 +133,28 @@ postgresOnly("a company's sandbox clock moved through one process is read by the
   const other = await createCompany(b.client);
   assert.is((await clock(b)).body.offsetSeconds, before + 3600);
   assert.is((await b.client.get('/api/v1/sandbox/clock', { auth: other.appID })).body.offsetSeconds, 0);
+});
+
+postgresOnly('a new default Pix key set through one process is used by the other at once', async () => {
+  const create = (p: Process, correlationID: string) =>
+    p.client.post('/api/v1/charge', { correlationID, value: 100 }, { auth: company.appID });
+  const keyOf = (res: Awaited<ReturnType<typeof create>>) => {
+    assert.is(res.status, 200, res.text);
+    return res.body.charge.pixKey as string;
+  };
+  // b caches the default key (its second creation reads no key).
+  const first = keyOf(await create(b, 'key-cache-1'));
+  const cached = await create(b, 'key-cache-2');
+  assert.is(keyOf(cached), first);
+  assert.is(cached.headers.get('x-db-statements'), '1', 'the default key came from the cache');
+  for (let round = 0; round < 5; round++) {
+    const made = await a.client.post('/api/v1/pix-keys', { type: 'EVP', key: randomUUID() }, { auth: company.appID });
+    assert.is(made.status, 201, made.text);
+    const key = made.body.key as string;
+    const set = await a.client.put(`/api/v1/pix-keys/${encodeURIComponent(key)}/default`, {}, { auth: company.appID });
+    assert.is(set.status, 200, set.text);
+    assert.is(keyOf(await create(b, `key-cache-next-${round}`)), key, `round ${round}: b used the old default`);
+  }
 });
 
 test.run();

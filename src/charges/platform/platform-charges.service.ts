@@ -7,10 +7,10 @@ import type { operations } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { upsertChargeCustomer } from '../../customers/customers.service';
 import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
+import { isUniqueViolation } from '../../db/errors';
 import { errors } from '../../errors/errors';
 import type { Page } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
-import { findDefaultReceivingKey, findReceivingKey } from '../../keys/keys.repository';
 import type { CompanyDirectory } from '../../identity/companies';
 import { daysBetween, todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
@@ -77,6 +77,13 @@ function standardBodyOf(
   return plan.kind === 'cob' ? cobBodyOf(input, now) : cobvBodyOf(input, now, recebedorOf(from.company));
 }
 
+// Whether creating this charge writes one statement only (charge, location, revision and
+// event in one CTE, atomic on its own): then BEGIN and COMMIT, two of its four round trips,
+// are left out. A customer upsert or a payment link taken over writes more and needs them.
+function writesOnce(payload: ChargeCreatePayload): boolean {
+  return payload.customer === undefined && payload.paymentLinkID === undefined;
+}
+
 export class PlatformChargesService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -93,16 +100,17 @@ export class PlatformChargesService {
     returnExisting: boolean,
     origin: { subscription?: string } = {},
   ) {
+    const work = async (trx: Kysely<Database>) => {
+      const now = await this.clock.now(principal.companyId, trx);
+      const created = await this.createIn(trx, principal, payload, now, origin);
+      return this.createdView(created, now);
+    };
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const now = await this.clock.now(principal.companyId, trx);
-        const created = await this.createIn(trx, principal, payload, now, origin);
-        return this.createdView(created, now);
-      });
+      return await (writesOnce(payload) ? work(this.db) : this.db.transaction().execute(work));
     } catch (error) {
       // The correlationID is taken (the unique index said so, whether by an earlier charge or
       // a concurrent create): the charge that has it, or the refusal.
-      if ((error as { code?: string }).code !== '23505') throw error;
+      if (!isUniqueViolation(error)) throw error;
       const existing = await repo.findChargeInContextByAnyId(this.db, principal.companyId, payload.correlationID);
       if (!existing || existing.charge.correlation_id !== payload.correlationID) throw error;
       if (!returnExisting)
@@ -128,10 +136,7 @@ export class PlatformChargesService {
     const { companyId } = principal;
     const plan = planCharge(principal, payload, now);
     // The receiving key: the subaccount's key when sent, else the company's default key.
-    const key =
-      payload.subaccount !== undefined
-        ? await findReceivingKey(trx, companyId, plan.platform.subaccount!)
-        : await findDefaultReceivingKey(trx, companyId);
+    const key = await this.companies.receivingKey(companyId, plan.platform.subaccount, trx);
     if (!key) {
       throw payload.subaccount !== undefined
         ? errors.validation(

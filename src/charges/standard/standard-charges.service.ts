@@ -2,12 +2,13 @@
 // revise, read at any revision, list. Platform charges are the same records.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Charge, ChargeKind, Database, PixDevolution, PixReceived } from '../../db/schema';
+import type { Charge, ChargeKind, Company, Database, PixDevolution, PixReceived } from '../../db/schema';
+import { isUniqueViolation } from '../../db/errors';
 import { errors, type FieldIssue } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal';
-import { findCompanyKey, findReceivingKey } from '../../keys/keys.repository';
+import { findCompanyKey, type ReceivingKey } from '../../keys/keys.repository';
 import type { CompanyDirectory } from '../../identity/companies';
 import { todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
@@ -15,7 +16,13 @@ import { isValidTxid, newTxid } from '../../lib/ids';
 import { cents, parseDecimalAmount } from '../../lib/money';
 import { paymentsOfCharges } from '../../pixin/pixin.repository';
 import { pixView } from '../../pixin/pixin.view';
-import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord } from '../charge-records';
+import {
+  claimLocation,
+  createChargeRecord,
+  type NewChargeRecord,
+  relocateCharge,
+  reviseChargeRecord,
+} from '../charge-records';
 import * as repo from '../charges.repository';
 import type { ChargeInContext } from '../charges.repository';
 import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
@@ -49,6 +56,8 @@ export class StandardChargesService {
   put(principal: Principal, kind: 'cob', txid: string, input: StandardInput): Promise<S['CobGerada']>;
   put(principal: Principal, kind: 'cobv', txid: string, input: StandardInput): Promise<S['CobVGerada']>;
   async put(principal: Principal, kind: ChargeKind, txid: string, input: StandardInput): Promise<StandardChargeView> {
+    const created = await this.tryCreate(principal.companyId, kind, txid, input);
+    if (created) return this.view(this.db, created.charge, undefined, created);
     return this.db.transaction().execute(async (trx) => {
       const charge = await this.putIn(trx, principal.companyId, kind, txid, input, {});
       return this.view(trx, charge.charge, undefined, charge);
@@ -58,6 +67,37 @@ export class StandardChargesService {
   // POST /cob: a cob whose txid the server chooses.
   async create(principal: Principal, input: StandardInput): Promise<S['CobGerada']> {
     return this.put(principal, 'cob', newTxid(), input);
+  }
+
+  // A PUT that creates a charge on an unused txid, without a location of its choosing, writes
+  // one statement (charge, location, revision and event, atomic on its own): tried first
+  // without BEGIN, the lock of the txid and COMMIT, four of its six round trips. Undefined
+  // when the full path has to answer: an invalid request (its errors come in the full path's
+  // order), a txid of a batch or already taken (the unique index says so).
+  private async tryCreate(
+    companyId: string,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+  ): Promise<ChargeInContext | undefined> {
+    if (input.loc !== undefined || !isValidTxid(txid)) return undefined;
+    const now = await this.clock.now(companyId);
+    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(now));
+    if (issues.length) return undefined;
+    if (kind === 'cobv' && (await findBatchItemByTxid(this.db, companyId, txid))) return undefined;
+    const key = await this.companies.receivingKey(companyId, input.chave!);
+    if (!key) return undefined;
+    const company = await this.companies.get(companyId);
+    try {
+      return await createChargeRecord(
+        this.db,
+        newStandardCharge({ companyId, kind, txid, input, key, company, creation: now, now }),
+        this.publicUrl,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
   }
 
   // The body of PUT inside a transaction (also used by lotecobv, which passes its batch).
@@ -78,43 +118,21 @@ export class StandardChargesService {
     const creation = existing?.created_at ?? now;
     const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(creation));
     if (issues.length) throw invalid(kind, issues);
-    const key = await findReceivingKey(trx, companyId, input.chave!);
+    const key = await this.companies.receivingKey(companyId, input.chave!, trx);
     if (!key)
       throw invalid(kind, [
         { field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! },
       ]);
     const company = await this.companies.get(companyId, trx);
-    const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
-    const value = valueOf(body);
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const timing = timingOf(body, creation);
-
+    const record = newStandardCharge({ companyId, kind, txid, input, key, company, creation, now });
     if (found && existing) {
-      const revised = { body, value, pixKey: key.key, ...timing };
+      const { body, value, expiresAt, dueDate, validityAfterDue } = record;
+      const revised = { body, value, pixKey: key.key, expiresAt, dueDate, validityAfterDue };
       return reviseExisting(trx, kind, { ...found, charge: existing }, location, revised, now);
     }
-    return createChargeRecord(
-      trx,
-      {
-        companyId,
-        key,
-        company,
-        kind,
-        platformType: kind === 'cob' ? 'DYNAMIC' : 'OVERDUE',
-        txid,
-        correlationId: null,
-        body,
-        platform: {},
-        value,
-        customerId: null,
-        ...timing,
-        paymentLinkId: randomUUID(),
-        ...(location ? { location } : {}),
-        ...(from.loteId !== undefined ? { loteId: from.loteId } : {}),
-        now,
-      },
-      this.publicUrl,
-    );
+    const placed = { ...(location ? { location } : {}), ...(from.loteId !== undefined ? { loteId: from.loteId } : {}) };
+    return createChargeRecord(trx, { ...record, ...placed }, this.publicUrl);
   }
 
   // PATCH /cob/{txid}, /cobv/{txid}.
@@ -306,6 +324,38 @@ async function checkPutTarget(
       { field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid },
     ]);
   }
+}
+
+// A charge of the standard as PUT writes it, `creation` being when it was first created (the
+// body's calendario.criacao, kept by a revision).
+function newStandardCharge(from: {
+  companyId: string;
+  kind: ChargeKind;
+  txid: string;
+  input: StandardInput;
+  key: ReceivingKey;
+  company: Company;
+  creation: Date;
+  now: Date;
+}): NewChargeRecord {
+  const { kind, input, company, creation } = from;
+  const body = kind === 'cob' ? cobBodyOf(input, creation) : cobvBodyOf(input, creation, recebedorOf(company));
+  return {
+    companyId: from.companyId,
+    key: from.key,
+    company,
+    kind,
+    platformType: kind === 'cob' ? 'DYNAMIC' : 'OVERDUE',
+    txid: from.txid,
+    correlationId: null,
+    body,
+    platform: {},
+    value: valueOf(body),
+    customerId: null,
+    ...timingOf(body, creation),
+    paymentLinkId: randomUUID(),
+    now: from.now,
+  };
 }
 
 // When a charge stops being payable, as its columns hold it: a cob's expiry instant, a cobv's
