@@ -70,12 +70,22 @@ export async function listEventsOfCompany(db: Kysely<Database>, companyId: strin
   return q.orderBy('created_at').orderBy('id').execute();
 }
 
+// An event of the outbox as the fan-out matches it to webhooks: without its payload (most
+// events have no webhook to go to; the payload of those that do is read by findEvents), but
+// with the key a Pix callback goes to.
+export interface UndispatchedEvent {
+  id: string;
+  company_id: string;
+  type: string;
+  chave: string | null;
+}
+
 // The outbox side (webhooks area): events not yet fanned out to deliveries, oldest first,
 // locked for the caller's transaction; others skip them (several processes share the work).
-export async function claimUndispatchedEvents(trx: Kysely<Database>, limit: number): Promise<EventRow[]> {
+export async function claimUndispatchedEvents(trx: Kysely<Database>, limit: number): Promise<UndispatchedEvent[]> {
   return trx
     .selectFrom('events')
-    .selectAll()
+    .select(['id', 'company_id', 'type', sql<string | null>`payload->>'chave'`.as('chave')])
     .where('dispatched_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
@@ -83,6 +93,11 @@ export async function claimUndispatchedEvents(trx: Kysely<Database>, limit: numb
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+export async function findEvents(db: Kysely<Database>, ids: string[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
 }
 
 export async function markEventsDispatched(trx: Kysely<Database>, ids: string[]): Promise<void> {

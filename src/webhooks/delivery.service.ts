@@ -14,7 +14,12 @@ import type { components } from '../../generated/pix.types';
 import type { Config } from '../config';
 import type { Database, EventRow, Webhook, WebhookDelivery } from '../db/schema';
 import type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../events/event-payloads';
-import { claimUndispatchedEvents, markEventsDispatched } from '../events/events.repository';
+import {
+  claimUndispatchedEvents,
+  findEvents,
+  markEventsDispatched,
+  type UndispatchedEvent,
+} from '../events/events.repository';
 import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
 import { send, type Attempt } from './sender';
@@ -117,25 +122,34 @@ export class WebhookDeliveryService {
       const events = await claimUndispatchedEvents(trx, EVENT_BATCH);
       if (events.length === 0) return 0;
       const webhooks = await repo.activeWebhooksOf(trx, [...new Set(events.map((e) => e.company_id))]);
-      const rows: repo.NewDelivery[] = [];
+      // Each event with the webhooks it goes to, matched once, in the outbox's order.
+      const targets = events
+        .map((event) => ({ event, to: webhooks.filter((w) => matches(w, event)) }))
+        .filter((t) => t.to.length > 0);
+      const payloads = new Map(
+        (
+          await findEvents(
+            trx,
+            targets.map((t) => t.event.id),
+          )
+        ).map((e) => [e.id, e]),
+      );
       const now = new Date();
-      for (const event of events) {
-        for (const webhook of webhooks.filter((w) => matches(w, event))) {
-          rows.push({
-            id: newDeliveryId(),
-            webhook_id: webhook.id,
-            company_id: event.company_id,
-            event_id: event.id,
-            event_type: event.type,
-            body: bodyOf(event, this.environment),
-            status: 'PENDING',
-            lease_token: null,
-            lease_until: null,
-            created_at: now,
-            updated_at: now,
-          });
-        }
-      }
+      const rows: repo.NewDelivery[] = targets.flatMap(({ event, to }) =>
+        to.map((webhook) => ({
+          id: newDeliveryId(),
+          webhook_id: webhook.id,
+          company_id: event.company_id,
+          event_id: event.id,
+          event_type: event.type,
+          body: bodyOf(payloads.get(event.id)!, this.environment),
+          status: 'PENDING' as const,
+          lease_token: null,
+          lease_until: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      );
       await repo.insertDeliveries(trx, rows);
       await markEventsDispatched(
         trx,
@@ -243,12 +257,12 @@ function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
 }
 
-function matches(webhook: Webhook, event: EventRow): boolean {
+function matches(webhook: Webhook, event: UndispatchedEvent): boolean {
   if (webhook.company_id !== event.company_id) return false;
   if (isPixCallback(event.type)) {
     const callback = PIX_CALLBACKS[event.type];
     if (webhook.kind !== callback.kind) return false;
-    return callback.kind !== 'pix' || webhook.chave === event.payload.chave;
+    return callback.kind !== 'pix' || webhook.chave === event.chave;
   }
   return webhook.kind === 'platform' && webhook.event === event.type;
 }
