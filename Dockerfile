@@ -24,7 +24,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     PORT=8080 \
     PIXGATE_DATA_DIR=/data \
-    NODE_OPTIONS=--max-semi-space-size=16
+    NODE_OPTIONS="--max-semi-space-size=16 --v8-pool-size=1"
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
 RUN mkdir -p /data && chown node:node /data
