@@ -1,11 +1,13 @@
-// Codegen: from specs/*.yaml, emits generated/<spec>.types.ts (openapi-typescript) and
+// Codegen: from specs/*.yaml, emits generated/<spec>.types.ts (openapi-typescript),
 // generated/<spec>.operations.ts (operation metadata and the typed handler map keyed by
-// operationId, so a missing or misspelt handler is a compile error). Output only: never
-// edit generated/ by hand; `make check` fails when it is stale.
+// operationId, so a missing or misspelt handler is a compile error) and
+// generated/<spec>.spec.json (the parsed spec the server loads at start-up, with the hash of
+// its YAML: src/http/spec-document.ts). Output only: never edit generated/ by hand;
+// `make check` fails when it is stale.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { parse } from 'yaml';
+import { parseSpecYaml, sha256Of, type StoredSpec } from '../src/http/spec-document';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -60,7 +62,10 @@ function pascal(name: string): string {
 
 async function generate(name: string): Promise<void> {
   const file = resolve(ROOT, 'specs', `${name}.yaml`);
-  const spec = parse(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const spec = parseSpecYaml(text) as Json;
+  const stored: StoredSpec = { source: `specs/${name}.yaml`, sha256: sha256Of(text), document: spec };
+  emit(`${name}.spec.json`, JSON.stringify(stored, null, 1) + '\n');
   const ast = await openapiTS(new URL(`file://${file}`), { alphabetize: false });
   emit(`${name}.types.ts`, HEADER + astToString(ast));
 

@@ -2,22 +2,20 @@
 import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { pixOperations } from '../generated/pix.operations';
 import { platformOperations } from '../generated/platform.operations';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { registerStatisticsJob } from './db/statistics.job';
 import { buildApp } from './http/app';
 import { ApiDispatcher } from './http/dispatch';
+import { loadSpecDocument } from './http/spec-document';
 import { pixHandlers } from './http/handlers.pix';
 import { platformHandlers } from './http/handlers.platform';
 import { pixSecurity, platformSecurity } from './http/security';
 import { buildServices, type Services } from './services';
-import { PROJECT_ROOT } from './lib/root';
-
-const SPECS = join(PROJECT_ROOT, 'specs');
 
 export interface RunningServer {
   url: string;
@@ -68,23 +66,12 @@ export function createLogger(config: Config): Logger {
   );
 }
 
-export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const { config } = options;
-  const logger = options.logger ?? createLogger(config);
-  const database = await openDatabase({
-    ...(options.database ?? { url: config.databaseUrl, dataDir: config.dataDir }),
-    onFeedError: (error) => logger.warn({ err: error }, 'the connection listening for changes failed; reconnecting'),
-  });
-  const migrated = await migrateToLatest(database.db, database.schema);
-  const services = buildServices(config, database.db, database.changes, logger);
-  // New: a new data folder (maybe already migrated from the template), or a first migration.
-  const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
-  if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
-
+// The two APIs' dispatchers (their validators are compiled by init()).
+function buildDispatchers(config: Config): { platform: ApiDispatcher; pix: ApiDispatcher } {
   const sandboxOnly = (op: { tag: string }) => config.sandbox || op.tag !== 'Sandbox';
   const platform = new ApiDispatcher({
     name: 'platform',
-    specFile: resolve(SPECS, 'platform.yaml'),
+    document: loadSpecDocument('platform'),
     operations: platformOperations.filter(sandboxOnly),
     handlers: platformHandlers,
     security: platformSecurity,
@@ -92,17 +79,59 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const pix = new ApiDispatcher({
     name: 'pix',
-    specFile: resolve(SPECS, 'pix.yaml'),
+    document: loadSpecDocument('pix'),
     operations: pixOperations,
     handlers: pixHandlers,
     security: pixSecurity,
     validateResponses: config.validateResponses,
     tolerant: true,
   });
+  return { platform, pix };
+}
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(options.config);
+  // The database opens while the validators compile: a new embedded data folder is copied in
+  // a worker thread and Postgres connects over the network, so the open starts first and the
+  // compilation (synchronous, on this thread) fills the wait.
+  const opening = openDatabase({
+    ...(options.database ?? { url: options.config.databaseUrl, dataDir: options.config.dataDir }),
+    onFeedError: (error) => logger.warn({ err: error }, 'the connection listening for changes failed; reconnecting'),
+  });
+  // Awaited in serve(); a failure before that must not leave the open's rejection unheard.
+  opening.catch(() => undefined);
+  try {
+    return await serve(opening, options, logger);
+  } catch (error) {
+    // Whatever failed once the open began (the validators, a migration, the new database's
+    // demo company, a port in use): a caller that retries (another port) or exits leaves no
+    // pool or embedded instance behind.
+    await opening.then(
+      (database) => database.close(),
+      () => undefined,
+    );
+    throw error;
+  }
+}
+
+async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, logger: Logger): Promise<RunningServer> {
+  const { config } = options;
   const compiling = performance.now();
+  const { platform, pix } = buildDispatchers(config);
   await Promise.all([platform.init(), pix.init()]);
+  const compiledMs = Math.round(performance.now() - compiling);
+  const database = await opening;
+  const migrated = await migrateToLatest(database.db, database.schema);
+  const services = buildServices(config, database.db, database.changes, logger);
+  // The database actually opened decides (a caller may pass one other than the config's).
+  if (database.kind === 'embedded') registerStatisticsJob(services.jobs, database.db);
+  // New: a new data folder (maybe already migrated from the template), or a first migration.
+  const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
+  if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
+
+  // Said once the database opened: a server that cannot start prints only why.
   logger.info(
-    { validators: platform.validatorCount + pix.validatorCount, ms: Math.round(performance.now() - compiling) },
+    { validators: platform.validatorCount + pix.validatorCount, ms: compiledMs },
     'request validators compiled',
   );
   const app = buildApp({ services, logger, dispatchers: { platform, pix }, countStatements: config.countStatements });

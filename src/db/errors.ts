@@ -3,6 +3,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return codeOf(error) === '23505';
 }
 
+// A table that does not exist (yet): a database no migration has run on.
+export function isUndefinedTable(error: unknown): boolean {
+  return codeOf(error) === '42P01';
+}
+
 // A deadlock or serialization failure: the transaction was rolled back and may run again.
 export function isRetryableConflict(error: unknown): boolean {
   const code = codeOf(error);

@@ -1,29 +1,24 @@
 // Loads the two OpenAPI files once per process, dereferenced, for tests and tools.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { parse } from 'yaml';
+import { type SpecName, loadSpecDocument } from '../../src/http/spec-document';
 
-export type SpecName = 'platform' | 'pix';
+export type { SpecName };
 export const SPEC_NAMES: SpecName[] = ['platform', 'pix'];
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 // deno-lint-ignore no-explicit-any
 export type Json = any;
 
-export function specPath(name: SpecName): string {
-  return resolve(import.meta.dirname, '../../specs', `${name}.yaml`);
-}
-
+// The spec as the server loads it (a new object each call: callers may change it).
 export function loadRawSpec(name: SpecName): Json {
-  return parse(readFileSync(specPath(name), 'utf8'));
+  return loadSpecDocument(name);
 }
 
 const dereferenced = new Map<SpecName, Promise<Json>>();
 export function loadDereferencedSpec(name: SpecName): Promise<Json> {
   let spec = dereferenced.get(name);
   if (!spec) {
-    spec = $RefParser.dereference(structuredClone(loadRawSpec(name)));
+    spec = $RefParser.dereference(loadRawSpec(name));
     dereferenced.set(name, spec);
   }
   return spec;
