@@ -1,7 +1,7 @@
 // A real server per test file, on a fresh database: in-memory PGlite by default, or a new
 // schema of the Postgres at DATABASE_URL (dropped on close). Responses are checked against
 // the specs by the server itself (a contract break answers 500).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
@@ -13,14 +13,22 @@ export interface TestServer extends RunningServer {
   client: TestClient;
 }
 
+// A port for a test server, drawn below the kernel's ephemeral range (32768-60999 here):
+// a port the kernel handed out (port 0) can be taken by any outgoing connection of another
+// test file before the server binds it. Checked free on the address the server binds.
 export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
+  for (let attempt = 0; ; attempt++) {
+    const port = 20000 + randomInt(12000);
+    if (await canListen(port)) return port;
+    if (attempt === 50) throw new Error('no free port found in 20000-31999');
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((ok) => {
     const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
+    probe.once('error', () => ok(false));
+    probe.listen(port, () => probe.close(() => ok(true)));
   });
 }
 
@@ -47,8 +55,23 @@ export async function startTestServer(
   }
 }
 
+// Another test file may still bind the port between the check and the server's listen:
+// then the server closes what it opened and this tries another port.
 async function startTestServerOnce(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTestServerOnPort(await freePort(), env, options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startTestServerOnPort(
+  port: number,
+  env: Record<string, string>,
+  options: TestServerOptions,
+): Promise<TestServer> {
   const url = process.env.DATABASE_URL;
   const ownsSchema = Boolean(url) && !options.schema;
   const schema = url ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
@@ -68,12 +91,18 @@ async function startTestServerOnce(env: Record<string, string>, options: TestSer
       : template
         ? { templateFile: template }
         : {};
-  const server = await startServer({
-    config,
-    logger,
-    database,
-    ...(options.backgroundJobs === undefined ? {} : { backgroundJobs: options.backgroundJobs }),
-  });
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      config,
+      logger,
+      database,
+      ...(options.backgroundJobs === undefined ? {} : { backgroundJobs: options.backgroundJobs }),
+    });
+  } catch (error) {
+    if (url && schema && ownsSchema) await dropSchema(url, schema);
+    throw error;
+  }
   const close = server.close.bind(server);
   return {
     ...server,
