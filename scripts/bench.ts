@@ -37,8 +37,14 @@ const PIXGATE = ['dist/main.js'];
 // The bare route runs its TypeScript under tsx.
 const BARE = ['--import', 'tsx', 'scripts/bench-bare.ts'];
 
+// The Node.js options both servers run with: the Makefile's SERVER_NODE_OPTIONS (exported to
+// `make bench`), else the same default.
+const NODE_FLAGS = (process.env.SERVER_NODE_OPTIONS ?? '--max-semi-space-size=16 --v8-pool-size=1')
+  .split(/\s+/)
+  .filter(Boolean);
+
 async function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -305,18 +311,31 @@ async function dropDatabase(url: string, name: string): Promise<void> {
   await client.end();
 }
 
-// Start-up on a new embedded data folder, as `make run` reports it (migrations included).
+// Start-up on a new embedded data folder: as `make run` reports it (from its imports done to
+// listening, migrations included) and from the spawn of the process (Node's own start and
+// the imports too), which the target is checked on: the median of five starts (one start
+// moves by half from one to the next on these machines).
 async function startup(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-start-'));
-  const child = await startChild(
-    PIXGATE,
-    { PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir },
-    /listening on http:\/\/localhost:(\d+)/,
+  const reported: number[] = [];
+  const whole: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-start-'));
+    const spawned = performance.now();
+    const child = await startChild(
+      PIXGATE,
+      { PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir },
+      /listening on http:\/\/localhost:(\d+)/,
+    );
+    whole.push(Math.round(performance.now() - spawned));
+    reported.push(Number(/started in (\d+) ms/.exec(child.output())?.[1]));
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const ms = median(whole);
+  console.log(
+    `start-up on a new embedded data folder: ${ms} ms from the spawn, median of ${whole.join(', ')}; ` +
+      `reported "started in" ${median(reported)} ms (target < 2000 ms from the spawn: ${ms < 2000 ? 'ok' : 'MISSED'})`,
   );
-  const ms = Number(/started in (\d+) ms/.exec(child.output())?.[1]);
-  await stopChild(child);
-  rmSync(dataDir, { recursive: true, force: true });
-  console.log(`start-up on a new embedded data folder: ${ms} ms (target < 2000 ms: ${ms < 2000 ? 'ok' : 'MISSED'})`);
 }
 
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });
