@@ -111,6 +111,12 @@ test('delete: removedAt set, credential stops working; master cannot be deleted;
     { auth: acme.appID },
   );
   const app = created.body.application;
+  // Used before its removal: its header is then known as verified to this process.
+  // (A charge nobody made: 404 once the caller is authenticated and has CHARGE_GET.)
+  for (let i = 0; i < 2; i++) {
+    const used = await server.client.get('/api/v1/charge/nobody-made-this', { auth: app.appID });
+    assert.is(used.status, 404, used.text);
+  }
   const del = await server.client.delete('/api/v1/application', { body: { clientId: app.clientId }, auth: acme.appID });
   assert.is(del.status, 200, del.text);
   assert.is(del.body.success, true);
@@ -148,7 +154,9 @@ test('an application of another company is not found, not forbidden', async () =
 });
 
 test('missing, malformed and wrong credentials are 401 in the platform format', async () => {
-  for (const auth of [undefined, 'garbage', Buffer.from(`${acme.clientId}:wrong`).toString('base64')]) {
+  // acme's own header has verified before: a wrong secret for its clientId still fails.
+  const wrongSecrets = [`${acme.clientId}:wrong`, `${acme.clientId}:${acme.clientSecret}x`];
+  for (const auth of [undefined, 'garbage', ...wrongSecrets.map((s) => Buffer.from(s).toString('base64'))]) {
     const res = await server.client.post(
       '/api/v1/application',
       newApp(acme.accountId, { name: 'x' }),
