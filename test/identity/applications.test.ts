@@ -156,7 +156,14 @@ test('an application of another company is not found, not forbidden', async () =
 test('missing, malformed and wrong credentials are 401 in the platform format', async () => {
   // acme's own header has verified before: a wrong secret for its clientId still fails.
   const wrongSecrets = [`${acme.clientId}:wrong`, `${acme.clientId}:${acme.clientSecret}x`];
-  for (const auth of [undefined, 'garbage', ...wrongSecrets.map((s) => Buffer.from(s).toString('base64'))]) {
+  // Node's base64 decoder ignores what follows the padding: such a header is not acme's appID.
+  const trailing = [`${acme.appID}x`, `${acme.appID}AAAA`];
+  for (const auth of [
+    undefined,
+    'garbage',
+    ...wrongSecrets.map((s) => Buffer.from(s).toString('base64')),
+    ...trailing,
+  ]) {
     const res = await server.client.post(
       '/api/v1/application',
       newApp(acme.accountId, { name: 'x' }),
@@ -164,6 +171,14 @@ test('missing, malformed and wrong credentials are 401 in the platform format', 
     );
     assert.is(res.status, 401, `${auth}: ${res.text}`);
     assert.type(res.body.error, 'string');
+  }
+});
+
+test('an appID is read with or without its padding, after Bearer or Basic', async () => {
+  const unpadded = acme.appID.replace(/=+$/, '');
+  for (const auth of [acme.appID, unpadded, `Bearer ${acme.appID}`, `Basic ${unpadded}`]) {
+    const res = await server.client.get('/api/v1/charge/nobody-made-this', { auth });
+    assert.is(res.status, 404, `${auth}: ${res.text}`);
   }
 });
 
