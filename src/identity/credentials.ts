@@ -41,14 +41,17 @@ export function decodeAppId(header: string | undefined): { clientId: string; cli
   const token = header.replace(/^(Bearer|Basic)\s+/i, '').trim();
   if (!/^[A-Za-z0-9+/=_-]+$/.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64');
-  // Node's decoder skips what it cannot use (anything after padding, stray bits): only the
-  // canonical spelling of the bytes (padding optional, either alphabet) is an appID, so one
-  // credential has one header, not many.
-  if (bytes.toString('base64').replace(/=+$/, '') !== token.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')) {
-    return undefined;
-  }
+  if (!spellsCanonically(token, bytes)) return undefined;
   const decoded = bytes.toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
   return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+}
+
+// Node's base64 decoder skips what it cannot use (anything after padding, stray bits): only
+// the canonical spelling of the bytes (padding optional, either alphabet) is an appID, so one
+// credential has one header, not many.
+function spellsCanonically(token: string, bytes: Buffer): boolean {
+  const standard = token.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  return bytes.toString('base64').replace(/=+$/, '') === standard;
 }

@@ -12,6 +12,7 @@ import { ReadCache } from '../db/read-cache';
 import { writeTogether } from '../db/together';
 import { type CompanyDirectory, companyChange } from './companies';
 import { decodeAppId, newCredentials, secretMatches } from './credentials';
+import { BoundedMap } from '../lib/bounded-map';
 import * as repo from './identity.repository';
 import type { ApplicationWithCompany } from './identity.repository';
 
@@ -35,23 +36,6 @@ export const DEFAULT_SANDBOX_FEATURES = [
 
 type ApplicationAnswer = components['schemas']['Application'];
 type Secrets = 'clientSecret' | 'appID';
-
-// A bounded memo of verified Authorization headers. Only headers that verified get in, so
-// nobody without valid credentials can fill it; once full it starts over.
-class VerifiedHeaders {
-  private readonly entries = new Map<string, { clientId: string; secretHash: string }>();
-
-  constructor(private readonly maxEntries = 10_000) {}
-
-  get(header: string) {
-    return this.entries.get(header);
-  }
-
-  remember(header: string, entry: { clientId: string; secretHash: string }): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(header, entry);
-  }
-}
 
 // The spec's Application as this server keeps it (an API or the MASTER application), without
 // its secrets, which only the answer that made it carries (NewApplicationView).
@@ -118,7 +102,9 @@ export class IdentityService {
   // skips decoding and hashing (a tenth of a charge read's CPU). The application is still
   // looked up through its invalidated cache on every request, so a removed application is
   // refused as before, and a header whose application's hash differs is refused.
-  private readonly verifiedAppIds = new VerifiedHeaders();
+  // Only headers that verified get in (10,000 at most), so nobody without valid credentials
+  // can fill it.
+  private readonly verifiedAppIds = new BoundedMap<string, { clientId: string; secretHash: string }>(10_000);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -146,22 +132,20 @@ export class IdentityService {
 
   // Resolves the platform API's Authorization header to its application; 401 otherwise.
   async authenticateAppId(header: string | undefined, ip: string): Promise<Principal> {
-    const verified = header === undefined ? undefined : this.verifiedAppIds.get(header);
-    const credentials = verified ?? decodeAppId(header);
-    if (!credentials) throw errors.unauthorized();
-    const { clientId } = credentials;
+    const known = header === undefined ? undefined : this.verifiedAppIds.get(header);
+    const credentials = known ? undefined : decodeAppId(header);
+    const clientId = known?.clientId ?? credentials?.clientId;
+    if (!clientId) throw errors.unauthorized();
     const app = await this.cachedApplication(`client:${clientId}`, () =>
       repo.findActiveApplicationByClientId(this.db, clientId),
     );
-    if (!app) throw errors.unauthorized();
-    if (verified) {
-      if (verified.secretHash !== app.client_secret_hash) throw errors.unauthorized();
-    } else {
-      if (!('clientSecret' in credentials) || !secretMatches(credentials.clientSecret, app.client_secret_hash)) {
-        throw errors.unauthorized();
-      }
-      this.verifiedAppIds.remember(header!, { clientId, secretHash: app.client_secret_hash });
-    }
+    const matches =
+      app &&
+      (credentials
+        ? secretMatches(credentials.clientSecret, app.client_secret_hash)
+        : known!.secretHash === app.client_secret_hash);
+    if (!matches) throw errors.unauthorized();
+    if (credentials) this.verifiedAppIds.set(header!, { clientId, secretHash: app.client_secret_hash });
     if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
       throw errors.forbidden('Your IP address is not allowed to use this application');
     }

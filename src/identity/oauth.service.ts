@@ -8,6 +8,7 @@ import type { Principal } from './principal';
 import type { SigningKeyService } from '../signing/signing.service';
 import type { IdentityService } from './identity.service';
 import { principalOf } from './identity.service';
+import { BoundedMap } from '../lib/bounded-map';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = 'pixgate';
@@ -131,7 +132,7 @@ export class OAuthService {
 const VERIFIED_TOKENS_MAX = 10_000;
 
 export class VerifiedTokens {
-  private readonly claims = new Map<string, TokenClaims>();
+  private readonly claims = new BoundedMap<string, TokenClaims>(VERIFIED_TOKENS_MAX);
 
   // The claims of a token verified before, while it has not expired (as jose counts: valid
   // while now < exp, in whole seconds).
@@ -143,8 +144,6 @@ export class VerifiedTokens {
   }
 
   add(token: string, claims: TokenClaims): void {
-    // Full: the oldest entry goes (a Map iterates in insertion order).
-    if (this.claims.size >= VERIFIED_TOKENS_MAX) this.claims.delete(this.claims.keys().next().value!);
     this.claims.set(token, claims);
   }
 
