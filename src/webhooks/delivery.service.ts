@@ -126,14 +126,11 @@ export class WebhookDeliveryService {
       const targets = events
         .map((event) => ({ event, to: webhooks.filter((w) => matches(w, event)) }))
         .filter((t) => t.to.length > 0);
-      const payloads = new Map(
-        (
-          await findEvents(
-            trx,
-            targets.map((t) => t.event.id),
-          )
-        ).map((e) => [e.id, e]),
+      const withPayloads = await findEvents(
+        trx,
+        targets.map((t) => t.event.id),
       );
+      const payloads = new Map(withPayloads.map((e) => [e.id, e]));
       const now = new Date();
       const rows: repo.NewDelivery[] = targets.flatMap(({ event, to }) =>
         to.map((webhook) => ({
