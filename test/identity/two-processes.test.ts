@@ -2,7 +2,8 @@
 // caches the credentials and companies it reads, and what one process changes reaches the
 // other at once. An application deleted through one process is refused by the other on the
 // very next request (both APIs), and a company's sandbox clock moved through one is read by
-// the other, as does a new default Pix key. Needs Postgres (DATABASE_URL): the embedded database lives in one process.
+// the other, as is a new default Pix key. Needs Postgres (DATABASE_URL): the embedded
+// database lives in one process.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
