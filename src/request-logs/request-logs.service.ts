@@ -53,7 +53,8 @@ const BATCH_SIZE = 500;
 const MAX_BUFFERED_BODY_CHARS = 8 * 1024 * 1024;
 const DROP_REPORT_EVERY_MS = 60_000;
 const CLOSE_WAIT_MS = 5_000;
-const USER_AGENT_MAX = 256;
+// What the answers' schema allows of each text a client chose (headers, path, query).
+const LIMITS = { path: 8192, query: 8192, errorMessage: 4096, errorCode: 255, idempotencyKey: 255, header: 256 };
 // One pruning statement's reach: companies, and rows deleted.
 const PRUNE_COMPANIES = 500;
 const PRUNE_MAX_ROWS = 50_000;
@@ -235,6 +236,8 @@ function responseBodyText(body: unknown): { text: string; clipped: boolean } | u
   return redactedResponseJson(body, BODY_MAX_CHARS);
 }
 
+const clipped = (text: string, max: number) => (text.length <= max ? text : text.slice(0, max));
+
 // 404 -> [404, 405); 4xx -> [400, 500).
 function statusRangeOf(status: string | undefined): Pick<repo.RequestLogFilter, 'statusFrom' | 'statusTo'> {
   if (!status) return {};
@@ -262,11 +265,13 @@ function keysetOf(cursor: string): repo.RequestLogKeyset {
 // the background: the path and query (card-like numbers, credential parameters), the message.
 function entriesJson(entries: RequestLogEntry[]): string {
   for (const entry of entries) {
-    entry.path = scrubText(entry.path);
-    if (entry.query) entry.query = scrubQuery(entry.query);
-    if (entry.errorMessage) entry.errorMessage = scrubText(entry.errorMessage);
-    if (entry.userAgent && entry.userAgent.length > USER_AGENT_MAX)
-      entry.userAgent = entry.userAgent.slice(0, USER_AGENT_MAX);
+    entry.path = clipped(scrubText(entry.path), LIMITS.path);
+    if (entry.query) entry.query = clipped(scrubQuery(entry.query), LIMITS.query);
+    if (entry.errorMessage) entry.errorMessage = clipped(scrubText(entry.errorMessage), LIMITS.errorMessage);
+    if (entry.errorCode) entry.errorCode = clipped(entry.errorCode, LIMITS.errorCode);
+    if (entry.idempotencyKey) entry.idempotencyKey = clipped(entry.idempotencyKey, LIMITS.idempotencyKey);
+    if (entry.userAgent) entry.userAgent = clipped(entry.userAgent, LIMITS.header);
+    if (entry.contentType) entry.contentType = clipped(entry.contentType, LIMITS.header);
   }
   const json = JSON.stringify(entries);
   // Postgres text holds no NUL and no lone surrogate (JSON.stringify writes both as escapes):

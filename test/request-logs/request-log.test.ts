@@ -281,6 +281,27 @@ test("a call belongs to the company whose credentials verified; others are in no
   assert.equal(await rowsWithRequestId(ids.otherCompany), [{ company_id: b.companyId }]);
 });
 
+test('texts the client chose are kept within what the answer allows', async () => {
+  const requestId = rid('long');
+  const res = await server.client.get(`/api/v1/account/${'a'.repeat(9000)}`, {
+    auth: a.appID,
+    headers: {
+      'x-request-id': requestId,
+      'idempotency-key': 'k'.repeat(300),
+      'user-agent': 'u'.repeat(400),
+      'content-type': `text/${'c'.repeat(300)}`,
+    },
+  });
+  assert.ok(res.status >= 400);
+  await flush();
+  const entry = (await entryOf(a, requestId)).body.requestLog;
+  assert.equal(
+    [entry.path.length, entry.idempotencyKey.length, entry.request.userAgent.length, entry.request.contentType.length],
+    [8192, 255, 256, 256],
+  );
+  assert.ok(entry.path.startsWith('/api/v1/account/aaaa'));
+});
+
 test("company B never sees company A's calls", async () => {
   const mine = rid('a-only');
   await server.client.get('/api/v1/account', { auth: a.appID, headers: { 'x-request-id': mine } });
