@@ -7,6 +7,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { Services } from '../services';
 import type { ApiDispatcher, ApiName, AppState, KoaContext } from './dispatch';
+import type { RequestContext } from './types';
 import { DomainError, errors, isDomainError } from '../errors/errors';
 import { renderError } from './render';
 import { mountDocs } from './docs';
@@ -14,7 +15,6 @@ import { mountLanding } from './landing';
 import { mountHealth } from './health';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
-import type { Principal } from '../identity/principal';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
 
 export const JSON_LIMIT = '1mb';
@@ -142,7 +142,7 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
 // holds (the log redacts and clips it in the background, when it writes the batch).
 function capturedRequest(
   koa: KoaContext,
-  answered: { requestId: string; principal: Principal; ms: number; error: LoggedFailure | undefined },
+  answered: { requestId: string; principal: Caller; ms: number; error: LoggedFailure | undefined },
 ): CapturedRequest {
   const { headers } = koa;
   const { principal, ms, error } = answered;
@@ -166,6 +166,8 @@ function capturedRequest(
     errorMessage: error?.message,
   };
 }
+
+type Caller = NonNullable<RequestContext['principal']>;
 
 interface LoggedFailure {
   code?: string | undefined;
