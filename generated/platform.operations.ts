@@ -998,6 +998,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listRequestLogs",
+    "method": "get",
+    "path": "/api/v1/request-logs",
+    "tag": "RequestLog",
+    "security": [
+      "AppID"
+    ],
+    "scope": "REQUEST_LOG_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getRequestLog",
+    "method": "get",
+    "path": "/api/v1/request-logs/{requestId}",
+    "tag": "RequestLog",
+    "security": [
+      "AppID"
+    ],
+    "scope": "REQUEST_LOG_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listTransactions",
     "method": "get",
     "path": "/api/v1/transaction",
@@ -1515,6 +1539,8 @@ export interface PlatformHandlers {
   getInstallment: Handler<operations['getInstallment']>;
   createInstallmentCobr: Handler<operations['createInstallmentCobr']>;
   retryInstallmentCobr: Handler<operations['retryInstallmentCobr']>;
+  listRequestLogs: Handler<operations['listRequestLogs']>;
+  getRequestLog: Handler<operations['getRequestLog']>;
   listTransactions: Handler<operations['listTransactions']>;
   getTransaction: Handler<operations['getTransaction']>;
   listWebhooks: Handler<operations['listWebhooks']>;

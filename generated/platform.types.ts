@@ -1167,6 +1167,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's recent API calls
+         * @description The company's last API calls on both APIs, newest first: by default the last 10,000 per company (the server's PIXGATE_REQUEST_LOG_LIMIT; older entries are removed in the background, so a list may briefly show a few more). Filters combine (clientId names an application as POST /api/v1/application answered it); start and end compare the time the request arrived on the server's real clock (the sandbox clock does not move it). Page with skip and limit, or follow pageInfo.nextCursor in cursor for pages that do not shift while new calls arrive (skip then counts from the cursor). Entries are written in batches a fraction of a second after the answer, so the call that lists is not in its own answer.
+         */
+        get: operations["listRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/request-logs/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one API call of the company, with its bodies when it failed
+         * @description The call whose X-Request-Id answer header was this id (the newest, if a client sent the same id twice). A 4xx or 5xx call keeps its request and response bodies, redacted and clipped to 16,384 characters each.
+         */
+        get: operations["getRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transaction": {
         parameters: {
             query?: never;
@@ -1901,6 +1941,67 @@ export interface components {
         /** @description Error body of the account-register read: error is a message or a list of validation issues. */
         AccountRegisterError: {
             error: string | components["schemas"]["ValidationIssue"][];
+        };
+        /** @description One API call of the company, on either API. A call belongs to the company of the credentials it presented once they were verified (an appID on the platform API; on the Pix API, the client credentials of POST /oauth/token or the bearer token); calls refused for a missing scope or an IP address the application does not allow are included. Calls whose credentials did not verify (unknown or wrong secret, expired or foreign token) are in no company's log, even when they named an existing clientId, so that nobody can write into a company's log, or push its entries out, without its secret. Calls without credentials (open operations) are in no log either. */
+        RequestLogEntry: {
+            /** @description The request id (the X-Request-Id header of the answer; the caller's own when it sent a valid one) */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived, on the server's real clock (the sandbox clock does not move it)
+             */
+            time: string;
+            /**
+             * @description Which API was called (POST /oauth/token is the Pix API's)
+             * @enum {string}
+             */
+            api: "PLATFORM_API" | "PIX_API";
+            /** @description The clientId of the application whose credentials made the call */
+            clientId: string | null;
+            /** @description HTTP method */
+            method: string;
+            /** @description The path called, without the query */
+            path: string;
+            /** @description The query string, with the values of credential parameters and card-like numbers redacted */
+            query: string | null;
+            /** @description The operation of the spec the path and method resolved to (null when none did) */
+            operationId: string | null;
+            /** @description The HTTP status answered */
+            status: number;
+            /** @description Milliseconds from the request's arrival to its answer, as the server measured them */
+            latencyMs: number;
+            /** @description The Idempotency-Key header sent */
+            idempotencyKey: string | null;
+            /** @description The error code of a 4xx or 5xx answer (the catalog code, e.g. VALIDATION, NOT_FOUND, MISSING_SCOPE) */
+            errorCode: string | null;
+            /** @description The error message the client got (at most 300 characters) */
+            errorMessage: string | null;
+        };
+        /** @description One API call with what was sent and answered. Bodies are kept for 4xx and 5xx answers only, as JSON text: values of credential fields (authorization, appID, clientSecret, client_secret, secret, password, tokens, private keys, one-time codes) are replaced by [redacted], and in every string bearer and basic credentials, JWTs, PEM private keys, client secrets, appIDs and webhook secrets are too; card-like numbers (13 to 19 digits passing the Luhn check) keep only their last four digits. The Authorization header is never kept. */
+        RequestLogDetail: components["schemas"]["RequestLogEntry"] & {
+            request: {
+                /** @description The caller's IP address as the server saw it */
+                ip: string | null;
+                /** @description The User-Agent header (at most 256 characters) */
+                userAgent: string | null;
+                /** @description The Content-Type header */
+                contentType: string | null;
+                /** @description The request body as JSON text, redacted (4xx and 5xx only; null otherwise or when there was none) */
+                body: string | null;
+                /** @description The body was longer than 16,384 characters and was cut (it is then not valid JSON) */
+                bodyClipped: boolean;
+            };
+            response: {
+                /** @description The answer's body as JSON text, redacted (4xx and 5xx only) */
+                body: string | null;
+                /** @description The body was longer than 16,384 characters and was cut */
+                bodyClipped: boolean;
+            };
+        };
+        /** @description Pagination data of the request log, with the cursor of the next page. */
+        RequestLogPageInfo: components["schemas"]["PageInfo"] & {
+            /** @description Pass as cursor to get the page after this one (null on the last page) */
+            nextCursor: string | null;
         };
         /** @description Pagination data returned by every list. */
         PageInfo: {
@@ -7704,6 +7805,115 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRequestLogs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description One HTTP status (404) or a class of them (4xx)
+                 * @example 4xx
+                 */
+                status?: string;
+                /**
+                 * @description The operationId of the call (of either spec, e.g. createCharge or putCob)
+                 * @example createCharge
+                 */
+                operationId?: string;
+                /**
+                 * @description The clientId of the application whose credentials made the call
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId?: string;
+                /**
+                 * @description Only calls that arrived at or after this time (RFC 3339, the server's real time)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: string;
+                /**
+                 * @description Only calls that arrived before this time (RFC 3339, the server's real time)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                end?: string;
+                /**
+                 * @description The pageInfo.nextCursor of the page before; the page starts after its last entry
+                 * @example MTc3MzU4NTcxMzA4OC40Mg
+                 */
+                cursor?: string;
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requestLogs: components["schemas"]["RequestLogEntry"][];
+                        pageInfo: components["schemas"]["RequestLogPageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRequestLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request id (the X-Request-Id header of the answer)
+                 * @example 2f6b1c9e-7a3d-4e5f-8b0c-1d2e3f4a5b6c
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requestLog: components["schemas"]["RequestLogDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description Not found */

@@ -35,6 +35,10 @@ export interface Config {
   // The bearer token of platform operators (PIXGATE_OPERATOR_TOKEN, at least 32 characters);
   // undefined: operator operations answer 401.
   operatorToken: string | undefined;
+  // The request log (src/request-logs): entries kept per company (PIXGATE_REQUEST_LOG_LIMIT,
+  // 0: off), their maximum age in days (PIXGATE_REQUEST_LOG_MAX_AGE_DAYS, 0: none) and the
+  // entries waiting in memory at most (PIXGATE_REQUEST_LOG_BUFFER).
+  requestLog: { limit: number; maxAgeDays: number; bufferEntries: number };
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -65,7 +69,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
     smtp: smtpConfigOf(env),
     operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
+    requestLog: {
+      limit: wholeNumber(env.PIXGATE_REQUEST_LOG_LIMIT, 10_000, { name: 'PIXGATE_REQUEST_LOG_LIMIT', max: 1_000_000 }),
+      maxAgeDays: wholeNumber(env.PIXGATE_REQUEST_LOG_MAX_AGE_DAYS, 30, {
+        name: 'PIXGATE_REQUEST_LOG_MAX_AGE_DAYS',
+        max: 3650,
+      }),
+      bufferEntries: wholeNumber(env.PIXGATE_REQUEST_LOG_BUFFER, 10_000, {
+        name: 'PIXGATE_REQUEST_LOG_BUFFER',
+        min: 1,
+        max: 1_000_000,
+      }),
+    },
   };
+}
+
+// A whole number from the environment, within bounds.
+function wholeNumber(
+  value: string | undefined,
+  fallback: number,
+  { name, min = 0, max }: { name: string; min?: number; max: number },
+): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
+  return n;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

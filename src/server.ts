@@ -154,13 +154,16 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
     database,
     migrated,
     logger,
-    // Stops accepting, lets in-flight requests finish, then closes the database.
+    // Stops accepting, lets in-flight requests finish, writes the request log's buffer, then
+    // closes the database.
     close() {
       closing ??= (async () => {
         await new Promise<void>((ok) => {
           http.close(() => ok());
           http.closeIdleConnections();
         });
+        // Requests have finished: the request log writes what they left in its buffer.
+        await services.requestLogs.close();
         await services.jobs.stop();
         await database.close();
       })();

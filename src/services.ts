@@ -35,6 +35,8 @@ import { SubAccountsService } from './subaccounts/subaccounts.service';
 import { TransfersService } from './transfers/transfers.service';
 import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
+import type { RequestLogService } from './request-logs/request-logs.service';
+import { buildRequestLogService } from './request-logs/request-logs.module';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -64,6 +66,7 @@ export interface Services {
   transfers: TransfersService;
   statement: StatementService;
   decode: DecodeService;
+  requestLogs: RequestLogService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -126,6 +129,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),
+    requestLogs: buildRequestLogService(config, db, jobs, log),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

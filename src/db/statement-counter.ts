@@ -31,6 +31,12 @@ export function countStatements<T>(tally: StatementTally, work: () => Promise<T>
   return scope.run(tally, work);
 }
 
+// Runs `work` outside any tally: background work a request starts (the request log's batch
+// writer woken by a full batch) is not that request's round trip.
+export function outsideStatementCount<T>(work: () => T): T {
+  return scope.exit(work);
+}
+
 // Counts one statement sent without the counted dialect (src/db/prepared.ts's direct runner).
 export function countStatement(text: string): void {
   tick(text);

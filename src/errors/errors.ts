@@ -54,6 +54,7 @@ export const MISSING = {
   qrCode: 'QR code not found',
   recurrence: 'Recurrence not found',
   refund: 'Refund not found',
+  requestLog: 'Request log entry not found',
   subaccount: 'Subaccount not found',
   representative: 'Representative not found',
   subscription: 'Subscription not found',

@@ -7,6 +7,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { Services } from '../services';
 import type { ApiDispatcher, ApiName, AppState, KoaContext } from './dispatch';
+import type { RequestContext } from './types';
 import { DomainError, errors, isDomainError } from '../errors/errors';
 import { renderError } from './render';
 import { mountDocs } from './docs';
@@ -14,6 +15,7 @@ import { mountLanding } from './landing';
 import { mountHealth } from './health';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
+import type { CapturedRequest } from '../request-logs/request-logs.types';
 
 export const JSON_LIMIT = '1mb';
 
@@ -45,7 +47,7 @@ export function buildApp({
   app.use(bodyParser());
 
   const router = new Router<AppState>();
-  mountHealth(router, services.db, logger);
+  mountHealth(router, services.db, logger, () => ({ requestLog: services.requestLogs.status() }));
   mountLanding(router, services.config.sandbox);
   mountDocs(router);
   dispatchers.platform.mount(router);
@@ -104,6 +106,8 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
       }
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const principal = koa.state.requestContext.principal;
+      const error = koa.status >= 400 ? (failure ?? failureOfBody(koa.body)) : undefined;
       accessLog.info(
         {
           requestId,
@@ -114,16 +118,60 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
           ...(tally ? { db: tally.statements } : {}),
           operationId: koa.state.operation?.operationId,
           // who called, and why a 4xx/5xx happened: what support is asked about first
-          companyId: koa.state.requestContext.principal?.companyId,
-          applicationId: koa.state.requestContext.principal?.applicationId,
-          ...(koa.status >= 400 ? { error: failure ?? failureOfBody(koa.body) } : {}),
+          companyId: principal?.companyId,
+          applicationId: principal?.applicationId,
+          ...(error ? { error } : {}),
         },
         'request',
       );
+      // The company's request log: buffered, written later in the background (no round trip).
+      if (principal?.companyId && services.requestLogs.enabled)
+        services.requestLogs.record(
+          capturedRequest(koa, { requestId, principal, ms, error }),
+          koa.status >= 400
+            ? { requestBody: (koa.request as { body?: unknown }).body, responseBody: koa.body }
+            : undefined,
+        );
       if (tally) koa.set('X-Db-Statements', String(tally.statements));
       if (tally?.texts) requestLog().trace({ statements: tally.texts }, 'statements');
     }
   };
+}
+
+// One answered request as the request log keeps it: one object of what the request already
+// holds (the log redacts and clips it in the background, when it writes the batch).
+function capturedRequest(
+  koa: KoaContext,
+  answered: { requestId: string; principal: Caller; ms: number; error: LoggedFailure | undefined },
+): CapturedRequest {
+  const { headers } = koa;
+  const { principal, ms, error } = answered;
+  return {
+    companyId: principal.companyId,
+    clientId: principal.clientId,
+    at: Date.now() - Math.round(ms),
+    requestId: answered.requestId,
+    api: koa.state.api === 'pix' ? 'PIX_API' : 'PLATFORM_API',
+    method: koa.method,
+    path: koa.path,
+    query: koa.querystring,
+    operationId: koa.state.operation?.operationId,
+    status: koa.status,
+    latencyMs: ms,
+    idempotencyKey: headers['idempotency-key'] as string | undefined,
+    ip: koa.state.requestContext.ip,
+    userAgent: headers['user-agent'],
+    contentType: headers['content-type'],
+    errorCode: error?.code,
+    errorMessage: error?.message,
+  };
+}
+
+type Caller = NonNullable<RequestContext['principal']>;
+
+interface LoggedFailure {
+  code?: string | undefined;
+  message?: string | undefined;
 }
 
 const MAX_LOGGED_MESSAGE = 300;
@@ -131,7 +179,7 @@ const clip = (text: string) => (text.length <= MAX_LOGGED_MESSAGE ? text : `${te
 
 // An error answered without a throw (a route no API owns, a body set by hand): what its body
 // says, in either API's format.
-function failureOfBody(body: unknown): { code?: string; message?: string } | undefined {
+function failureOfBody(body: unknown): LoggedFailure | undefined {
   if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return undefined;
   const b = body as { error?: unknown; type?: unknown; title?: unknown; detail?: unknown };
   if (typeof b.error === 'string') return { message: clip(b.error) };

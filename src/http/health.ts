@@ -1,7 +1,8 @@
 // Probes for process managers and load balancers. GET /healthz: liveness, the process answers
 // (no database: a database outage must not get healthy processes restarted). GET /readyz:
 // readiness, the database answers a statement within READY_TIMEOUT_MS (else 503, so a load
-// balancer sends traffic elsewhere until it does).
+// balancer sends traffic elsewhere until it does); its body adds the request log's counts
+// (entries dropped when the database was slower than the traffic).
 import type Router from '@koa/router';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -26,7 +27,14 @@ async function databaseAnswers(db: Kysely<Database>): Promise<string | undefined
   }
 }
 
-export function mountHealth(router: Router<AppState>, db: Kysely<Database>, logger: Logger): void {
+// `details`: what else a readiness answer reports (the request log's writer: buffered,
+// written and dropped entries), ready or not.
+export function mountHealth(
+  router: Router<AppState>,
+  db: Kysely<Database>,
+  logger: Logger,
+  details: () => object = () => ({}),
+): void {
   router.get('/healthz', async (koa) => {
     koa.set('Cache-Control', 'no-store');
     koa.body = { status: 'ok' };
@@ -36,6 +44,9 @@ export function mountHealth(router: Router<AppState>, db: Kysely<Database>, logg
     const problem = await databaseAnswers(db);
     if (problem) logger.warn({ problem }, 'not ready: the database does not answer');
     koa.status = problem ? 503 : 200;
-    koa.body = problem ? { status: 'unavailable', database: 'unavailable' } : { status: 'ready', database: 'ok' };
+    koa.body = {
+      ...(problem ? { status: 'unavailable', database: 'unavailable' } : { status: 'ready', database: 'ok' }),
+      ...details(),
+    };
   });
 }

@@ -8,7 +8,11 @@ export const platformSecurity: Record<string, SecurityResolver> = {
     const { services, ip } = koa.state.requestContext;
     if (!koa.get('authorization') && operation.missingAuthorizationStatus === 400)
       throw errors.badRequest('Invalid Authorization header');
-    const principal = await services.identity.authenticateAppId(koa.get('authorization') || undefined, ip);
+    // The caller is known once the credentials verify, before the IP and scope checks: a
+    // refused call of the company's own application is in the company's request log.
+    const principal = await services.identity.authenticateAppId(koa.get('authorization') || undefined, ip, {
+      verified: (caller) => (koa.state.requestContext.principal = caller),
+    });
     requireScope(principal, operation.scope);
     return principal;
   },
@@ -24,6 +28,8 @@ export const pixSecurity: Record<string, SecurityResolver> = {
     const principal = await koa.state.requestContext.services.oauth.authenticateBearer(
       koa.get('authorization') || undefined,
     );
+    // known before the scope check, as above
+    koa.state.requestContext.principal = principal;
     if (operation.scope && !principal.scopes?.includes(operation.scope)) {
       throw errors.forbidden(`The token does not carry the scope ${operation.scope}`);
     }

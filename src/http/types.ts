@@ -49,7 +49,9 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   services: Services;
-  // Set on authenticated operations; open operations get undefined.
+  // Set on authenticated operations; open operations get undefined. Security sets it as soon
+  // as the credentials verify, so a call then refused (scope, IP) still names its caller in
+  // the log line and the company's request log (no handler runs after a refusal).
   principal: Principal | undefined;
   // The caller's IP address as seen by the server.
   ip: string;

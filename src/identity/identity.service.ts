@@ -74,6 +74,7 @@ export const OPERATOR: Principal = {
 export function principalOf(app: ApplicationWithCompany): Principal {
   return {
     applicationId: app.id,
+    clientId: app.client_id,
     companyId: app.company_id,
     accountId: app.account_id,
     applicationType: app.type,
@@ -131,7 +132,12 @@ export class IdentityService {
   }
 
   // Resolves the platform API's Authorization header to its application; 401 otherwise.
-  async authenticateAppId(header: string | undefined, ip: string): Promise<Principal> {
+  // `verified` hears of the caller as soon as the secret matched, before the IP check.
+  async authenticateAppId(
+    header: string | undefined,
+    ip: string,
+    { verified }: { verified?: (principal: Principal) => void } = {},
+  ): Promise<Principal> {
     const known = header === undefined ? undefined : this.verifiedAppIds.get(header);
     const credentials = known ? undefined : decodeAppId(header);
     const clientId = known?.clientId ?? credentials?.clientId;
@@ -146,10 +152,12 @@ export class IdentityService {
         : known!.secretHash === app.client_secret_hash);
     if (!matches) throw errors.unauthorized();
     if (credentials) this.verifiedAppIds.set(header!, { clientId, secretHash: app.client_secret_hash });
+    const principal = principalOf(app);
+    verified?.(principal);
     if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
       throw errors.forbidden('Your IP address is not allowed to use this application');
     }
-    return principalOf(app);
+    return principal;
   }
 
   // Checks client credentials (OAuth2 client_credentials); undefined when they do not match.

@@ -35,6 +35,8 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   listRefunds: { max: 2 },
   createRefund: { max: 10 },
   getRefund: { max: 1 },
+  listRequestLogs: { max: 1, target: 1 }, // the page and its count in one statement
+  getRequestLog: { max: 1, target: 1 }, // a read of one object
   getCompany: { max: 1 },
   getCustomer: { max: 1 },
   updateCustomer: { max: 5 },

@@ -34,6 +34,7 @@ test.before(async () => {
     bearer: await pixToken(server.client, a),
     db: server.database.db,
     runJob: (name) => server.services.jobs.runNow(name),
+    flushRequestLog: () => server.services.requestLogs.flush(),
   };
   other = await createCompany(server.client);
   otherBearer = await pixToken(server.client, other);

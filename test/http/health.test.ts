@@ -17,7 +17,16 @@ test('both probes answer 200 while the database answers, and are not cached', as
   assert.equal(live.body, { status: 'ok' });
   const ready = await server.client.get('/readyz');
   assert.is(ready.status, 200);
-  assert.equal(ready.body, { status: 'ready', database: 'ok' });
+  assert.equal(ready.body, {
+    status: 'ready',
+    database: 'ok',
+    requestLog: {
+      enabled: true,
+      buffered: 0,
+      written: 0,
+      dropped: { bufferFull: 0, writeFailed: 0, shutdown: 0 },
+    },
+  });
   assert.is(ready.headers.get('cache-control'), 'no-store');
   assert.is(ready.headers.get('x-db-statements'), '1', 'readiness sends one statement');
   assert.is(live.headers.get('x-db-statements'), '0', 'liveness sends none');
@@ -27,7 +36,9 @@ test('with the database gone, /readyz answers 503 and /healthz still 200', async
   await server.database.close();
   const ready = await server.client.get('/readyz');
   assert.is(ready.status, 503);
-  assert.equal(ready.body, { status: 'unavailable', database: 'unavailable' });
+  assert.is(ready.body.status, 'unavailable');
+  assert.is(ready.body.database, 'unavailable');
+  assert.is(ready.body.requestLog.enabled, true);
   const live = await server.client.get('/healthz');
   assert.is(live.status, 200);
 });

@@ -12,5 +12,6 @@ export async function startContractEnv(): Promise<{ server: TestServer; env: Con
   const company = await createCompany(server.client);
   const bearer = await pixToken(server.client, company);
   const runJob = (name: string) => server.services.jobs.runNow(name);
-  return { server, env: { client: server.client, company, bearer, db: server.database.db, runJob } };
+  const flushRequestLog = () => server.services.requestLogs.flush();
+  return { server, env: { client: server.client, company, bearer, db: server.database.db, runJob, flushRequestLog } };
 }

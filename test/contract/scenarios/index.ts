@@ -9,6 +9,7 @@ import { pixinScenarios } from './pixin';
 import { recurrenceScenarios } from './recurrences';
 import { subAccountScenarios } from './subaccounts';
 import { subscriptionScenarios } from './subscriptions';
+import { requestLogScenarios } from './request-logs';
 import type { Scenario } from './types';
 import { webhookScenarios } from './webhooks';
 
@@ -26,4 +27,5 @@ export const scenarios: Record<string, Scenario> = {
   ...extrasScenarios,
   ...subAccountScenarios,
   ...subscriptionScenarios,
+  ...requestLogScenarios,
 };

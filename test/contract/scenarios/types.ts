@@ -16,6 +16,8 @@ export interface ContractEnv {
   // Runs a background job now (services.jobs.runNow), for state only a job makes (the
   // installments of a subscription, the settlement of a recurring charge).
   runJob?: (name: string) => Promise<void>;
+  // Writes the request log's buffer now (entries otherwise land within a fraction of a second).
+  flushRequestLog?: () => Promise<void>;
 }
 
 export interface Prepared {

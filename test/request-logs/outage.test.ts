@@ -1,0 +1,138 @@
+// The request log when its table cannot be written: requests are answered as before, a batch
+// that fails is retried once and then dropped, drops are counted in /readyz, and entries flow
+// again once the table is back. With the table locked (a database slower than the traffic),
+// the buffer fills and drops the rest, counted.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { CapturedRequest } from '../../src/request-logs/request-logs.types';
+import { createCompany, type TestCompany } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+import { postgresOnly } from '../support/skip';
+
+let server: TestServer;
+let a: TestCompany;
+// entries the server was given (authenticated calls, and those recorded by hand)
+let recorded = 0;
+
+test.before(async () => {
+  server = await startTestServer({ PIXGATE_REQUEST_LOG_BUFFER: '50' }, { backgroundJobs: false });
+  a = await createCompany(server.client);
+});
+test.after(async () => {
+  await server.close();
+});
+
+const status = () => server.services.requestLogs.status();
+
+async function call(): Promise<string> {
+  const requestId = `o-${randomUUID()}`;
+  const res = await server.client.get('/api/v1/account', { auth: a.appID, headers: { 'x-request-id': requestId } });
+  assert.is(res.status, 200, 'requests are answered whatever the log does');
+  recorded++;
+  return requestId;
+}
+
+async function stored(requestIds: string[]): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from request_logs where request_id = any(${requestIds}::text[])`.execute(server.database.db);
+  return Number(rows[0]!.n);
+}
+
+// Every entry the writer was given, by what became of it.
+function accounted(): number {
+  const { written, buffered, dropped } = status();
+  return written + buffered + dropped.bufferFull + dropped.writeFailed + dropped.shutdown;
+}
+
+// Nothing goes missing without being counted.
+function assertAccounted(): void {
+  assert.is(accounted(), recorded);
+}
+
+test('a table that cannot be written: one retry, then dropped and counted; then writing again', async () => {
+  const before = [await call(), await call()];
+  await server.services.requestLogs.flush();
+  assert.is(await stored(before), 2);
+  recorded = accounted();
+
+  await sql`alter table request_logs rename to request_logs_away`.execute(server.database.db);
+  const during = [await call(), await call(), await call()];
+  await server.services.requestLogs.flush();
+  assert.equal(
+    status().dropped,
+    { bufferFull: 0, writeFailed: 0, shutdown: 0 },
+    'the first failure waits for its retry',
+  );
+  assert.is(status().buffered, 3);
+  await server.services.requestLogs.flush();
+  assert.equal(status().dropped, { bufferFull: 0, writeFailed: 3, shutdown: 0 });
+  const ready = await server.client.get('/readyz');
+  assert.is(ready.status, 200, 'a log that drops does not make the server unready');
+  assert.equal(ready.body.requestLog.dropped, { bufferFull: 0, writeFailed: 3, shutdown: 0 });
+  assertAccounted();
+
+  await sql`alter table request_logs_away rename to request_logs`.execute(server.database.db);
+  const after = [await call(), await call()];
+  await server.services.requestLogs.flush();
+  assert.is(await stored(after), 2);
+  assert.is(await stored(during), 0);
+  assertAccounted();
+});
+
+function captured(n: number): CapturedRequest {
+  return {
+    companyId: a.companyId,
+    clientId: a.clientId,
+    at: Date.now(),
+    requestId: `h-${n}-${randomUUID()}`,
+    api: 'PLATFORM_API',
+    method: 'GET',
+    path: '/api/v1/account',
+    query: '',
+    operationId: 'listAccounts',
+    status: 200,
+    latencyMs: 1,
+    idempotencyKey: undefined,
+    ip: '127.0.0.1',
+    userAgent: undefined,
+    contentType: undefined,
+    errorCode: undefined,
+    errorMessage: undefined,
+  };
+}
+
+postgresOnly('a database slower than the traffic: the buffer fills, the rest is dropped and counted', async () => {
+  const url = process.env.DATABASE_URL!;
+  const locker = new pg.Client({ connectionString: url, options: `-c search_path="${server.database.schema}"` });
+  await locker.connect();
+  const service = server.services.requestLogs;
+  await service.flush();
+  recorded = accounted();
+  const droppedBefore = status().dropped.bufferFull;
+  try {
+    await locker.query('begin');
+    await locker.query('lock table request_logs in access exclusive mode');
+    // 50 fill a batch, whose write waits on the lock; 50 more fill the buffer; 10 are dropped
+    for (let n = 0; n < 110; n++) service.record(captured(n));
+    recorded += 110;
+    assert.is(status().dropped.bufferFull - droppedBefore, 10);
+    // the server answers meanwhile, and says so
+    await call();
+    const ready = await server.client.get('/readyz');
+    assert.is(ready.status, 200);
+    assert.is(ready.body.requestLog.dropped.bufferFull, status().dropped.bufferFull);
+    assert.ok(status().dropped.bufferFull - droppedBefore >= 11, 'the call made while full was dropped too');
+  } finally {
+    await locker.query('commit');
+    await locker.end();
+  }
+  await service.flush();
+  await service.flush();
+  assertAccounted();
+  assert.is(status().buffered, 0);
+});
+
+test.run();
