@@ -35,6 +35,9 @@ export interface Config {
   // The bearer token of platform operators (PIXGATE_OPERATOR_TOKEN, at least 32 characters);
   // undefined: operator operations answer 401.
   operatorToken: string | undefined;
+  // Dashboard sessions end after this long without a request, and this long after sign-in
+  // whatever happens (PIXGATE_DASHBOARD_IDLE_MINUTES, PIXGATE_DASHBOARD_MAX_HOURS).
+  dashboard: { idleMs: number; maxAgeMs: number };
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -65,7 +68,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
     smtp: smtpConfigOf(env),
     operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
+    dashboard: {
+      idleMs: whole(env.PIXGATE_DASHBOARD_IDLE_MINUTES, 480, 'PIXGATE_DASHBOARD_IDLE_MINUTES') * 60_000,
+      maxAgeMs: whole(env.PIXGATE_DASHBOARD_MAX_HOURS, 24, 'PIXGATE_DASHBOARD_MAX_HOURS') * 3_600_000,
+    },
   };
+}
+
+// A whole number from 1 to 10,000 (minutes or hours of a dashboard session).
+function whole(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new Error(`${name} must be a whole number from 1 to 10000, got ${value}`);
+  return n;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

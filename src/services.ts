@@ -35,6 +35,7 @@ import { SubAccountsService } from './subaccounts/subaccounts.service';
 import { TransfersService } from './transfers/transfers.service';
 import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
+import { DashboardSessionService } from './dashboard/sessions.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -76,6 +77,7 @@ export interface Services {
   keyLookups: MoneyOutServices['keyLookups'];
   payments: MoneyOutServices['payments'];
   idempotency: MoneyOutServices['idempotency'];
+  dashboardSessions: DashboardSessionService;
 }
 
 export function buildServices(config: Config, db: Kysely<Database>, changes: ChangeFeed, log: Logger): Services {
@@ -137,5 +139,6 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     keyLookups: moneyOut.keyLookups,
     payments: moneyOut.payments,
     idempotency: moneyOut.idempotency,
+    dashboardSessions: new DashboardSessionService(db, changes, identity, config.dashboard),
   };
 }
