@@ -476,13 +476,13 @@ export async function listCharges(
   return { rows, total: Number(count.n) };
 }
 
-// Newest first, a page after `before` (keyset: created_at, id), narrowed by `search` (the
+// Newest first, a page after the charge `beforeId` (keyset: created_at, id), narrowed by `search` (the
 // charge's id, correlationID or txid, or its payer's name, CPF or CNPJ): one statement, at
 // any depth, without counting (the dashboard's list).
 export async function listChargesNewestFirst(
   db: Db,
   filter: ChargeListFilter & { search?: string },
-  before: { createdAt: Date; id: string } | undefined,
+  beforeId: string | undefined,
   limit: number,
 ): Promise<ChargeInContext[]> {
   let page = listQuery(db, filter).select('id');
@@ -501,7 +501,12 @@ export async function listChargesNewestFirst(
       ]),
     );
   }
-  if (before) page = page.where(sql<boolean>`(created_at, id) < (${before.createdAt}, ${before.id})`);
+  // after the cursor's charge, by its own stored time (exact to the microsecond)
+  if (beforeId !== undefined)
+    page = page.where(
+      sql<boolean>`(created_at, id) < (select c.created_at, c.id from charges c
+        where c.company_id = ${filter.companyId} and c.id = ${beforeId})`,
+    );
   page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
   const rows = await chargeInContextQuery(db)
     .where('charges.id', 'in', page)

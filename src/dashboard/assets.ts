@@ -39,6 +39,7 @@ th,td{padding:.45rem .6rem;text-align:left;border-bottom:1px solid #e4e7ec;verti
 th{font-size:.8rem;color:#4a5262;font-weight:600;background:#fafbfc}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:last-child td{border-bottom:0}
+td .mono,td{white-space:nowrap;word-break:normal}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em;word-break:break-all}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;white-space:nowrap}
 .b-ok{background:#dcf1e2;color:#0f5123}.b-wait{background:#fdf0cf;color:#6b4a00}
@@ -108,14 +109,15 @@ function chart(){
   var d=JSON.parse(source.textContent);
   var bars=uPlot.paths.bars({size:[0.35,40],gap:2});
   function width(){return Math.max(280,holder.clientWidth)}
+  d.fmt=function(v){return v==null?'':'R$ '+(v/100).toLocaleString('pt-BR',{minimumFractionDigits:2})};
   var plot=new uPlot({width:width(),height:240,
     tzDate:function(ts){return uPlot.tzDate(new Date(ts*1e3),'America/Sao_Paulo')},
-    series:[{},{label:d.labels[0],stroke:'#146c2e',fill:'rgba(20,108,46,.55)',paths:bars,value:function(u,v){return d.fmt(v)}},
-      {label:d.labels[1],stroke:'#a4262c',fill:'rgba(164,38,44,.55)',paths:bars}],
-    axes:[{},{size:70,values:function(u,vals){return vals.map(function(v){return 'R$ '+(v/100).toLocaleString('pt-BR')})}}],
+    series:[{label:d.dayLabel,value:'{DD}/{MM}'},
+      {label:d.labels[0],stroke:'#146c2e',fill:'rgba(20,108,46,.55)',paths:bars,points:{show:false},value:function(u,v){return d.fmt(v)}},
+      {label:d.labels[1],stroke:'#a4262c',fill:'rgba(164,38,44,.55)',paths:bars,points:{show:false},value:function(u,v){return d.fmt(v)}}],
+    axes:[{values:[[86400,'{DD}/{MM}',null,null,null,null,null,null,1],[1,'{DD}/{MM}',null,null,null,null,null,null,1]]},{size:70,values:function(u,vals){return vals.map(function(v){return 'R$ '+(v/100).toLocaleString('pt-BR')})}}],
     scales:{y:{range:function(u,min,max){return[0,Math.max(100,max)]}}}
   },[d.days,d.moneyIn,d.moneyOut],holder);
-  d.fmt=function(v){return v==null?'':'R$ '+(v/100).toLocaleString('pt-BR',{minimumFractionDigits:2})};
   window.addEventListener('resize',function(){plot.setSize({width:width(),height:240})});
 }
 function copy(btn){

@@ -238,7 +238,7 @@ export class PlatformChargesService {
     return { charges: rows.map((r) => buildPlatformChargeView(r.charge, r, this.publicUrl, now)), total };
   }
 
-  // Newest first, `limit` after the cursor `before` (the last charge of the previous page),
+  // Newest first, `limit` after the charge `before` (the id of the last of the previous page),
   // filtered by platform status and period and searched by id, correlationID, txid or payer:
   // one statement at any depth (the dashboard's list). `next`: the cursor of the next page.
   async listNewestFirst(
@@ -247,7 +247,6 @@ export class PlatformChargesService {
     page: { before?: string; limit: number },
   ) {
     const now = await this.clock.now(principal.companyId);
-    const before = cursorOf(page.before);
     const rows = await repo.listChargesNewestFirst(
       this.db,
       {
@@ -257,14 +256,14 @@ export class PlatformChargesService {
         ...(query.status ? { platformStatus: query.status, now } : {}),
         ...(query.search ? { search: query.search } : {}),
       },
-      before,
+      page.before !== undefined && page.before.length <= 100 ? page.before : undefined,
       page.limit + 1,
     );
     const shown = rows.slice(0, page.limit);
     const last = shown.at(-1)?.charge;
     return {
       charges: shown.map((r) => buildPlatformChargeView(r.charge, r, this.publicUrl, now)),
-      next: rows.length > page.limit && last ? `${last.created_at.toISOString()}_${last.id}` : undefined,
+      next: rows.length > page.limit && last ? last.id : undefined,
     };
   }
 
@@ -361,12 +360,4 @@ function withExpiracao(body: StoredChargeBody, expiracao: number): StoredChargeB
 function withValidity(body: StoredChargeBody, validadeAposVencimento: number): StoredChargeBody {
   const cobv = expectCobvBody(body);
   return { ...cobv, calendario: { ...cobv.calendario, validadeAposVencimento } };
-}
-
-// A list cursor (created_at ISO instant, '_', charge id); undefined when it is not one.
-function cursorOf(value: string | undefined): { createdAt: Date; id: string } | undefined {
-  const m = value ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([A-Za-z0-9-]{1,64})$/.exec(value) : null;
-  if (!m) return undefined;
-  const createdAt = new Date(m[1]!);
-  return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id: m[2]! };
 }

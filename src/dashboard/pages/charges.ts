@@ -132,7 +132,7 @@ export async function chargePage(ctx: DashContext): Promise<Answer> {
           <h2 id="qr-h">${t.qrCode}</h2>
           <img
             class="qr"
-            src="/openpix/charge/brcode/image/${c.paymentLinkID}.png?size=480"
+            src="/openpix/charge/brcode/image/${c.paymentLinkID}.png?size=600"
             alt="${t.qrCode} ${c.correlationID}"
             width="240"
             height="240"

@@ -27,6 +27,7 @@ export async function homePage(ctx: DashContext): Promise<Answer> {
   const days = lastDays(now, flows);
   const chartData = {
     labels: [t.moneyIn, t.moneyOut],
+    dayLabel: t.day,
     days: days.map((d) => Date.parse(`${d.day}T12:00:00-03:00`) / 1000),
     moneyIn: days.map((d) => d.moneyIn),
     moneyOut: days.map((d) => d.moneyOut),
