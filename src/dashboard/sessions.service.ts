@@ -12,11 +12,11 @@ import { ReadCache } from '../db/read-cache';
 import type { DashboardSession, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { type IdentityService, normalizeIp, principalOf } from '../identity/identity.service';
-import type { RequestContext } from '../http/types';
 import * as repo from './sessions.repository';
 import type { SessionLimits } from './sessions.repository';
 
-export type Principal = NonNullable<RequestContext['principal']>;
+// (named through identity's service: src/http/types.ts would close a cycle through services.ts)
+export type Principal = ReturnType<typeof principalOf>;
 
 export type Credential = { appId: string } | { clientId: string; clientSecret: string };
 
