@@ -39,6 +39,9 @@ export interface Config {
   // 0: off), their maximum age in days (PIXGATE_REQUEST_LOG_MAX_AGE_DAYS, 0: none) and the
   // entries waiting in memory at most (PIXGATE_REQUEST_LOG_BUFFER).
   requestLog: { limit: number; maxAgeDays: number; bufferEntries: number };
+  // Dashboard sessions end after this long without a request, and this long after sign-in
+  // whatever happens (PIXGATE_DASHBOARD_IDLE_MINUTES, PIXGATE_DASHBOARD_MAX_HOURS).
+  dashboard: { idleMs: number; maxAgeMs: number };
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -80,6 +83,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         min: 1,
         max: 1_000_000,
       }),
+    },
+    dashboard: {
+      idleMs:
+        wholeNumber(env.PIXGATE_DASHBOARD_IDLE_MINUTES, 480, {
+          name: 'PIXGATE_DASHBOARD_IDLE_MINUTES',
+          min: 1,
+          max: 10_000,
+        }) * 60_000,
+      maxAgeMs:
+        wholeNumber(env.PIXGATE_DASHBOARD_MAX_HOURS, 24, { name: 'PIXGATE_DASHBOARD_MAX_HOURS', min: 1, max: 10_000 }) *
+        3_600_000,
     },
   };
 }

@@ -37,6 +37,7 @@ import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
 import type { RequestLogService } from './request-logs/request-logs.service';
 import { buildRequestLogService } from './request-logs/request-logs.module';
+import { DashboardSessionService } from './dashboard/sessions.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -79,6 +80,7 @@ export interface Services {
   keyLookups: MoneyOutServices['keyLookups'];
   payments: MoneyOutServices['payments'];
   idempotency: MoneyOutServices['idempotency'];
+  dashboardSessions: DashboardSessionService;
 }
 
 export function buildServices(config: Config, db: Kysely<Database>, changes: ChangeFeed, log: Logger): Services {
@@ -141,5 +143,6 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     keyLookups: moneyOut.keyLookups,
     payments: moneyOut.payments,
     idempotency: moneyOut.idempotency,
+    dashboardSessions: new DashboardSessionService(db, changes, identity, config.dashboard),
   };
 }

@@ -476,6 +476,46 @@ export async function listCharges(
   return { rows, total: Number(count.n) };
 }
 
+// Newest first, a page after the charge `beforeId` (keyset: created_at, id), narrowed by `search` (the
+// charge's id, correlationID or txid, or its payer's name, CPF or CNPJ): one statement, at
+// any depth, without counting (the dashboard's list).
+export async function listChargesNewestFirst(
+  db: Db,
+  filter: ChargeListFilter & { search?: string },
+  beforeId: string | undefined,
+  limit: number,
+): Promise<ChargeInContext[]> {
+  let page = listQuery(db, filter).select('id');
+  const search = filter.search;
+  if (search) {
+    const digits = search.replace(/[.\-/\s]/g, '');
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    page = page.where((eb) =>
+      eb.or([
+        eb('id', '=', search),
+        eb('correlation_id', '=', search),
+        eb('txid', '=', search),
+        eb(sql<string>`body->'devedor'->>'nome'`, 'ilike', like),
+        eb(sql<string>`body->'devedor'->>'cpf'`, '=', digits),
+        eb(sql<string>`body->'devedor'->>'cnpj'`, '=', digits),
+      ]),
+    );
+  }
+  // after the cursor's charge, by its own stored time (exact to the microsecond)
+  if (beforeId !== undefined)
+    page = page.where(
+      sql<boolean>`(created_at, id) < (select c.created_at, c.id from charges c
+        where c.company_id = ${filter.companyId} and c.id = ${beforeId})`,
+    );
+  page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
+  const rows = await chargeInContextQuery(db)
+    .where('charges.id', 'in', page)
+    .orderBy('charges.created_at', 'desc')
+    .orderBy('charges.id', 'desc')
+    .execute();
+  return rows.map(inContext);
+}
+
 // The charges whose ids `page` selects, in context, in list order.
 async function inContextOrdered(
   db: Db,

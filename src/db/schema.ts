@@ -4,6 +4,7 @@
 import type { CatalogTables } from './tables/catalog';
 import type { ChargesTables } from './tables/charges';
 import type { CoreTables } from './tables/core';
+import type { DashboardTables } from './tables/dashboard';
 import type { KycTables } from './tables/kyc';
 import type { ExtrasTables } from './tables/extras';
 import type { MoneyTables } from './tables/money';
@@ -16,6 +17,7 @@ import type { WebhooksTables } from './tables/webhooks';
 export * from './tables/catalog';
 export * from './tables/charges';
 export * from './tables/core';
+export * from './tables/dashboard';
 export * from './tables/kyc';
 export * from './tables/extras';
 export * from './tables/money';
@@ -28,6 +30,7 @@ export * from './tables/webhooks';
 export interface Database
   extends
     CoreTables,
+    DashboardTables,
     MoneyTables,
     CatalogTables,
     ChargesTables,

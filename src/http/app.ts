@@ -13,6 +13,7 @@ import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
+import { dashboardMiddleware } from '../dashboard/dashboard.handler';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
@@ -52,6 +53,12 @@ export function buildApp({
   mountDocs(router);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);
+  app.use(
+    dashboardMiddleware({
+      sandbox: services.config.sandbox,
+      secureCookies: services.config.publicUrl.startsWith('https:'),
+    }),
+  );
   app.use(router.routes());
 
   app.use(async (koa: KoaContext) => {

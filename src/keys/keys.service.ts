@@ -39,6 +39,14 @@ export class PixKeysService {
     private readonly companies: CompanyDirectory,
   ) {}
 
+  // The keys of the caller's account without the account's view (the dashboard's list):
+  // three statements instead of four.
+  async listKeys(principal: Principal, page: Page) {
+    const account = await requireLinkedAccount(this.db, principal);
+    const { rows, total } = await repo.listAccountKeys(this.db, account.id, page.skip, page.limit);
+    return { pixKeys: rows.map(pixKeyView), total };
+  }
+
   async list(principal: Principal, page: Page) {
     const account = await requireLinkedAccount(this.db, principal);
     const { rows, total } = await repo.listAccountKeys(this.db, account.id, page.skip, page.limit);

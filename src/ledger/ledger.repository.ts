@@ -149,3 +149,27 @@ export async function findMoveLegs(db: Db, moveId: string): Promise<StoredLeg[]>
     .execute();
   return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
 }
+
+// An account's balance row and its money in (credits) and out (debits) per Brasília day since
+// `since`, in one statement (the dashboard's home).
+export async function findBalanceWithDailyFlows(
+  db: Db,
+  accountId: string,
+  since: Date,
+): Promise<{ balance: AccountBalance | null; days: { day: string; credits: number; debits: number }[] }> {
+  const row = await sql<{
+    balance: AccountBalance | null;
+    days: { day: string; credits: number | string; debits: number | string }[] | null;
+  }>`select
+    (select row_to_json(b) from account_balances b where b.account_id = ${accountId}) as balance,
+    (select json_agg(d order by d.day) from (
+       select to_char(created_at at time zone 'UTC' - interval '3 hours', 'YYYY-MM-DD') as day,
+              coalesce(sum(amount) filter (where kind = 'CREDIT'), 0) as credits,
+              coalesce(sum(amount) filter (where kind = 'DEBIT'), 0) as debits
+       from ledger_entries where account_id = ${accountId} and created_at >= ${since}
+       group by 1) d) as days`.execute(db);
+  const first = row.rows[0]!;
+  const balance = first.balance ? numeric(first.balance) : null;
+  const days = (first.days ?? []).map((d) => ({ day: d.day, credits: Number(d.credits), debits: Number(d.debits) }));
+  return { balance, days };
+}

@@ -239,3 +239,24 @@ export async function legsOf(db: Kysely<Database>, moveId: string): Promise<Ledg
     bucket: l.bucket,
   }));
 }
+
+export interface DailyFlow {
+  // a Brasília civil date, YYYY-MM-DD
+  day: string;
+  moneyIn: number;
+  moneyOut: number;
+}
+
+// An account's balance and its money in and out per Brasília day since `since` (days with no
+// movement left out), in one statement.
+export async function getBalanceWithDailyFlows(
+  db: Kysely<Database>,
+  accountId: string,
+  since: Date,
+): Promise<{ balance: BalanceView; days: DailyFlow[] }> {
+  const { balance, days } = await repo.findBalanceWithDailyFlows(db, accountId, since);
+  return {
+    balance: balanceView(balance ?? undefined),
+    days: days.map((d) => ({ day: d.day, moneyIn: d.credits, moneyOut: d.debits })),
+  };
+}

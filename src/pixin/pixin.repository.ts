@@ -328,3 +328,31 @@ export async function claimPendingDevolution(trx: Db): Promise<PixDevolution | u
 }
 
 // Parties -----------------------------------------------------------------------------------
+
+// The Pix that paid a charge (by its txid), each with its devolutions, in one statement.
+export async function findReceivedOfTxidWithDevolutions(
+  db: Db,
+  companyId: string,
+  txid: string,
+): Promise<{ pix: PixReceived; devolutions: PixDevolution[] }[]> {
+  const rows = await db
+    .selectFrom('pix_received as p')
+    .where('p.company_id', '=', companyId)
+    .where('p.txid', '=', txid)
+    .selectAll('p')
+    .select(
+      sql<PixDevolution[] | null>`(select json_agg(d order by d.requested_at, d.id) from pix_devolutions d
+        where d.company_id = p.company_id and d.end_to_end_id = p.end_to_end_id)`.as('devolution_rows'),
+    )
+    .orderBy('p.settled_at')
+    .limit(20)
+    .execute();
+  return rows.map(({ devolution_rows, ...pix }) => ({
+    pix: pix as PixReceived,
+    devolutions: (devolution_rows ?? []).map((d) => ({
+      ...d,
+      requested_at: new Date(d.requested_at),
+      settled_at: d.settled_at === null ? null : new Date(d.settled_at),
+    })),
+  }));
+}

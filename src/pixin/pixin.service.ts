@@ -117,6 +117,21 @@ export class PixInService {
     return devolucaoView(devolution);
   }
 
+  // The Pix that paid a charge (by its transactionID), each with its refunds, in one
+  // statement (the dashboard's charge page).
+  async receivedOfCharge(principal: Principal, transactionId: string) {
+    const rows = await repo.findReceivedOfTxidWithDevolutions(this.db, principal.companyId, transactionId);
+    return rows.map(({ pix, devolutions }) => ({
+      endToEndId: pix.end_to_end_id,
+      value: pix.value,
+      payerName: pix.payer_name,
+      payerTaxId: pix.payer_tax_id,
+      infoPagador: pix.info_pagador,
+      settledAt: pix.settled_at.toISOString(),
+      refunds: devolutions.map(pixRefundView),
+    }));
+  }
+
   // Platform API: refunds of a charge --------------------------------------------------------
 
   async listChargeRefunds(principal: Principal, chargeId: string, page: Page) {

@@ -315,3 +315,33 @@ export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<str
   for (const row of rows) out.get(row.delivery_id)!.push(row);
   return out;
 }
+
+// The newest deliveries of the company's platform webhooks, each with its attempts, in one
+// statement: of one webhook, or those whose body carries a charge's transactionID.
+export async function listDeliveriesWithAttempts(
+  db: Db,
+  companyId: string,
+  filter: { webhookId?: string; transactionId?: string },
+  limit: number,
+): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }[]> {
+  let q = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .where('d.company_id', '=', companyId)
+    .where('w.company_id', '=', companyId)
+    .where('w.kind', '=', 'platform')
+    .selectAll('d')
+    .select(
+      sql<
+        WebhookAttempt[] | null
+      >`(select json_agg(a order by a.id) from webhook_attempts a where a.delivery_id = d.id)`.as('attempt_rows'),
+    );
+  if (filter.webhookId !== undefined) q = q.where('d.webhook_id', '=', filter.webhookId);
+  if (filter.transactionId !== undefined)
+    q = q.where(sql<boolean>`position(${`"transactionID":${JSON.stringify(filter.transactionId)}`} in d.body) > 0`);
+  const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
+  return rows.map(({ attempt_rows, ...delivery }) => ({
+    delivery: delivery as WebhookDelivery,
+    attempts: (attempt_rows ?? []).map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
+  }));
+}

@@ -185,6 +185,19 @@ export class WebhooksService {
     return { deliveries: rows.map((d) => deliveryView(d, attempts.get(d.id)!)), total };
   }
 
+  // One platform webhook of the company (404 otherwise).
+  async get(principal: Principal, id: string) {
+    return webhookView(await this.webhookOf(principal, id));
+  }
+
+  // The newest deliveries with their attempts, of one webhook or about one charge (by its
+  // transactionID), in one statement (the dashboard's pages).
+  async recentDeliveries(principal: Principal, filter: { webhookId?: string; transactionId?: string }, limit: number) {
+    if (filter.webhookId?.includes('\u0000') || filter.transactionId?.includes('\u0000')) return [];
+    const rows = await repo.listDeliveriesWithAttempts(this.db, principal.companyId, filter, limit);
+    return rows.map((r) => deliveryView(r.delivery, r.attempts));
+  }
+
   // One attempt now (synchronous, bounded by the delivery timeout); answers the delivery.
   async redeliver(principal: Principal, webhookId: string, deliveryId: string) {
     const webhook = await this.webhookOf(principal, webhookId);

@@ -238,6 +238,35 @@ export class PlatformChargesService {
     return { charges: rows.map((r) => buildPlatformChargeView(r.charge, r, this.publicUrl, now)), total };
   }
 
+  // Newest first, `limit` after the charge `before` (the id of the last of the previous page),
+  // filtered by platform status and period and searched by id, correlationID, txid or payer:
+  // one statement at any depth (the dashboard's list). `next`: the cursor of the next page.
+  async listNewestFirst(
+    principal: Principal,
+    query: { status?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED'; from?: Date; to?: Date; search?: string },
+    page: { before?: string; limit: number },
+  ) {
+    const now = await this.clock.now(principal.companyId);
+    const rows = await repo.listChargesNewestFirst(
+      this.db,
+      {
+        companyId: principal.companyId,
+        ...(query.from ? { from: query.from } : {}),
+        ...(query.to ? { to: query.to } : {}),
+        ...(query.status ? { platformStatus: query.status, now } : {}),
+        ...(query.search ? { search: query.search } : {}),
+      },
+      page.before !== undefined && page.before.length <= 100 ? page.before : undefined,
+      page.limit + 1,
+    );
+    const shown = rows.slice(0, page.limit);
+    const last = shown.at(-1)?.charge;
+    return {
+      charges: shown.map((r) => buildPlatformChargeView(r.charge, r, this.publicUrl, now)),
+      next: rows.length > page.limit && last ? last.id : undefined,
+    };
+  }
+
   // DELETE: an ATIVA charge is removed by the receiver (as the standard's removal); a paid one
   // cannot be deleted; deleting a removed one again is answered the same.
   async delete(principal: Principal, id: string) {
