@@ -832,6 +832,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listPsps",
+    "method": "get",
+    "path": "/api/v1/psp",
+    "tag": "Psp",
+    "security": [
+      "AppID"
+    ],
+    "scope": "PSP_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getReceipt",
+    "method": "get",
+    "path": "/api/v1/receipt/{ReceiptType}/{EndToEndId}",
+    "tag": "Receipt",
+    "security": [
+      "AppID"
+    ],
+    "scope": "RECEIPT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listStaticQrCodes",
     "method": "get",
     "path": "/api/v1/qrcode-static",
@@ -1066,6 +1090,30 @@ export const platformOperations: OperationMeta[] = [
     "tag": "Webhook",
     "security": [],
     "scope": null,
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listWebhookEvents",
+    "method": "get",
+    "path": "/api/v1/webhook/events",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_EVENTS_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listWebhookIps",
+    "method": "get",
+    "path": "/api/v1/webhook/ips",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_IPS_GET",
     "requestContentTypes": [],
     "problemTypes": {}
   },
@@ -1502,6 +1550,8 @@ export interface PlatformHandlers {
   checkPixKeyByBody: Handler<operations['checkPixKeyByBody']>;
   getPixKeyTokens: Handler<operations['getPixKeyTokens']>;
   listPixKeyTokenLogs: Handler<operations['listPixKeyTokenLogs']>;
+  listPsps: Handler<operations['listPsps']>;
+  getReceipt: Handler<operations['getReceipt']>;
   listStaticQrCodes: Handler<operations['listStaticQrCodes']>;
   createStaticQrCode: Handler<operations['createStaticQrCode']>;
   getStaticQrCode: Handler<operations['getStaticQrCode']>;
@@ -1521,6 +1571,8 @@ export interface PlatformHandlers {
   createWebhook: Handler<operations['createWebhook']>;
   deleteWebhook: Handler<operations['deleteWebhook']>;
   getWebhookPublicKeys: Handler<operations['getWebhookPublicKeys']>;
+  listWebhookEvents: Handler<operations['listWebhookEvents']>;
+  listWebhookIps: Handler<operations['listWebhookIps']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;
   redeliverWebhookDelivery: Handler<operations['redeliverWebhookDelivery']>;
   listSubAccounts: Handler<operations['listSubAccounts']>;

@@ -967,6 +967,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/psp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Pix participants (PSPs)
+         * @description The directory of Pix participants: name, ISPB and COMPE (bank) code, from the `bancos-brasileiros` register (the Central Bank's and the CIP's lists of institutions), and this server itself (ISPB 99999999). Each filter narrows the list: `ispb` by ISPB (a numeric one may omit its leading zeros), `compe` by COMPE code (likewise), `name` by a part of the short or long name (case and accents ignored).
+         */
+        get: operations["listPsps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipt/{ReceiptType}/{EndToEndId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the receipt (comprovante) of a Pix
+         * @description A receipt of one Pix of the company, in Portuguese, as a PDF (default) or a PNG (`format=png`, or an `Accept` header preferring `image/png`), A4 (default) or phone-sized (`size=phone`: 360 pt wide, as tall as its content; its PNG is 1080 px wide, an A4 PNG 1191 x 1684 px). It shows the title (Pix recebido, enviado, devolução), the amount (R$ 1.234,56), the date and time in Brasília time, the end-to-end id, the txid when there is one, payer and receiver (name, CPF masked as ***.456.789-** or CNPJ in full, institution and ISPB, agency and account where known), the receiver's Pix key masked as the DICT shows it, the description, and for a refund the original Pix and the reason. `pix-in` and `pix-out` take the Pix's own end-to-end id; `pix-refund` the refund's own return id (D...), of a refund the company sent or received. Made from the company's transaction and Pix rows only: another company's Pix answers 404 as a missing one.
+         */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/qrcode-static": {
         parameters: {
             query?: never;
@@ -1251,6 +1291,46 @@ export interface paths {
          * @description RSA public keys that verify the x-webhook-signature header of deliveries: an RS256 signature (PKCS#1 v1.5), base64, of the raw request body. Open (no Authorization): a receiver verifies deliveries without an appID. `public_keys` is the public reference's format (key_identifier: hex SHA-256 of the key's DER SubjectPublicKeyInfo; is_current: the key signing deliveries now; key: PEM), `keys` the same keys with their kid (sent in X-Pixgate-Key-Id) and JWK.
          */
         get: operations["getWebhookPublicKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook events
+         * @description The events a platform webhook can subscribe to (POST /api/v1/webhook), every one this server sends.
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/ips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the addresses webhooks come from
+         * @description The IP addresses webhook deliveries are sent from, for a receiver's allow list (the server's PIXGATE_WEBHOOK_SOURCE_IPS; empty when not set).
+         */
+        get: operations["listWebhookIps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1901,6 +1981,17 @@ export interface components {
         /** @description Error body of the account-register read: error is a message or a list of validation issues. */
         AccountRegisterError: {
             error: string | components["schemas"]["ValidationIssue"][];
+        };
+        /** @description A Pix participant (payment service provider). */
+        Psp: {
+            /** @description Short name in the register */
+            name: string;
+            /** @description ISPB (8 characters) */
+            ispb: string;
+            /** @description The participant's code in the Pix (its ISPB) */
+            code: string;
+            /** @description COMPE (bank) code; null when it has none */
+            compe: string | null;
         };
         /** @description Pagination data returned by every list. */
         PageInfo: {
@@ -7130,6 +7221,108 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listPsps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISPB of the participant (8 characters; leading zeros of a numeric one may be left out)
+                 * @example 00000000
+                 */
+                ispb?: string;
+                /**
+                 * @description Part of the participant's name (case and accents ignored)
+                 * @example brasil
+                 */
+                name?: string;
+                /**
+                 * @description COMPE (bank) code, three digits (leading zeros may be left out)
+                 * @example 001
+                 */
+                compe?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The participants that match, ordered by ISPB (this server first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Always true on a 200 */
+                        success: boolean;
+                        psps: components["schemas"]["Psp"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: {
+                /**
+                 * @description pdf or png; without it, the Accept header decides (image/png preferred: png), else pdf
+                 * @example pdf
+                 */
+                format?: "pdf" | "png";
+                /**
+                 * @description a4: an A4 page; phone: 360 pt wide, as tall as the content
+                 * @example a4
+                 */
+                size?: "a4" | "phone";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The kind of Pix of the receipt
+                 * @example pix-in
+                 */
+                ReceiptType: "pix-in" | "pix-out" | "pix-refund";
+                /**
+                 * @description End-to-end id of the Pix (pix-in, pix-out) or return id of the refund (pix-refund)
+                 * @example E18236120202603151441k7Ht2QwN9xZ
+                 */
+                EndToEndId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    /** @description inline, with the file name comprovante-<type>-<id>.<pdf|png> */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No Pix of this type with this id in the company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listStaticQrCodes: {
         parameters: {
             query?: {
@@ -7958,6 +8151,58 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            name: components["schemas"]["WebhookEvent"];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookIps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ips: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -35,6 +35,8 @@ import { SubAccountsService } from './subaccounts/subaccounts.service';
 import { TransfersService } from './transfers/transfers.service';
 import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
+import { DirectoryService } from './directory/directory.service';
+import { ReceiptsService } from './receipts/receipts.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -64,6 +66,8 @@ export interface Services {
   transfers: TransfersService;
   statement: StatementService;
   decode: DecodeService;
+  directory: DirectoryService;
+  receipts: ReceiptsService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -98,6 +102,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
+  const transactions = new TransactionsService(db);
   return {
     recurrences,
     config,
@@ -121,11 +126,13 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     installments: subscriptions.installments,
     customers: new CustomersService(db, clock),
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
-    transactions: new TransactionsService(db),
+    transactions,
+    receipts: new ReceiptsService(transactions, clock),
     subaccounts: new SubAccountsService(db, clock, companies),
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),
+    directory: new DirectoryService(),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

@@ -24,6 +24,8 @@ import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
 import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
 import { transferHandlers } from '../transfers/transfers.handler';
 import { decodeHandlers } from '../decode/decode.handler';
+import { directoryHandlers } from '../directory/directory.handler';
+import { receiptHandlers } from '../receipts/receipts.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
@@ -32,6 +34,8 @@ export const platformHandlers: PlatformHandlers = {
   ...subAccountHandlers,
   ...transferHandlers,
   ...decodeHandlers,
+  ...directoryHandlers,
+  ...receiptHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,
@@ -114,6 +118,8 @@ export const platformHandlers: PlatformHandlers = {
   createWebhook: webhookHandlers.createWebhook,
   deleteWebhook: webhookHandlers.deleteWebhook,
   getWebhookPublicKeys: webhookHandlers.getWebhookPublicKeys,
+  listWebhookEvents: webhookHandlers.listWebhookEvents,
+  listWebhookIps: webhookHandlers.listWebhookIps,
   listWebhookDeliveries: webhookHandlers.listWebhookDeliveries,
   redeliverWebhookDelivery: webhookHandlers.redeliverWebhookDelivery,
   sandboxPay: pixInPlatformHandlers.sandboxPay,

@@ -103,6 +103,10 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   createWebhook: { max: 4 },
   deleteWebhook: { max: 1 },
   getWebhookPublicKeys: { max: 3 },
+  listWebhookEvents: { max: 1 },
+  listWebhookIps: { max: 1 },
+  listPsps: { max: 1 },
+  getReceipt: { max: 1 }, // the transaction with its Pix rows, one statement
   listWebhookDeliveries: { max: 3 },
   redeliverWebhookDelivery: { max: 9 },
   createSandboxCompany: { max: 6 },

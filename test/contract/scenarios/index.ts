@@ -6,6 +6,7 @@ import { identityScenarios } from './identity';
 import { kycScenarios } from './kyc';
 import { paymentScenarios } from './payments';
 import { pixinScenarios } from './pixin';
+import { receiptScenarios } from './receipts';
 import { recurrenceScenarios } from './recurrences';
 import { subAccountScenarios } from './subaccounts';
 import { subscriptionScenarios } from './subscriptions';
@@ -26,4 +27,5 @@ export const scenarios: Record<string, Scenario> = {
   ...extrasScenarios,
   ...subAccountScenarios,
   ...subscriptionScenarios,
+  ...receiptScenarios,
 };
