@@ -150,6 +150,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listBoletoTransactions",
+    "method": "get",
+    "path": "/api/v1/boleto-transaction",
+    "tag": "Boleto",
+    "security": [
+      "AppID"
+    ],
+    "scope": "BOLETO_TRANSACTION_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getBoletoTransaction",
+    "method": "get",
+    "path": "/api/v1/boleto-transaction/{boletoTransactionID}",
+    "tag": "Boleto",
+    "security": [
+      "AppID"
+    ],
+    "scope": "BOLETO_TRANSACTION_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getCashbackBalance",
     "method": "get",
     "path": "/api/v1/cashback-fidelity/balance/{taxID}",
@@ -1350,6 +1374,18 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "sandboxPayBoleto",
+    "method": "post",
+    "path": "/api/v1/sandbox/boleto/pay",
+    "tag": "Sandbox",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "sandboxAcceptRec",
     "method": "post",
     "path": "/api/v1/sandbox/rec/{idRec}/accept",
@@ -1496,6 +1532,8 @@ export interface PlatformHandlers {
   createApplication: Handler<operations['createApplication']>;
   deleteApplication: Handler<operations['deleteApplication']>;
   validateBoleto: Handler<operations['validateBoleto']>;
+  listBoletoTransactions: Handler<operations['listBoletoTransactions']>;
+  getBoletoTransaction: Handler<operations['getBoletoTransaction']>;
   getCashbackBalance: Handler<operations['getCashbackBalance']>;
   getOrCreateCashback: Handler<operations['getOrCreateCashback']>;
   getChargeQrImage: Handler<operations['getChargeQrImage']>;
@@ -1591,6 +1629,7 @@ export interface PlatformHandlers {
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;
+  sandboxPayBoleto: Handler<operations['sandboxPayBoleto']>;
   sandboxAcceptRec: Handler<operations['sandboxAcceptRec']>;
   sandboxRejectRec: Handler<operations['sandboxRejectRec']>;
   getSandboxClock: Handler<operations['getSandboxClock']>;

@@ -37,6 +37,7 @@ import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
 import { DirectoryService } from './directory/directory.service';
 import { ReceiptsService } from './receipts/receipts.service';
+import { BoletosService } from './boletos/boletos.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -68,6 +69,7 @@ export interface Services {
   decode: DecodeService;
   directory: DirectoryService;
   receipts: ReceiptsService;
+  boletos: BoletosService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -128,6 +130,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
     transactions,
     receipts: new ReceiptsService(transactions, clock),
+    boletos: new BoletosService(db, clock, config.publicUrl),
     subaccounts: new SubAccountsService(db, clock, companies),
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),

@@ -1,6 +1,7 @@
 // Table types of the database, one file per area under tables/, one XTable per table
 // (Kysely's Selectable/Insertable/Updateable). jsonb columns are written as JSON text and
 // read back parsed on both drivers.
+import type { BoletosTables } from './tables/boletos';
 import type { CatalogTables } from './tables/catalog';
 import type { ChargesTables } from './tables/charges';
 import type { CoreTables } from './tables/core';
@@ -12,6 +13,7 @@ import type { PixInTables } from './tables/pixin';
 import type { RecurrencesTables } from './tables/recurrences';
 import type { WebhooksTables } from './tables/webhooks';
 
+export * from './tables/boletos';
 export * from './tables/catalog';
 export * from './tables/charges';
 export * from './tables/core';
@@ -34,4 +36,5 @@ export interface Database
     WebhooksTables,
     ExtrasTables,
     KycTables,
-    RecurrencesTables {}
+    RecurrencesTables,
+    BoletosTables {}

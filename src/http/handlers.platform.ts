@@ -26,6 +26,7 @@ import { transferHandlers } from '../transfers/transfers.handler';
 import { decodeHandlers } from '../decode/decode.handler';
 import { directoryHandlers } from '../directory/directory.handler';
 import { receiptHandlers } from '../receipts/receipts.handler';
+import { boletoHandlers } from '../boletos/boletos.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
@@ -36,6 +37,7 @@ export const platformHandlers: PlatformHandlers = {
   ...decodeHandlers,
   ...directoryHandlers,
   ...receiptHandlers,
+  ...boletoHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

@@ -1,4 +1,5 @@
 // Every area's contract scenarios, by operationId (one file per area, so areas do not collide).
+import { boletoScenarios } from './boletos';
 import { catalogScenarios } from './catalog';
 import { chargesScenarios } from './charges';
 import { extrasScenarios } from './extras';
@@ -28,4 +29,5 @@ export const scenarios: Record<string, Scenario> = {
   ...subAccountScenarios,
   ...subscriptionScenarios,
   ...receiptScenarios,
+  ...boletoScenarios,
 };
