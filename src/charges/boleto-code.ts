@@ -36,5 +36,6 @@ export function boletoOfCharge(
 export function locationIdOfBarcode(barcode: string): number | undefined {
   if (!barcode.startsWith(BOLETO_ISSUER_COMPE) || barcode.slice(19, 22) !== MARKER) return undefined;
   const id = Number(barcode.slice(22));
+  // Location ids are int8: 22 digits may exceed what a number holds exactly, which names none.
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
