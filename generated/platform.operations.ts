@@ -150,6 +150,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listBoletoTransactions",
+    "method": "get",
+    "path": "/api/v1/boleto-transaction",
+    "tag": "Boleto",
+    "security": [
+      "AppID"
+    ],
+    "scope": "BOLETO_TRANSACTION_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getBoletoTransaction",
+    "method": "get",
+    "path": "/api/v1/boleto-transaction/{boletoTransactionID}",
+    "tag": "Boleto",
+    "security": [
+      "AppID"
+    ],
+    "scope": "BOLETO_TRANSACTION_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getCashbackBalance",
     "method": "get",
     "path": "/api/v1/cashback-fidelity/balance/{taxID}",
@@ -832,6 +856,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listPsps",
+    "method": "get",
+    "path": "/api/v1/psp",
+    "tag": "Psp",
+    "security": [
+      "AppID"
+    ],
+    "scope": "PSP_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getReceipt",
+    "method": "get",
+    "path": "/api/v1/receipt/{ReceiptType}/{EndToEndId}",
+    "tag": "Receipt",
+    "security": [
+      "AppID"
+    ],
+    "scope": "RECEIPT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listStaticQrCodes",
     "method": "get",
     "path": "/api/v1/qrcode-static",
@@ -1094,6 +1142,30 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "listWebhookEvents",
+    "method": "get",
+    "path": "/api/v1/webhook/events",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_EVENTS_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listWebhookIps",
+    "method": "get",
+    "path": "/api/v1/webhook/ips",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_IPS_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listWebhookDeliveries",
     "method": "get",
     "path": "/api/v1/webhook/{id}/deliveries",
@@ -1326,6 +1398,18 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "sandboxPayBoleto",
+    "method": "post",
+    "path": "/api/v1/sandbox/boleto/pay",
+    "tag": "Sandbox",
+    "security": [],
+    "scope": null,
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "sandboxAcceptRec",
     "method": "post",
     "path": "/api/v1/sandbox/rec/{idRec}/accept",
@@ -1472,6 +1556,8 @@ export interface PlatformHandlers {
   createApplication: Handler<operations['createApplication']>;
   deleteApplication: Handler<operations['deleteApplication']>;
   validateBoleto: Handler<operations['validateBoleto']>;
+  listBoletoTransactions: Handler<operations['listBoletoTransactions']>;
+  getBoletoTransaction: Handler<operations['getBoletoTransaction']>;
   getCashbackBalance: Handler<operations['getCashbackBalance']>;
   getOrCreateCashback: Handler<operations['getOrCreateCashback']>;
   getChargeQrImage: Handler<operations['getChargeQrImage']>;
@@ -1526,6 +1612,8 @@ export interface PlatformHandlers {
   checkPixKeyByBody: Handler<operations['checkPixKeyByBody']>;
   getPixKeyTokens: Handler<operations['getPixKeyTokens']>;
   listPixKeyTokenLogs: Handler<operations['listPixKeyTokenLogs']>;
+  listPsps: Handler<operations['listPsps']>;
+  getReceipt: Handler<operations['getReceipt']>;
   listStaticQrCodes: Handler<operations['listStaticQrCodes']>;
   createStaticQrCode: Handler<operations['createStaticQrCode']>;
   getStaticQrCode: Handler<operations['getStaticQrCode']>;
@@ -1547,6 +1635,8 @@ export interface PlatformHandlers {
   createWebhook: Handler<operations['createWebhook']>;
   deleteWebhook: Handler<operations['deleteWebhook']>;
   getWebhookPublicKeys: Handler<operations['getWebhookPublicKeys']>;
+  listWebhookEvents: Handler<operations['listWebhookEvents']>;
+  listWebhookIps: Handler<operations['listWebhookIps']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;
   redeliverWebhookDelivery: Handler<operations['redeliverWebhookDelivery']>;
   listSubAccounts: Handler<operations['listSubAccounts']>;
@@ -1565,6 +1655,7 @@ export interface PlatformHandlers {
   createSandboxCompany: Handler<operations['createSandboxCompany']>;
   sandboxPay: Handler<operations['sandboxPay']>;
   sandboxPixIn: Handler<operations['sandboxPixIn']>;
+  sandboxPayBoleto: Handler<operations['sandboxPayBoleto']>;
   sandboxAcceptRec: Handler<operations['sandboxAcceptRec']>;
   sandboxRejectRec: Handler<operations['sandboxRejectRec']>;
   getSandboxClock: Handler<operations['getSandboxClock']>;

@@ -147,6 +147,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/boleto-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List boleto transactions
+         * @description The company's boletos received (BOLETO_IN) and paid (BOLETO_OUT), most recent first, for reconciliation. `start`/`end` filter by creation, `settledStart`/`settledEnd` by settlement (start inclusive, end exclusive). skip is capped at 10000: narrow the dates instead of paging deeper.
+         */
+        get: operations["listBoletoTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boleto-transaction/{boletoTransactionID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a boleto transaction
+         * @description One boleto transaction of the company; another company's answers 404 as a missing one.
+         */
+        get: operations["getBoletoTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cashback-fidelity/balance/{taxID}": {
         parameters: {
             query?: never;
@@ -967,6 +1007,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/psp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Pix participants (PSPs)
+         * @description The directory of Pix participants: name, ISPB and COMPE (bank) code, from the `bancos-brasileiros` register (the Central Bank's and the CIP's lists of institutions), and this server itself (ISPB 99999999). Each filter narrows the list: `ispb` by ISPB (a numeric one may omit its leading zeros), `compe` by COMPE code (likewise), `name` by a part of the short or long name (case and accents ignored).
+         */
+        get: operations["listPsps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipt/{ReceiptType}/{EndToEndId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the receipt (comprovante) of a Pix
+         * @description A receipt of one Pix of the company, in Portuguese, as a PDF (default) or a PNG (`format=png`, or an `Accept` header preferring `image/png`), A4 (default) or phone-sized (`size=phone`: 360 pt wide, as tall as its content; its PNG is 1080 px wide, an A4 PNG 1191 x 1684 px). It shows the title (Pix recebido, enviado, devolução), the amount (R$ 1.234,56), the date and time in Brasília time, the end-to-end id, the txid when there is one, payer and receiver (name, CPF masked as ***.456.789-** or CNPJ in full, institution and ISPB, agency and account where known), the receiver's Pix key masked as the DICT shows it, the description, and for a refund the original Pix and the reason. `pix-in` and `pix-out` take the Pix's own end-to-end id; `pix-refund` the refund's own return id (D...), of a refund the company sent or received. Made from the company's transaction and Pix rows only: another company's Pix answers 404 as a missing one.
+         */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/qrcode-static": {
         parameters: {
             query?: never;
@@ -1291,6 +1371,46 @@ export interface paths {
          * @description RSA public keys that verify the x-webhook-signature header of deliveries: an RS256 signature (PKCS#1 v1.5), base64, of the raw request body. Open (no Authorization): a receiver verifies deliveries without an appID. `public_keys` is the public reference's format (key_identifier: hex SHA-256 of the key's DER SubjectPublicKeyInfo; is_current: the key signing deliveries now; key: PEM), `keys` the same keys with their kid (sent in X-Pixgate-Key-Id) and JWK.
          */
         get: operations["getWebhookPublicKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook events
+         * @description The events a platform webhook can subscribe to (POST /api/v1/webhook), every one this server sends.
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/ips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the addresses webhooks come from
+         * @description The IP addresses webhook deliveries are sent from, for a receiver's allow list (the server's PIXGATE_WEBHOOK_SOURCE_IPS; empty when not set).
+         */
+        get: operations["listWebhookIps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1654,6 +1774,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/boleto/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a boleto of this server by its barcode or digitable line
+         * @description Exists only when the server runs in sandbox mode (404 otherwise); open (no Authorization). An outside payer pays the boleto of a BOLETO charge (charge.paymentMethods.boleto) at its bank: the barcode (44 digits) or digitable line (47 digits), digits only or as printed (dots and spaces ignored). The amount is what is due on the company's today: the emitted value with the discount before the due date, or with the fine and interest after it; the boleto is settled at once (the account is credited, the charge turns COMPLETED, OPENPIX:CHARGE_COMPLETED is sent) and recorded as a BOLETO_IN boleto transaction. A barcode of another bank, or of no charge here, answers 404; a charge already paid, removed or past its validity, 400.
+         */
+        post: operations["sandboxPayBoleto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/rec/{idRec}/accept": {
         parameters: {
             query?: never;
@@ -2002,6 +2142,17 @@ export interface components {
         RequestLogPageInfo: components["schemas"]["PageInfo"] & {
             /** @description Pass as cursor to get the page after this one (null on the last page) */
             nextCursor: string | null;
+        };
+        /** @description A Pix participant (payment service provider). */
+        Psp: {
+            /** @description Short name in the register */
+            name: string;
+            /** @description ISPB (8 characters) */
+            ispb: string;
+            /** @description The participant's code in the Pix (its ISPB) */
+            code: string;
+            /** @description COMPE (bank) code; null when it has none */
+            compe: string | null;
         };
         /** @description Pagination data returned by every list. */
         PageInfo: {
@@ -2469,6 +2620,7 @@ export interface components {
             splits?: components["schemas"]["Split"][];
             paymentMethods?: {
                 pix?: components["schemas"]["PixMethod"];
+                boleto?: components["schemas"]["BoletoMethod"];
             };
             /**
              * Format: date-time
@@ -3269,6 +3421,67 @@ export interface components {
             payment: components["schemas"]["Payment"];
             transaction?: components["schemas"]["PaymentTransaction"];
             destination?: components["schemas"]["PaymentDestination"];
+        };
+        /** @description The boleto of a BOLETO charge (the charge is payable by it or by Pix): its barcode and digitable line (digits only), registered at the partner bank 341; in sandbox mode POST /api/v1/sandbox/boleto/pay pays it. */
+        BoletoMethod: {
+            /** @enum {string} */
+            method: "BOLETO";
+            /** @description Barcode, 44 digits */
+            boletoBarcode: string;
+            /** @description Digitable line, 47 digits */
+            boletoDigitable: string;
+            /**
+             * @description CREATED: awaiting payment; COMPLETED: the charge is paid (in sandbox mode a boleto is settled when paid); CANCELED: the charge expired or was removed
+             * @enum {string}
+             */
+            status: "CREATED" | "COMPLETED" | "CANCELED";
+            /** @description Emitted amount (in cents) */
+            value: number;
+        };
+        /** @description A boleto received (BOLETO_IN, a BOLETO charge paid by its barcode) or paid (BOLETO_OUT, a payment of type BOLETO). Values in cents. */
+        BoletoTransaction: {
+            /** @description Id of the transaction */
+            boletoTransactionID: string;
+            /**
+             * @description BOLETO_IN a boleto a payer paid, BOLETO_OUT a boleto the company paid
+             * @enum {string}
+             */
+            type: "BOLETO_IN" | "BOLETO_OUT";
+            /** @enum {string} */
+            status: "CREATED" | "PROCESSING" | "PENDING" | "CONFIRMED" | "REJECTED";
+            /** @description Amount that moved; for a boleto paid late, the emitted amount (charge.value) plus finesValue and interestsValue, less discountValue */
+            value: number;
+            /** @description Fee of the transaction (this server charges none) */
+            fee: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the amount was credited to the account (a settled BOLETO_IN only)
+             */
+            settledAt?: string;
+            /** @description Late-payment fine the payer paid (BOLETO_IN; absent when none) */
+            finesValue?: number;
+            /** @description Late-payment interest the payer paid (BOLETO_IN; absent when none) */
+            interestsValue?: number;
+            /** @description Discount (and rebate) the payer got (BOLETO_IN; absent when none) */
+            discountValue?: number;
+            /** @description The charge the payer settled (BOLETO_IN only) */
+            charge?: {
+                correlationID?: string;
+                /** @description Emitted amount of the charge */
+                value: number;
+                /** @enum {string} */
+                status: "ACTIVE" | "COMPLETED" | "EXPIRED";
+                boletoBarcode: string;
+                boletoDigitable: string;
+            };
+            /** @description The payment that paid the boleto (BOLETO_OUT only) */
+            payment?: {
+                correlationID: string;
+                boletoBarcode: string;
+                boletoDigitable: string;
+            };
         };
         /** @description Decoded boleto. */
         Boleto: {
@@ -4813,6 +5026,121 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBoletoTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only transactions of this type
+                 * @example BOLETO_IN
+                 */
+                type?: "BOLETO_IN" | "BOLETO_OUT";
+                /**
+                 * @description Only transactions in this status
+                 * @example CONFIRMED
+                 */
+                status?: "CREATED" | "PROCESSING" | "PENDING" | "CONFIRMED" | "REJECTED";
+                /**
+                 * @description Only items created at or after this time (RFC 3339)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: components["parameters"]["Start"];
+                /**
+                 * @description Only items created before this time (RFC 3339)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                end?: components["parameters"]["End"];
+                /**
+                 * @description Only transactions settled at or after this time (RFC 3339)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                settledStart?: string;
+                /**
+                 * @description Only transactions settled before this time (RFC 3339)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                settledEnd?: string;
+                /**
+                 * @description Rows to skip (at most 10000)
+                 * @example 0
+                 */
+                skip?: number;
+                /**
+                 * @description Rows to return
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        pageInfo: {
+                            skip: number;
+                            limit: number;
+                            hasPreviousPage: boolean;
+                            hasNextPage: boolean;
+                        };
+                        boletoTransactions: components["schemas"]["BoletoTransaction"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBoletoTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the boleto transaction
+                 * @example btx_8c2d4e6f1a3b4c5d9e7f0a1b2c3d4e5f
+                 */
+                boletoTransactionID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boletoTransaction: components["schemas"]["BoletoTransaction"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No boleto transaction with this id in the company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -7231,6 +7559,108 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listPsps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISPB of the participant (8 characters; leading zeros of a numeric one may be left out)
+                 * @example 00000000
+                 */
+                ispb?: string;
+                /**
+                 * @description Part of the participant's name (case and accents ignored)
+                 * @example brasil
+                 */
+                name?: string;
+                /**
+                 * @description COMPE (bank) code, three digits (leading zeros may be left out)
+                 * @example 001
+                 */
+                compe?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The participants that match, ordered by ISPB (this server first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Always true on a 200 */
+                        success: boolean;
+                        psps: components["schemas"]["Psp"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: {
+                /**
+                 * @description pdf or png; without it, the Accept header decides (image/png preferred: png), else pdf
+                 * @example pdf
+                 */
+                format?: "pdf" | "png";
+                /**
+                 * @description a4: an A4 page; phone: 360 pt wide, as tall as the content
+                 * @example a4
+                 */
+                size?: "a4" | "phone";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The kind of Pix of the receipt
+                 * @example pix-in
+                 */
+                ReceiptType: "pix-in" | "pix-out" | "pix-refund";
+                /**
+                 * @description End-to-end id of the Pix (pix-in, pix-out) or return id of the refund (pix-refund)
+                 * @example E18236120202603151441k7Ht2QwN9xZ
+                 */
+                EndToEndId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    /** @description inline, with the file name comprovante-<type>-<id>.<pdf|png> */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No Pix of this type with this id in the company */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listStaticQrCodes: {
         parameters: {
             query?: {
@@ -8171,6 +8601,58 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            name: components["schemas"]["WebhookEvent"];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookIps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ips: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -8952,6 +9434,56 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxPayBoleto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The boleto to pay */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Barcode (44 digits) or digitable line (47 digits); dots and spaces are ignored */
+                    barcode: string;
+                    payer?: components["schemas"]["SandboxPayer"];
+                };
+            };
+        };
+        responses: {
+            /** @description The boleto transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boletoTransaction: components["schemas"]["BoletoTransaction"];
+                    };
+                };
+            };
+            /** @description Refused input, or a charge that cannot be paid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No boleto of this server has this barcode */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 // Configuration, read once from the environment (documented in the README).
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
@@ -22,7 +23,9 @@ export interface Config {
   countStatements: boolean;
   // Webhook deliveries: delays before each retry (PIXGATE_WEBHOOK_RETRY_SCHEDULE) and the
   // time a receiver has to answer 2xx (PIXGATE_WEBHOOK_TIMEOUT_MS). See docs/webhooks.md.
-  webhooks: { retryScheduleMs: number[]; timeoutMs: number };
+  // sourceIps: the addresses deliveries leave from, answered by GET /api/v1/webhook/ips
+  // (PIXGATE_WEBHOOK_SOURCE_IPS, comma-separated IPs or CIDR blocks; empty by default).
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number; sourceIps: string[] };
   // Withdrawals below minFreeWithdrawValue pay withdrawFee (cents; PIXGATE_WITHDRAW_FEE,
   // PIXGATE_WITHDRAW_FREE_FROM); an account's own limits row overrides both. See docs/money-out.md.
   withdrawals: { fee: number; minFreeValue: number };
@@ -64,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
+      sourceIps: sourceIps(env.PIXGATE_WEBHOOK_SOURCE_IPS),
     },
     withdrawals: {
       fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'),
@@ -109,6 +113,24 @@ function wholeNumber(
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
     throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
   return n;
+}
+
+// IPv4 or IPv6 addresses, each optionally a CIDR block; at most 100 (the answer's bound).
+function sourceIps(value: string | undefined): string[] {
+  const ips = (value ?? '')
+    .split(',')
+    .map((ip) => ip.trim())
+    .filter(Boolean);
+  for (const ip of ips) {
+    const [address, prefix, ...rest] = ip.split('/');
+    const family = isIP(address!);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || !prefixOk || rest.length > 0)
+      throw new Error(`PIXGATE_WEBHOOK_SOURCE_IPS: ${ip} is not an IP address or CIDR block`);
+  }
+  if (ips.length > 100) throw new Error('PIXGATE_WEBHOOK_SOURCE_IPS may name at most 100 addresses');
+  return ips;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

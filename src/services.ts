@@ -38,6 +38,9 @@ import { DecodeService } from './decode/decode.service';
 import type { RequestLogService } from './request-logs/request-logs.service';
 import { buildRequestLogService } from './request-logs/request-logs.module';
 import { DashboardSessionService } from './dashboard/sessions.service';
+import { DirectoryService } from './directory/directory.service';
+import { ReceiptsService } from './receipts/receipts.service';
+import { BoletosService } from './boletos/boletos.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -68,6 +71,9 @@ export interface Services {
   statement: StatementService;
   decode: DecodeService;
   requestLogs: RequestLogService;
+  directory: DirectoryService;
+  receipts: ReceiptsService;
+  boletos: BoletosService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -103,6 +109,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
+  const transactions = new TransactionsService(db);
   return {
     recurrences,
     config,
@@ -126,12 +133,15 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     installments: subscriptions.installments,
     customers: new CustomersService(db, clock),
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
-    transactions: new TransactionsService(db),
+    transactions,
+    receipts: new ReceiptsService(transactions, clock),
+    boletos: new BoletosService(db, clock, config.publicUrl),
     subaccounts: new SubAccountsService(db, clock, companies),
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),
     requestLogs: buildRequestLogService(config, db, jobs, log),
+    directory: new DirectoryService(),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

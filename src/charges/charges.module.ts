@@ -59,3 +59,9 @@ export function buildChargesServices(
     expiry,
   };
 }
+
+// What the boletos area needs of a BOLETO charge: its boleto, and its payment by barcode.
+export { boletoOfCharge, locationIdOfBarcode, type ChargeBoleto } from './boleto-code';
+export { completeCharge, lockChargeForPayment } from './payable';
+export { chargeEventPayloadOf } from './charge-records';
+export { cobvAmountsOn } from './charge-model';

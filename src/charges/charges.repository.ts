@@ -691,6 +691,17 @@ export async function lockChargeOfLocation(db: Db, token: string): Promise<Charg
   return row && withAccount(row);
 }
 
+// The charge a payment location (by id: a boleto's barcode names it) serves, locked for its
+// payment, with its receiving account.
+export async function lockChargeOfLocationId(db: Db, locationId: number): Promise<ChargeWithAccount | undefined> {
+  const row = await chargeWithAccountQuery(db)
+    .where('locations.id', '=', locationId)
+    .whereRef('locations.charge_id', '=', 'charges.id')
+    .forUpdate('charges')
+    .executeTakeFirst();
+  return row && withAccount(row);
+}
+
 // A company's charge by txid, locked for its payment, with its receiving account.
 export async function lockChargeOfTxid(
   db: Db,

@@ -7,7 +7,7 @@ import { amountDueAt, chargeIdOfGlobalId, isPastExpiry, tokenOfLocationUrl } fro
 import * as repo from './charges.repository';
 import { platformChargeView as buildView, type PlatformCharge } from './platform/platform.view';
 
-export type PaymentTarget = { locationUrl: string } | { companyId: string; txid: string };
+export type PaymentTarget = { locationUrl: string } | { companyId: string; txid: string } | { locationId: number };
 // When the payment happens: an instant, or the clock of the company the charge belongs to.
 export type PaymentTime = Date | ((companyId: string) => Promise<Date>);
 export interface PayableCharge {
@@ -36,6 +36,9 @@ export async function lockChargeForPayment(
     const token = tokenOfLocationUrl(target.locationUrl);
     found = token ? await repo.lockChargeOfLocation(trx, token) : undefined;
     if (!found) return failure('NOT_FOUND', 'No charge is served at this location');
+  } else if ('locationId' in target) {
+    found = await repo.lockChargeOfLocationId(trx, target.locationId);
+    if (!found) return failure('NOT_FOUND', 'No charge has this boleto');
   } else {
     found = await repo.lockChargeOfTxid(trx, target.companyId, target.txid);
     if (!found) return failure('NOT_FOUND', 'Charge not found');

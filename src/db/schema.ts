@@ -1,6 +1,7 @@
 // Table types of the database, one file per area under tables/, one XTable per table
 // (Kysely's Selectable/Insertable/Updateable). jsonb columns are written as JSON text and
 // read back parsed on both drivers.
+import type { BoletosTables } from './tables/boletos';
 import type { CatalogTables } from './tables/catalog';
 import type { ChargesTables } from './tables/charges';
 import type { CoreTables } from './tables/core';
@@ -14,6 +15,7 @@ import type { RecurrencesTables } from './tables/recurrences';
 import type { RequestLogTables } from './tables/request-logs';
 import type { WebhooksTables } from './tables/webhooks';
 
+export * from './tables/boletos';
 export * from './tables/catalog';
 export * from './tables/charges';
 export * from './tables/core';
@@ -40,4 +42,5 @@ export interface Database
     ExtrasTables,
     KycTables,
     RecurrencesTables,
-    RequestLogTables {}
+    RequestLogTables,
+    BoletosTables {}

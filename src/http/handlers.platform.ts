@@ -25,6 +25,9 @@ import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
 import { transferHandlers } from '../transfers/transfers.handler';
 import { decodeHandlers } from '../decode/decode.handler';
 import { requestLogHandlers } from '../request-logs/request-logs.handler';
+import { directoryHandlers } from '../directory/directory.handler';
+import { receiptHandlers } from '../receipts/receipts.handler';
+import { boletoHandlers } from '../boletos/boletos.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
@@ -34,6 +37,9 @@ export const platformHandlers: PlatformHandlers = {
   ...transferHandlers,
   ...decodeHandlers,
   ...requestLogHandlers,
+  ...directoryHandlers,
+  ...receiptHandlers,
+  ...boletoHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,
@@ -116,6 +122,8 @@ export const platformHandlers: PlatformHandlers = {
   createWebhook: webhookHandlers.createWebhook,
   deleteWebhook: webhookHandlers.deleteWebhook,
   getWebhookPublicKeys: webhookHandlers.getWebhookPublicKeys,
+  listWebhookEvents: webhookHandlers.listWebhookEvents,
+  listWebhookIps: webhookHandlers.listWebhookIps,
   listWebhookDeliveries: webhookHandlers.listWebhookDeliveries,
   redeliverWebhookDelivery: webhookHandlers.redeliverWebhookDelivery,
   sandboxPay: pixInPlatformHandlers.sandboxPay,

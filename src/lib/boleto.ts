@@ -4,6 +4,7 @@
 // Also builds bank barcodes and their digitable lines (the sandbox uses this to issue boletos).
 import { type Cents, type Result, cents, fail, ok } from './money';
 import { addCalendarDays, daysBetween, isValidDate, todayUtc } from './business-days';
+import { participantByCompe } from './psp';
 
 export interface BoletoBeneficiary {
   bankCode?: string;
@@ -30,15 +31,6 @@ export interface BoletoInfo {
   referenceValue?: string;
   beneficiary?: BoletoBeneficiary;
 }
-
-const KNOWN_BANKS: Readonly<Record<string, string>> = {
-  '001': 'Banco do Brasil',
-  '033': 'Santander',
-  '104': 'Caixa Econômica Federal',
-  '237': 'Bradesco',
-  '260': 'Nu Pagamentos',
-  '341': 'Itaú Unibanco',
-};
 
 const UTILITY_SEGMENTS: Readonly<Record<string, string>> = {
   '1': 'Prefeituras',
@@ -218,7 +210,8 @@ function bankFromBarcode(barcode: string, line: string | null, today: string): R
   const withoutDv = barcode.slice(0, 4) + barcode.slice(5);
   if (String(bankMod11(withoutDv)) !== barcode[4]) return fail('general check digit (mod 11) does not match');
   const bankCode = barcode.slice(0, 3);
-  const bankName = KNOWN_BANKS[bankCode];
+  // The issuing bank, named by the directory of participants.
+  const bankName = participantByCompe(bankCode)?.name;
   return ok({
     kind: 'bank',
     barcode,

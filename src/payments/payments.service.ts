@@ -16,6 +16,7 @@ import type { Principal } from '../identity/principal';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
+import { boletoOutPart } from '../boletos/boletos.service';
 import {
   applyMoves,
   counterLeg,
@@ -283,6 +284,19 @@ export class PaymentsService {
         details: transactionDetailsOf(row, destination),
       }),
       repo.updatePaymentPart(row.id, set),
+      // A boleto paid is a BOLETO_OUT of the company's boleto transactions too.
+      ...(row.type === 'BOLETO' && row.request.boletoBarcode
+        ? [
+            boletoOutPart({
+              companyId: row.company_id,
+              accountId: row.account_id,
+              paymentId: row.id,
+              value: row.value,
+              boleto: row.request.boletoBarcode,
+              at,
+            }),
+          ]
+        : []),
       recordEventsPart([
         {
           companyId: row.company_id,

@@ -1,9 +1,11 @@
-// The simulated world outside this server: institutions, made-up (but stable) owners of keys,
+// The simulated world outside this server: institutions (real ones, from the directory of
+// participants), made-up (but stable) owners of keys,
 // accounts and boletos, the keys the DICT does not know, and the sandbox failure table.
 // Pure: every answer is derived from its input by hashing, so the same key always has the
 // same owner.
 import { createHash } from 'node:crypto';
 import type { PixKeyType } from '../lib/pix-key';
+import { participantByCompe, participantByIspb } from '../lib/psp';
 import type { AccountType, Party } from './party';
 
 export interface Institution {
@@ -12,21 +14,31 @@ export interface Institution {
   name: string;
 }
 
-export const INSTITUTIONS: readonly Institution[] = [
-  { ispb: '00000000', code: '001', name: 'BCO DO BRASIL S.A.' },
-  { ispb: '60701190', code: '341', name: 'ITAU UNIBANCO S.A.' },
-  { ispb: '60746948', code: '237', name: 'BCO BRADESCO S.A.' },
-  { ispb: '00360305', code: '104', name: 'CAIXA ECONOMICA FEDERAL' },
-  { ispb: '90400888', code: '033', name: 'BCO SANTANDER (BRASIL) S.A.' },
-  { ispb: '18236120', code: '260', name: 'NU PAGAMENTOS - IP' },
-];
+// The institutions the simulated outside world banks at, by ISPB; their names and COMPE codes
+// come from the directory of participants (src/lib/psp.ts), never made up. The order is part of
+// every made-up owner (a hash picks one), so it stays.
+const OUTSIDE_ISPBS = ['00000000', '60701190', '60746948', '00360305', '90400888', '18236120'] as const;
 
+let institutions: readonly Institution[] | undefined;
+
+export function outsideInstitutions(): readonly Institution[] {
+  institutions ??= OUTSIDE_ISPBS.map((ispb) => {
+    const p = participantByIspb(ispb);
+    if (!p?.compe) throw new Error(`the directory of participants has no ISPB ${ispb} with a COMPE code`);
+    return { ispb, code: p.compe, name: p.name };
+  });
+  return institutions;
+}
+
+// Any institution of the directory, not only those above (a payment may name any ISPB).
 export function institutionByIspb(ispb: string): Institution | undefined {
-  return INSTITUTIONS.find((i) => i.ispb === ispb);
+  const p = participantByIspb(ispb);
+  return p ? { ispb: p.ispb, code: p.compe ?? '', name: p.name } : undefined;
 }
 
 export function institutionByCode(code: string): Institution | undefined {
-  return INSTITUTIONS.find((i) => i.code === code);
+  const p = participantByCompe(code);
+  return p ? { ispb: p.ispb, code, name: p.name } : undefined;
 }
 
 const FIRST_NAMES = [
@@ -107,7 +119,8 @@ export function madeUpParty(
 ): Party {
   const h = digest(seed);
   const isPerson = prefer ? prefer === 'person' : h[0]! % 2 === 0;
-  const institution = INSTITUTIONS[h[1]! % INSTITUTIONS.length]!;
+  const outside = outsideInstitutions();
+  const institution = outside[h[1]! % outside.length]!;
   const accountTypes: AccountType[] = ['CACC', 'TRAN', 'CACC', 'SVGS'];
   const taxId = hints.taxId ?? (isPerson ? cpfFrom(digits(h, 2, 9)) : cnpjFrom(digits(h, 2, 8) + '0001'));
   const name =

@@ -10,11 +10,9 @@ import { receivePix, type ReceiveFailure } from '../pixin/receive.service';
 import type { Database } from '../db/schema';
 import type { Cents } from '../lib/money';
 import type { PixKeyType } from '../lib/pix-key';
-import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
+import { institutionName, OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
 import {
-  institutionByIspb,
   isUnknownOutsideKey,
-  madeUpParty,
   outsideKeyOwner,
   SPI_REASONS,
   sandboxFailureOf,
@@ -126,7 +124,8 @@ export class SimulatedRail implements Rail {
         where: 'local',
       };
     }
-    const bank = input.bankName ?? institutionByIspb(input.ispb)?.name ?? madeUpParty(`ispb:${input.ispb}`).bank;
+    // Named by the directory of participants (an ISPB it does not know is shown as such).
+    const bank = input.bankName ?? institutionName(input.ispb);
     return {
       ...declared,
       ispb: input.ispb,

@@ -218,3 +218,65 @@ export interface OutflowWindows {
   nightStarts: Date;
   dayEnd: Date;
 }
+
+// What a receipt of a Pix is made from, in one statement: the company's transaction (its own
+// side: account and company), and the Pix rows around it: the received Pix (its key, txid and
+// the payer's account when the payer banks here), or for a return the devolution its return
+// id names, the Pix it returns, and the other side's account when it banks here.
+export interface ReceiptSource extends TransactionWithAccount {
+  pix_key: string | null;
+  pix_txid: string | null;
+  other_branch: string | null;
+  other_account_number: string | null;
+  devolution_descricao: string | null;
+  devolution_natureza: string | null;
+}
+
+export async function findReceiptSource(
+  db: Db,
+  companyId: string,
+  endToEndId: string,
+  types: TransactionType[],
+): Promise<ReceiptSource | undefined> {
+  return (
+    ofCompany(db, companyId)
+      // a Pix received: its row, and the payer's account when the payer banks here
+      .leftJoin('pix_received as received', (j) =>
+        j
+          .onRef('received.end_to_end_id', '=', 'transactions.end_to_end_id')
+          .onRef('received.company_id', '=', 'transactions.company_id')
+          .on('transactions.type', '=', 'PIX_IN'),
+      )
+      .leftJoin('bank_accounts as payer_account', 'payer_account.id', 'received.payer_account_id')
+      // a return: the devolution, the Pix it returns and the other side's account
+      .leftJoin('pix_devolutions as devolution', (j) =>
+        j
+          .onRef('devolution.rtr_id', '=', 'transactions.end_to_end_id')
+          .on('transactions.type', 'in', ['REFUND_OUT', 'REFUND_IN']),
+      )
+      .leftJoin('pix_received as original', 'original.end_to_end_id', 'devolution.end_to_end_id')
+      .leftJoin('bank_accounts as returned_to', (j) =>
+        j.onRef('returned_to.id', '=', 'original.payer_account_id').on('transactions.type', '=', 'REFUND_OUT'),
+      )
+      .leftJoin('bank_accounts as returned_by', (j) =>
+        j.onRef('returned_by.id', '=', 'devolution.account_id').on('transactions.type', '=', 'REFUND_IN'),
+      )
+      .select([
+        'received.pix_key',
+        sql<string | null>`coalesce(received.txid, original.txid)`.as('pix_txid'),
+        sql<string | null>`coalesce(payer_account.branch, returned_to.branch, returned_by.branch)`.as('other_branch'),
+        sql<
+          string | null
+        >`coalesce(payer_account.account_number, returned_to.account_number, returned_by.account_number)`.as(
+          'other_account_number',
+        ),
+        'devolution.descricao as devolution_descricao',
+        'devolution.natureza as devolution_natureza',
+      ])
+      .where('transactions.end_to_end_id', '=', endToEndId)
+      .where('transactions.type', 'in', types)
+      .orderBy('transactions.created_at')
+      .limit(1)
+      .executeTakeFirst()
+  );
+}

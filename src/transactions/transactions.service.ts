@@ -7,6 +7,8 @@ import type { Principal } from '../identity/principal';
 import * as repo from './transactions.repository';
 import { storedTypesOf, transactionView, type ApiTransactionType, type TransactionView } from './transactions.view';
 
+export type { ReceiptSource, TransactionType } from './transactions.repository';
+
 export interface TransactionListQuery {
   start?: string;
   end?: string;
@@ -34,5 +36,15 @@ export class TransactionsService {
     const row = await repo.findTransaction(this.db, principal.companyId, id);
     if (!row) throw errors.missing('transaction');
     return transactionView(row);
+  }
+
+  // The company's transaction of these types carrying this end-to-end (or return) id, with
+  // the Pix rows a receipt shows (one statement); undefined when the company has none.
+  async receiptSource(
+    companyId: string,
+    endToEndId: string,
+    types: readonly repo.TransactionType[],
+  ): Promise<repo.ReceiptSource | undefined> {
+    return repo.findReceiptSource(this.db, companyId, endToEndId, [...types]);
   }
 }

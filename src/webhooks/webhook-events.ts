@@ -4,7 +4,8 @@ import type { components } from '../../generated/platform.types';
 
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 
-const EVENTS = [
+// Every event a platform webhook can subscribe to (GET /api/v1/webhook/events lists them).
+export const WEBHOOK_EVENTS = [
   'OPENPIX:CHARGE_CREATED',
   'OPENPIX:CHARGE_COMPLETED',
   'OPENPIX:CHARGE_EXPIRED',
@@ -23,11 +24,11 @@ const EVENTS = [
 ] as const satisfies readonly WebhookEvent[];
 
 // Every event of the spec is listed above (one added to the spec must be added here).
-type Unlisted = Exclude<WebhookEvent, (typeof EVENTS)[number]>;
+type Unlisted = Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[number]>;
 const allListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void allListed;
 
-const KNOWN = new Set<string>(EVENTS);
+const KNOWN = new Set<string>(WEBHOOK_EVENTS);
 
 export function isWebhookEvent(value: string | null): value is WebhookEvent {
   return value !== null && KNOWN.has(value);

@@ -21,6 +21,12 @@ export const webhookHandlers = {
     await ctx.services.webhooks.remove(callerOf(ctx), req.params.id);
     return { status: 200, body: { status: 'OK', id: req.params.id } };
   },
+  async listWebhookEvents(_req, ctx) {
+    return { status: 200, body: { events: ctx.services.webhooks.events().map((name) => ({ name })) } };
+  },
+  async listWebhookIps(_req, ctx) {
+    return { status: 200, body: { ips: ctx.services.webhooks.sourceIps() } };
+  },
   async getWebhookPublicKeys(_req, ctx) {
     return { status: 200, body: await ctx.services.webhooks.publicKeys() };
   },

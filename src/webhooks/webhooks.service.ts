@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import type { WebhookDeliveryService } from './delivery.service';
 import { checkWebhookUrl } from './url-guard';
-import { storedWebhookEvent } from './webhook-events';
+import { storedWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events';
 import type { components } from '../../generated/platform.types';
 import type { WebhookKeys } from './webhook-keys';
 import * as repo from './webhooks.repository';
@@ -151,6 +151,17 @@ export class WebhooksService {
 
   // Both formats: `public_keys` as the public reference answers it (receivers written for it
   // read `key` of the `is_current` one), `keys` with the kid of X-Pixgate-Key-Id and the JWK.
+  // The events a webhook may subscribe to: the one list the request validator and the
+  // stored rows are checked against, so it grows with the spec's WebhookEvent.
+  events(): readonly WebhookEvent[] {
+    return WEBHOOK_EVENTS;
+  }
+
+  // Where deliveries come from, as configured (PIXGATE_WEBHOOK_SOURCE_IPS).
+  sourceIps(): string[] {
+    return [...this.config.webhooks.sourceIps];
+  }
+
   async publicKeys() {
     const key = await this.keys.current();
     return {

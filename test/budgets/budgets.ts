@@ -20,6 +20,8 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   createApplication: { max: 4 },
   deleteApplication: { max: 5 },
   validateBoleto: { max: 1 },
+  listBoletoTransactions: { max: 1 }, // one page with its charges and payments, no count
+  getBoletoTransaction: { max: 1 },
   getCashbackBalance: { max: 4 },
   getOrCreateCashback: { max: 4 },
   getChargeQrImage: { max: 3 },
@@ -105,6 +107,11 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   createWebhook: { max: 4 },
   deleteWebhook: { max: 1 },
   getWebhookPublicKeys: { max: 3 },
+  listWebhookEvents: { max: 1 },
+  listWebhookIps: { max: 1 },
+  listPsps: { max: 1 },
+  getReceipt: { max: 1 }, // the transaction with its Pix rows, one statement
+  sandboxPayBoleto: { max: 9 }, // BEGIN, lock, credit (2), complete, record, event, read back, COMMIT
   listWebhookDeliveries: { max: 3 },
   redeliverWebhookDelivery: { max: 9 },
   createSandboxCompany: { max: 6 },

@@ -108,7 +108,7 @@ test('real-format Bradesco line, hand-checked', () => {
   assert.is(v.amount, 370000);
   assert.is(v.dueDate, '2018-06-11');
   assert.is(v.bankCode, '237');
-  assert.equal(v.beneficiary, { bankCode: '237', bankName: 'Bradesco' });
+  assert.equal(v.beneficiary, { bankCode: '237', bankName: 'BCO BRADESCO S.A.' });
   // the same boleto given as its barcode
   assert.equal(valueOf('23799755200003700003381260007827139500006330'), v);
 });
@@ -123,7 +123,7 @@ test('buildBankBarcode + barcodeToDigitableLine agree with the independent helpe
   assert.is(v.barcode, barcode);
   assert.is(v.amount, 123456);
   assert.is(v.dueDate, '2026-03-10');
-  assert.equal(v.beneficiary, { bankCode: '341', bankName: 'Itaú Unibanco' });
+  assert.equal(v.beneficiary, { bankCode: '341', bankName: 'ITAÚ UNIBANCO S.A.' });
   assert.is(formatDigitableLine(v.digitableLine).replace(/[ .]/g, ''), v.digitableLine);
   assert.ok(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/.test(formatDigitableLine(v.digitableLine)));
 });
@@ -210,7 +210,7 @@ test('factor through validateBoleto', () => {
   assert.is(valueOf(bankBarcode('033', '9000', '1', free)).dueDate, '2022-05-29');
   const b = buildBankBarcode({ bankCode: '260', amount: cents(1), dueDate: '2025-02-22', freeField: free });
   assert.is(b.slice(5, 9), '1000');
-  assert.equal(valueOf(b).beneficiary, { bankCode: '260', bankName: 'Nu Pagamentos' });
+  assert.equal(valueOf(b).beneficiary, { bankCode: '260', bankName: 'NU PAGAMENTOS - IP' });
 });
 
 // --- utility (arrecadação) boletos ---

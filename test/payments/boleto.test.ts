@@ -49,7 +49,7 @@ test('a bank barcode and its digitable line answer amount in cents, due date, ba
       amount: 125_890,
       dueDate: '2026-03-20',
       beneficiary: undefined,
-      bank: { code: '341', name: 'ITAU UNIBANCO S.A.' },
+      bank: { code: '341', name: 'ITAÚ UNIBANCO S.A.' },
       discount: 0,
       fine: 0,
       interest: 0,
@@ -139,7 +139,7 @@ test('a BOLETO payment takes value and destination from the boleto; approving pa
   const beneficiary = (await validate(BARCODE)).body.boleto;
   assert.equal(
     [created.body.destination.name, created.body.destination.taxID, created.body.destination.bank],
-    [beneficiary.beneficiary.name, beneficiary.beneficiary.taxID.taxID, 'ITAU UNIBANCO S.A.'],
+    [beneficiary.beneficiary.name, beneficiary.beneficiary.taxID.taxID, 'ITAÚ UNIBANCO S.A.'],
   );
   const paid = await approve(server, a, 'conta-luz');
   assert.is(paid.body.payment.status, 'CONFIRMED');

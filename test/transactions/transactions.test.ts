@@ -92,7 +92,7 @@ test.before(async () => {
       name: 'Aurora Moda Comercio de Roupas Ltda',
       taxID: '11222333000181',
       ispb: '60701190',
-      bank: 'ITAU UNIBANCO S.A.',
+      bank: 'ITAÚ UNIBANCO S.A.',
       branch: '1234',
       account: '56789-0',
       accountType: 'CACC',
@@ -186,7 +186,7 @@ test("a withdrawal, a Pix sent, refunds and a fee, in the API's words", async ()
     debitParty: ownParty,
     creditParty: {
       account: { branch: '1234', account: '56789-0', accountType: 'CACC' },
-      psp: { id: '60701190', name: 'ITAU UNIBANCO S.A.' },
+      psp: { id: '60701190', name: 'ITAÚ UNIBANCO S.A.' },
       holder: { name: 'Aurora Moda Comercio de Roupas Ltda', taxID: { taxID: '11222333000181', type: 'BR:CNPJ' } },
     },
   });

@@ -16,6 +16,7 @@ import {
   qrCodeImageUrlOf,
 } from '../charge-model';
 import { findLocationById } from '../charges.repository';
+import { boletoOfCharge } from '../boleto-code';
 import { findCompany } from '../../identity/identity.repository';
 import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../charge-body';
 import type { Devedor } from '../standard/standard.rules';
@@ -95,6 +96,24 @@ function cobvTimingOf(charge: Charge, platform: PlatformSettings, now: Date): Ti
   };
 }
 
+const BOLETO_STATUS = { ACTIVE: 'CREATED', COMPLETED: 'COMPLETED', EXPIRED: 'CANCELED' } as const;
+
+// A BOLETO charge is payable by its boleto too (src/charges/boleto-code.ts).
+function boletoMethodOf(charge: Charge, now: Date): { boleto?: components['schemas']['BoletoMethod'] } {
+  const boleto = boletoOfCharge(charge);
+  if (!boleto) return {};
+  const status = BOLETO_STATUS[platformStatusOf(charge, now)];
+  return {
+    boleto: {
+      method: 'BOLETO',
+      boletoBarcode: boleto.barcode,
+      boletoDigitable: boleto.digitableLine,
+      status,
+      value: charge.value,
+    },
+  };
+}
+
 // Builds the view from a charge and what it needs around it (no database access).
 export function buildPlatformChargeView(
   charge: Charge,
@@ -143,6 +162,7 @@ export function buildPlatformChargeView(
         brCode,
         qrCodeImage,
       },
+      ...boletoMethodOf(charge, now),
     },
     ...(charge.paid_at ? { paidAt: charge.paid_at.toISOString() } : {}),
     createdAt: charge.created_at.toISOString(),

@@ -1,4 +1,5 @@
 // Every area's contract scenarios, by operationId (one file per area, so areas do not collide).
+import { boletoScenarios } from './boletos';
 import { catalogScenarios } from './catalog';
 import { chargesScenarios } from './charges';
 import { extrasScenarios } from './extras';
@@ -6,6 +7,7 @@ import { identityScenarios } from './identity';
 import { kycScenarios } from './kyc';
 import { paymentScenarios } from './payments';
 import { pixinScenarios } from './pixin';
+import { receiptScenarios } from './receipts';
 import { recurrenceScenarios } from './recurrences';
 import { subAccountScenarios } from './subaccounts';
 import { subscriptionScenarios } from './subscriptions';
@@ -28,4 +30,6 @@ export const scenarios: Record<string, Scenario> = {
   ...subAccountScenarios,
   ...subscriptionScenarios,
   ...requestLogScenarios,
+  ...receiptScenarios,
+  ...boletoScenarios,
 };
