@@ -35,6 +35,9 @@ import { SubAccountsService } from './subaccounts/subaccounts.service';
 import { TransfersService } from './transfers/transfers.service';
 import { StatementService } from './transfers/statement.service';
 import { DecodeService } from './decode/decode.service';
+import { TlsAuthorityService } from './tls/authority.service';
+import { CertificatesService } from './tls/certificates.service';
+import { WebhookTlsService } from './tls/webhook-tls.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -64,6 +67,9 @@ export interface Services {
   transfers: TransfersService;
   statement: StatementService;
   decode: DecodeService;
+  tlsAuthority: TlsAuthorityService;
+  certificates: CertificatesService;
+  webhookTls: WebhookTlsService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -98,7 +104,11 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
+  const tlsAuthority = new TlsAuthorityService(db, config);
   return {
+    tlsAuthority,
+    certificates: new CertificatesService(db, clock, changes, identity, companies, tlsAuthority, config),
+    webhookTls: new WebhookTlsService(db, clock, changes, tlsAuthority),
     recurrences,
     config,
     db,

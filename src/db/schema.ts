@@ -10,6 +10,7 @@ import type { MoneyTables } from './tables/money';
 import type { PaymentsTables } from './tables/payments';
 import type { PixInTables } from './tables/pixin';
 import type { RecurrencesTables } from './tables/recurrences';
+import type { TlsTables } from './tables/tls';
 import type { WebhooksTables } from './tables/webhooks';
 
 export * from './tables/catalog';
@@ -21,6 +22,7 @@ export * from './tables/money';
 export * from './tables/payments';
 export * from './tables/pixin';
 export * from './tables/recurrences';
+export * from './tables/tls';
 export * from './tables/webhooks';
 
 export interface Database
@@ -34,4 +36,5 @@ export interface Database
     WebhooksTables,
     ExtrasTables,
     KycTables,
-    RecurrencesTables {}
+    RecurrencesTables,
+    TlsTables {}

@@ -12,6 +12,7 @@ import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
+import { mountSandboxCa } from './sandbox-ca';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 
@@ -48,6 +49,7 @@ export function buildApp({
   mountHealth(router, services.db, logger);
   mountLanding(router, services.config.sandbox);
   mountDocs(router);
+  mountSandboxCa(router, services.tlsAuthority);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);
   app.use(router.routes());

@@ -24,6 +24,7 @@ import { sandboxRecHandlers } from '../recurrences/sandbox-rec.handler';
 import { subAccountHandlers } from '../subaccounts/subaccounts.handler';
 import { transferHandlers } from '../transfers/transfers.handler';
 import { decodeHandlers } from '../decode/decode.handler';
+import { certificateHandlers, webhookTlsHandlers } from '../tls/tls.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
@@ -32,6 +33,8 @@ export const platformHandlers: PlatformHandlers = {
   ...subAccountHandlers,
   ...transferHandlers,
   ...decodeHandlers,
+  ...certificateHandlers,
+  ...webhookTlsHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

@@ -10,6 +10,7 @@ import { recurrenceScenarios } from './recurrences';
 import { subAccountScenarios } from './subaccounts';
 import { subscriptionScenarios } from './subscriptions';
 import type { Scenario } from './types';
+import { tlsScenarios } from './tls';
 import { webhookScenarios } from './webhooks';
 
 export type { ContractEnv, Prepared, Scenario } from './types';
@@ -26,4 +27,5 @@ export const scenarios: Record<string, Scenario> = {
   ...extrasScenarios,
   ...subAccountScenarios,
   ...subscriptionScenarios,
+  ...tlsScenarios,
 };
