@@ -38,6 +38,11 @@ export function toPem(label: string, der: ArrayBuffer | Uint8Array): string {
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
+// PEM text ending in a newline, so that certificates concatenate into a chain.
+function withNewline(pem: string): string {
+  return pem.endsWith('\n') ? pem : `${pem}\n`;
+}
+
 // RFC 8705 section 3.1: base64url SHA-256 of the certificate's DER (the `x5t#S256` of `cnf`).
 export function thumbprintS256(der: Uint8Array): string {
   return createHash('sha256').update(der).digest('base64url');
@@ -111,7 +116,7 @@ export async function createAuthority(commonName: string, now: Date, years = 10)
     },
     webcrypto,
   );
-  return { certificatePem: cert.toString('pem'), privateKeyPem: keys.privateKeyPem };
+  return { certificatePem: withNewline(cert.toString('pem')), privateKeyPem: keys.privateKeyPem };
 }
 
 export interface IssueOptions {
@@ -164,7 +169,7 @@ export async function issueCertificate(options: IssueOptions): Promise<string> {
     },
     webcrypto,
   );
-  return cert.toString('pem');
+  return withNewline(cert.toString('pem'));
 }
 
 export interface LeafWithKey {
