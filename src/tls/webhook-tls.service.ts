@@ -126,6 +126,8 @@ export interface ReceiverConnection {
   // pixgate's certificate was offered (false for a probe).
   presentedCertificate: boolean;
   protocol: string | null;
+  // An error the connection met after the handshake (a TLS 1.3 receiver's alert arrives then).
+  lateError?: Error;
 }
 
 export interface ConnectOptions {
@@ -193,7 +195,14 @@ export function connectReceiver(url: URL, tls: ReceiverTls, options: ConnectOpti
       clearTimeout(timer);
       socket.off('error', failed);
       const askedClientCertificate = (socket.getSharedSigalgs() ?? []).length > 0;
-      const connection = { socket, askedClientCertificate, presentedCertificate, protocol: socket.getProtocol() };
+      const connection: ReceiverConnection = {
+        socket,
+        askedClientCertificate,
+        presentedCertificate,
+        protocol: socket.getProtocol(),
+      };
+      // Kept for the request's error: it may come before the request listens on the socket.
+      socket.on('error', (error) => (connection.lateError ??= error));
       if (!askedClientCertificate && !options.allowNoCertificateRequest) {
         socket.destroy();
         const error = Object.assign(new Error('the receiver asked no client certificate'), {
@@ -256,7 +265,8 @@ function requestOver(
       {
         method: options.method ?? 'POST',
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
-        agent: false,
+        // No agent: Node then asks createConnection for the socket (agent: false would make a
+        // fresh agent that opens a connection of its own, without our certificate or CAs).
         createConnection: () => connection.socket,
       },
       (res) => {
@@ -271,7 +281,9 @@ function requestOver(
       finish({ statusCode: null, error: `timeout after ${timeoutMs} ms`, ok: false });
       req.destroy();
     }, timeoutMs);
-    req.on('error', (error) => finish({ statusCode: null, error: reasonOf(error, connection), ok: false }));
+    req.on('error', (error) =>
+      finish({ statusCode: null, error: reasonOf(connection.lateError ?? error, connection), ok: false }),
+    );
     req.end(options.body);
   });
 }
