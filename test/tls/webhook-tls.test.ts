@@ -59,7 +59,11 @@ async function receiver(options: ReceiverOptions): Promise<{ url: URL; heard: He
       let body = '';
       req.on('data', (d) => (body += d));
       req.on('end', () => {
-        heard.push({ authorized: socket.authorized, subject: socket.getPeerCertificate()?.subject?.CN, body });
+        heard.push({
+          authorized: socket.authorized,
+          subject: String(socket.getPeerCertificate()?.subject?.CN ?? ''),
+          body,
+        });
         res.statusCode = options.checkAtHttp && !socket.authorized ? 403 : 200;
         res.end('ok');
       });
