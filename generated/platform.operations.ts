@@ -108,6 +108,18 @@ export const platformOperations: OperationMeta[] = [
     "missingAuthorizationStatus": 400
   },
   {
+    "operationId": "listApplications",
+    "method": "get",
+    "path": "/api/v1/application",
+    "tag": "Application",
+    "security": [
+      "AppID"
+    ],
+    "scope": "APPLICATION_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "createApplication",
     "method": "post",
     "path": "/api/v1/application",
@@ -133,6 +145,56 @@ export const platformOperations: OperationMeta[] = [
     "requestContentTypes": [
       "application/json"
     ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listApplicationCertificates",
+    "method": "get",
+    "path": "/api/v1/application/{clientId}/certificates",
+    "tag": "Application",
+    "security": [
+      "AppID"
+    ],
+    "scope": "APPLICATION_CERTIFICATE_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "createApplicationCertificate",
+    "method": "post",
+    "path": "/api/v1/application/{clientId}/certificates",
+    "tag": "Application",
+    "security": [
+      "AppID"
+    ],
+    "scope": "APPLICATION_CERTIFICATE_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getApplicationCertificate",
+    "method": "get",
+    "path": "/api/v1/application/{clientId}/certificates/{certificateId}",
+    "tag": "Application",
+    "security": [
+      "AppID"
+    ],
+    "scope": "APPLICATION_CERTIFICATE_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "revokeApplicationCertificate",
+    "method": "delete",
+    "path": "/api/v1/application/{clientId}/certificates/{certificateId}",
+    "tag": "Application",
+    "security": [
+      "AppID"
+    ],
+    "scope": "APPLICATION_CERTIFICATE_DELETE",
+    "requestContentTypes": [],
     "problemTypes": {}
   },
   {
@@ -1142,6 +1204,32 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getWebhookTlsSettings",
+    "method": "get",
+    "path": "/api/v1/webhook/tls",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "setWebhookTlsSettings",
+    "method": "put",
+    "path": "/api/v1/webhook/tls",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_POST",
+    "requestContentTypes": [
+      "application/json"
+    ],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listWebhookEvents",
     "method": "get",
     "path": "/api/v1/webhook/events",
@@ -1553,8 +1641,13 @@ export interface PlatformHandlers {
   getAccountRegister: Handler<operations['getAccountRegister']>;
   getAccountRegisterById: Handler<operations['getAccountRegisterById']>;
   deleteAccountRegister: Handler<operations['deleteAccountRegister']>;
+  listApplications: Handler<operations['listApplications']>;
   createApplication: Handler<operations['createApplication']>;
   deleteApplication: Handler<operations['deleteApplication']>;
+  listApplicationCertificates: Handler<operations['listApplicationCertificates']>;
+  createApplicationCertificate: Handler<operations['createApplicationCertificate']>;
+  getApplicationCertificate: Handler<operations['getApplicationCertificate']>;
+  revokeApplicationCertificate: Handler<operations['revokeApplicationCertificate']>;
   validateBoleto: Handler<operations['validateBoleto']>;
   listBoletoTransactions: Handler<operations['listBoletoTransactions']>;
   getBoletoTransaction: Handler<operations['getBoletoTransaction']>;
@@ -1635,6 +1728,8 @@ export interface PlatformHandlers {
   createWebhook: Handler<operations['createWebhook']>;
   deleteWebhook: Handler<operations['deleteWebhook']>;
   getWebhookPublicKeys: Handler<operations['getWebhookPublicKeys']>;
+  getWebhookTlsSettings: Handler<operations['getWebhookTlsSettings']>;
+  setWebhookTlsSettings: Handler<operations['setWebhookTlsSettings']>;
   listWebhookEvents: Handler<operations['listWebhookEvents']>;
   listWebhookIps: Handler<operations['listWebhookIps']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;

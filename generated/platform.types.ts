@@ -110,7 +110,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the applications of the company
+         * @description Every application of the caller's company, the removed ones included (isActive false), newest first, without their secrets. An application is named by its clientId in the other operations.
+         */
+        get: operations["listApplications"];
         put?: never;
         /**
          * Create an application
@@ -122,6 +126,71 @@ export interface paths {
          * @description Deactivates an application (isActive false, removedAt set). A MASTER application cannot be deleted.
          */
         delete: operations["deleteApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/application/{clientId}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List the client certificates of an application
+         * @description Its certificates, newest first, revoked and expired ones included (status says which), without private keys.
+         */
+        get: operations["listApplicationCertificates"];
+        put?: never;
+        /**
+         * Issue a client certificate for an application
+         * @description Binds a client certificate to the application, in one of three ways. `csr`: the production way, a PKCS#10 request (RSA of 2048 bits or more, or ECDSA P-256/P-384) whose private key never leaves the client; pixgate's certificate authority signs it. `generateKey` (sandbox mode only): pixgate makes an RSA-2048 key pair and answers the key once, as PEM and inside a password-protected PKCS#12 file (`.p12`, base64) with the certificate and the CA, as PSP sandboxes hand them out; the key is not kept. `certificate`: a certificate the operator's own CA issued (PIXGATE_MTLS_CA), registered as it is. The subject of an issued certificate names the company: `CN=<official name>:<CNPJ or CPF>`, `OU=<clientId>`, `O=<official name>`, `serialNumber=<CNPJ or CPF>`. The CA certificate is served at GET /sandbox/ca.pem.
+         */
+        post: operations["createApplicationCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/application/{clientId}/certificates/{certificateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+                /**
+                 * @description Certificate id
+                 * @example 3d0c5a7e-8b1f-4c2a-9e6d-5f4b3a2c1d0e
+                 */
+                certificateId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a client certificate
+         * @description The certificate (never its private key) and its status.
+         */
+        get: operations["getApplicationCertificate"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a client certificate
+         * @description Revokes the certificate at once on every process sharing the database: the answer comes once each of them has heard it, and the next request over a connection with that certificate is refused (tokens bound to it included). Revoking a revoked certificate keeps its first date and reason.
+         */
+        delete: operations["revokeApplicationCertificate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1379,6 +1448,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook/tls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the TLS settings of the company's webhook receivers
+         * @description How pixgate connects to the company's receivers over HTTPS (platform webhooks and the Pix API's `/pix`, `/rec` and `/cobr` callbacks alike): it presents its own client certificate (issued by the CA of GET /sandbox/ca.pem, or the operator's), and trusts the system's CAs plus the bundle registered here. A company that never set them gets the defaults (no bundle, no probing).
+         */
+        get: operations["getWebhookTlsSettings"];
+        /**
+         * Set the TLS settings of the company's webhook receivers
+         * @description Replaces the settings. `caBundle`: PEM certificates the receivers' certificates chain to, trusted beside the system's CAs (null or absent: the system's only). `probeReceivers`: before a delivery, connect once without a client certificate and record whether the receiver accepted it (a receiver that does is not checking mutual TLS). The Pix API's webhook body stays the standard's `{webhookUrl}`: these settings are the company's, for every receiver.
+         */
+        put: operations["setWebhookTlsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook/events": {
         parameters: {
             query?: never;
@@ -2343,6 +2436,135 @@ export interface components {
              * @description Set when the application is deleted
              */
             removedAt?: string;
+        };
+        /** @description An application as listed, without its secrets. */
+        ApplicationSummary: {
+            /** @description Application name */
+            name: string;
+            type: components["schemas"]["ApplicationType"];
+            /** @description Whether the credential is accepted */
+            isActive: boolean;
+            /** @description Client id, the application's name in paths */
+            clientId: string;
+            /** @description Account the application is bound to */
+            companyBankAccount: string;
+            /** @description Scopes granted to the application (absent on a legacy application) */
+            scopes?: string[];
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Set when the application is deleted
+             */
+            removedAt?: string;
+        };
+        /** @description Exactly one of csr, generateKey (sandbox mode) and certificate. */
+        ApplicationCertificatePayload: {
+            /** @description A PEM PKCS#10 certificate signing request (-----BEGIN CERTIFICATE REQUEST-----); its subject is replaced by the company's */
+            csr?: string;
+            /** @description Sandbox mode: make the key pair here and return it once (PEM and .p12) */
+            generateKey?: boolean;
+            /** @description With generateKey: the .p12 file's password (absent: one is made and returned as pkcs12Password) */
+            password?: string;
+            /** @description A PEM certificate issued by the operator's CA (PIXGATE_MTLS_CA), to register as it is */
+            certificate?: string;
+            /** @description Days the issued certificate is valid (csr and generateKey). Default: `365`. */
+            validityDays?: number;
+        };
+        /** @description A client certificate bound to an application (never its private key). */
+        ApplicationCertificate: {
+            /** @description Certificate id */
+            id: string;
+            /** @description The application it is bound to */
+            clientId: string;
+            /**
+             * @description ACTIVE, REVOKED, or EXPIRED (past notAfter)
+             * @enum {string}
+             */
+            status: "ACTIVE" | "REVOKED" | "EXPIRED";
+            /**
+             * @description CSR: signed from the client's request; GENERATED: key made here (sandbox) and returned once; UPLOADED: issued by the operator's CA
+             * @enum {string}
+             */
+            origin: "CSR" | "GENERATED" | "UPLOADED";
+            /** @description RFC 8705 x5t#S256: base64url SHA-256 of the certificate's DER, the cnf claim of tokens bound to it */
+            thumbprint: string;
+            /** @description Serial number, hexadecimal */
+            serialNumber: string;
+            /** @description Subject distinguished name */
+            subject: string;
+            /** @description Issuer distinguished name */
+            issuer: string;
+            /**
+             * Format: date-time
+             * @description Start of validity
+             */
+            notBefore: string;
+            /**
+             * Format: date-time
+             * @description End of validity
+             */
+            notAfter: string;
+            /**
+             * Format: date-time
+             * @description When it was bound to the application
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was revoked
+             */
+            revokedAt?: string;
+            /** @description Why it was revoked */
+            revocationReason?: string;
+            /** @description The certificate, PEM */
+            certificate: string;
+        };
+        /** @description A certificate just bound; the key material of a generated key is answered only here. */
+        NewApplicationCertificate: {
+            certificate: components["schemas"]["ApplicationCertificate"];
+            /** @description The certificate of the CA that signed it (PEM), for the client's chain and its trust of the server */
+            caCertificate: string;
+            /** @description generateKey: the private key, PKCS#8 PEM, shown once and not kept */
+            privateKey?: string;
+            /** @description generateKey: a PKCS#12 file (.p12) with the key, the certificate and the CA, base64, protected by the password */
+            pkcs12?: string;
+            /** @description generateKey without a password: the one made for the .p12, shown once */
+            pkcs12Password?: string;
+        };
+        /** @description The company's webhook TLS settings. */
+        WebhookTlsPayload: {
+            /** @description PEM certificates (at most 20) trusted for the receivers beside the system's CAs; null or absent clears it */
+            caBundle?: string | null;
+            /** @description Connect first without a client certificate and record whether the receiver wrongly accepted it */
+            probeReceivers: boolean;
+        };
+        /** @description The company's webhook TLS settings as stored. */
+        WebhookTlsSettings: {
+            /** @description The certificates of the registered bundle */
+            caCertificates: {
+                /** @description Subject distinguished name */
+                subject: string;
+                /**
+                 * Format: date-time
+                 * @description End of validity
+                 */
+                notAfter: string;
+                /** @description base64url SHA-256 of its DER */
+                thumbprint: string;
+            }[];
+            /** @description The registered bundle, PEM */
+            caBundle?: string;
+            /** @description Whether receivers are probed without a client certificate */
+            probeReceivers: boolean;
+            /**
+             * Format: date-time
+             * @description Last change (absent while never set)
+             */
+            updatedAt?: string;
         };
         /** @description Application create body. */
         ApplicationPayload: {
@@ -4401,6 +4623,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description No application of the company has this clientId */
+        ApplicationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The application has no certificate with this id */
+        CertificateNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request was refused: malformed JSON, unknown fields or invalid values */
         BadRequest: {
             headers: {
@@ -4892,6 +5132,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listApplications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applications: components["schemas"]["ApplicationSummary"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createApplication: {
         parameters: {
             query?: never;
@@ -4984,6 +5262,177 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApplicationCertificates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Certificates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        certificates: components["schemas"]["ApplicationCertificate"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ApplicationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApplicationCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        /** @description How the certificate is made */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationCertificatePayload"];
+            };
+        };
+        responses: {
+            /** @description The certificate; privateKey and pkcs12 only when the key was generated, and only in this answer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewApplicationCertificate"];
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ApplicationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApplicationCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+                /**
+                 * @description Certificate id
+                 * @example 3d0c5a7e-8b1f-4c2a-9e6d-5f4b3a2c1d0e
+                 */
+                certificateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        certificate: components["schemas"]["ApplicationCertificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CertificateNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApplicationCertificate: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Why it is revoked (kept with it)
+                 * @example key exposed in a repository
+                 */
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The application's clientId
+                 * @example Client_Id_7f3a2c91-5b4e-4d8f-a1c6-9e2b0d4f6a83
+                 */
+                clientId: string;
+                /**
+                 * @description Certificate id
+                 * @example 3d0c5a7e-8b1f-4c2a-9e6d-5f4b3a2c1d0e
+                 */
+                certificateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked certificate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        certificate: components["schemas"]["ApplicationCertificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CertificateNotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8598,6 +9047,71 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookTlsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        settings: components["schemas"]["WebhookTlsSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setWebhookTlsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The settings */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTlsPayload"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        settings: components["schemas"]["WebhookTlsSettings"];
+                    };
+                };
+            };
+            /** @description Refused input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -9,7 +9,10 @@
 // workload before its runs, default 3), BENCH_CONNECTIONS (50), BENCH_PAIRS (3),
 // BENCH_ONLY (a regular expression: the workloads whose names match; default all),
 // BENCH_SKIP (start-up,embedded: parts left out, e.g. for a quick Postgres-only run),
-// BENCH_VERBOSE=1 (print each pair's figures too).
+// BENCH_VERBOSE=1 (print each pair's figures too), BENCH_TLS=1 or PIXGATE_MTLS=required (then
+// pixgate runs each workload again over HTTPS with mutual TLS required, a client certificate
+// and a bound token, on keep-alive connections as clients hold them, and the TLS figures are
+// printed beside the plain ones).
 // Targets (the issue's, checked here by eye, never by a timed test): on Postgres, charge
 // creation and read at 0.7x or more of the bare route with p99 at most 25 ms; start-up under
 // 2 s; RSS under 300 MB.
@@ -17,6 +20,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -29,6 +33,9 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const SKIP = (process.env.BENCH_SKIP ?? '').split(',');
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
+const TLS = process.env.BENCH_TLS === '1' || process.env.PIXGATE_MTLS === 'required';
+// The plain runs and the start-up measure pixgate as `make run` starts it: without TLS.
+const PLAIN_ENV = { PIXGATE_TLS: 'off', PIXGATE_MTLS: 'off' };
 
 interface Child {
   process: ChildProcess;
@@ -94,6 +101,8 @@ async function call(base: string, method: string, path: string, body?: unknown, 
 
 interface Fixture {
   appID: string;
+  clientId: string;
+  clientSecret: string;
   bearer: string;
   key: string;
   chargeId: string;
@@ -122,6 +131,8 @@ async function fixture(pixgate: string): Promise<Fixture & { companyId: string; 
     companyId: made.company.id,
     accountId: made.account.accountId,
     appID: made.application.appID,
+    clientId: made.application.clientId,
+    clientSecret: made.application.clientSecret,
     bearer: `Bearer ${token.access_token}`,
     key: made.pixKey.key,
     chargeId: charge.charge.correlationID,
@@ -208,7 +219,8 @@ async function compare(
   f: Fixture,
   seeded: { charge: string; token: string },
   settle: () => Promise<void>,
-): Promise<void> {
+): Promise<Map<string, Run>> {
+  const medians = new Map<string, Run>();
   console.log(`\n${label}: ${SECONDS} s per run, ${CONNECTIONS} connections, ${PAIRS} alternating pairs`);
   console.log(
     `${'operation'.padEnd(26)} ${pad('pixgate req/s', 14)} ${pad('p99', 6)} ${pad('bare req/s', 11)} ${pad('p99', 6)} ${pad('ratio', 6)}`,
@@ -237,6 +249,7 @@ async function compare(
     }
     const rps = median(ours.map((r) => r.rps));
     const bareRps = median(theirs.map((r) => r.rps));
+    medians.set(workload.name, { rps, p99: median(ours.map((r) => r.p99)), errors: 0 });
     const errors = ours.reduce((n, r) => n + r.errors, 0) + theirs.reduce((n, r) => n + r.errors, 0);
     console.log(
       `${workload.name.padEnd(26)} ${pad(rps, 14)} ${pad(median(ours.map((r) => r.p99)), 6)} ${pad(bareRps, 11)} ${pad(
@@ -251,6 +264,7 @@ async function compare(
   console.log(
     `pixgate resident memory after the runs: ${atEnd} MiB at their end, ${rssMiB(pixgate)} MiB 10 s later (target < 300 MiB)`,
   );
+  return medians;
 }
 
 // One database: pixgate (as `make run` starts it) and the bare route beside it.
@@ -269,9 +283,12 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
       DATABASE_URL: dbUrl,
       PIXGATE_DATA_DIR: dataDir,
       PIXGATE_PUBLIC_URL: 'http://localhost:8080',
+      ...PLAIN_ENV,
     },
     /listening on http:\/\/localhost:(\d+)/,
   );
+  let plain = new Map<string, Run>();
+  let stopped = false;
   try {
     const f = await fixture(pixgate.url);
     const bare = await startChild(
@@ -288,14 +305,23 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
       const seeded = await call(bare.url, 'POST', '/api/v1/charge', { correlationID: 'bare-read-me', value: 1234 });
       const seededIds = { charge: seeded.charge.id, token: seeded.token };
       const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
-      await compare(label, pixgate, bare, f, seededIds, () =>
+      plain = await compare(label, pixgate, bare, f, seededIds, () =>
         kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
       );
     } finally {
       await stopChild(bare);
     }
+    if (TLS) {
+      // The same database served again with TLS and mTLS required (an embedded data folder
+      // has one process at a time).
+      await stopChild(pixgate);
+      stopped = true;
+      await tlsFigures({ DATABASE_URL: dbUrl, PIXGATE_DATA_DIR: dataDir }, f, plain, () =>
+        kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
+      );
+    }
   } finally {
-    await stopChild(pixgate);
+    if (!stopped) await stopChild(pixgate);
     rmSync(dataDir, { recursive: true, force: true });
     if (kind === 'postgres') await dropDatabase(process.env.DATABASE_URL!, database);
   }
@@ -341,7 +367,7 @@ async function startup(): Promise<void> {
     const spawned = performance.now();
     const child = await startChild(
       PIXGATE,
-      { PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir },
+      { PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir, ...PLAIN_ENV },
       /listening on http:\/\/localhost:(\d+)/,
     );
     whole.push(Math.round(performance.now() - spawned));
@@ -354,6 +380,106 @@ async function startup(): Promise<void> {
     `start-up on a new embedded data folder: ${ms} ms from the spawn, median of ${whole.join(', ')}; ` +
       `reported "started in" ${median(reported)} ms (target < 2000 ms from the spawn: ${ms < 2000 ? 'ok' : 'MISSED'})`,
   );
+}
+
+// A request over HTTPS with the given TLS options (the platform API, to set the TLS run up).
+function callTls(
+  url: string,
+  tls: TlsOptions,
+  init: { method: string; body?: string; headers: Record<string, string> },
+) {
+  return new Promise<any>((ok, fail) => {
+    const req = httpsRequest(url, { method: init.method, headers: init.headers, ...tls }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () =>
+        res.statusCode! < 300 ? ok(JSON.parse(text)) : fail(new Error(`${url}: ${res.statusCode} ${text}`)),
+      );
+    });
+    req.on('error', fail);
+    req.end(init.body);
+  });
+}
+
+interface TlsOptions {
+  ca: string;
+  cert?: string;
+  key?: string;
+}
+
+// pixgate over HTTPS with PIXGATE_MTLS=required: the fixture's MASTER application gets a client
+// certificate, a token bound to it over mTLS, and every workload runs over keep-alive TLS
+// connections (handshakes reused, as clients do), beside the plain figures.
+async function tlsFigures(
+  env: Record<string, string>,
+  f: Fixture,
+  plain: Map<string, Run>,
+  settle: () => Promise<void>,
+): Promise<void> {
+  const pixgate = await startChild(
+    PIXGATE,
+    {
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      PIXGATE_PUBLIC_URL: 'http://localhost:8080',
+      PIXGATE_TLS: 'on',
+      PIXGATE_TLS_PORT: '0',
+      PIXGATE_MTLS: 'required',
+      ...env,
+    },
+    /https:\/\/localhost:(\d+) \(TLS/,
+  );
+  try {
+    const base = pixgate.url.replace('http:', 'https:');
+    // The CA is read over the connection it will then verify (its own certificate is checked next).
+    const caPem = await new Promise<string>((ok, fail) =>
+      httpsRequest(`${base}/sandbox/ca.pem`, { rejectUnauthorized: false }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => ok(text));
+      })
+        .on('error', fail)
+        .end(),
+    );
+    const issued = await callTls(
+      `${base}/api/v1/application/${encodeURIComponent(f.clientId)}/certificates`,
+      { ca: caPem },
+      {
+        method: 'POST',
+        headers: { authorization: f.appID, 'content-type': 'application/json' },
+        body: JSON.stringify({ generateKey: true }),
+      },
+    );
+    const tls = { ca: caPem, cert: issued.certificate.certificate as string, key: issued.privateKey as string };
+    const token = await callTls(`${base}/oauth/token`, tls, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${f.clientId}:${f.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const bound: Fixture = { ...f, bearer: `Bearer ${token.access_token}` };
+    console.log(`\nthe same over HTTPS, mTLS required (client certificate, bound token), keep-alive connections`);
+    console.log(
+      `${'operation'.padEnd(26)} ${pad('plain req/s', 12)} ${pad('p99', 6)} ${pad('TLS req/s', 10)} ${pad('p99', 6)} ${pad('TLS/plain', 10)}`,
+    );
+    for (const workload of WORKLOADS.filter((w) => ONLY.test(w.name))) {
+      const options = { ...workload.options(base, bound), tlsOptions: tls };
+      if (WARMUP_SECONDS > 0) await load(options, WARMUP_SECONDS);
+      await settle();
+      const runs: Run[] = [];
+      for (let i = 0; i < PAIRS; i++) runs.push(await load(options));
+      const rps = median(runs.map((r) => r.rps));
+      const before = plain.get(workload.name);
+      const errors = runs.reduce((n, r) => n + r.errors, 0);
+      console.log(
+        `${workload.name.padEnd(26)} ${pad(before?.rps ?? '-', 12)} ${pad(before?.p99 ?? '-', 6)} ${pad(rps, 10)} ${pad(median(runs.map((r) => r.p99)), 6)} ${pad(before ? (rps / before.rps).toFixed(2) + 'x' : '-', 10)}${errors ? `  (${errors} non-2xx/errors!)` : ''}`,
+      );
+    }
+  } finally {
+    await stopChild(pixgate);
+  }
 }
 
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });

@@ -1,8 +1,11 @@
 // Configuration, read once from the environment (documented in the README).
 import { isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
+import { type SealingKey, sealingKeyOf } from './lib/sealed';
+import { splitPemBundle } from './lib/x509';
 import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
 
@@ -45,7 +48,42 @@ export interface Config {
   // Dashboard sessions end after this long without a request, and this long after sign-in
   // whatever happens (PIXGATE_DASHBOARD_IDLE_MINUTES, PIXGATE_DASHBOARD_MAX_HOURS).
   dashboard: { idleMs: number; maxAgeMs: number };
+  // HTTPS beside plain HTTP (PIXGATE_TLS, PIXGATE_TLS_PORT), with the operator's certificate
+  // (PIXGATE_TLS_CERT, PIXGATE_TLS_KEY) or one the sandbox CA issues. See docs/mtls.md.
+  tls: TlsConfig;
+  // Client certificates on the Pix API (PIXGATE_MTLS) and the operator's CAs trusted beside the
+  // sandbox CA (PIXGATE_MTLS_CA).
+  mtls: MtlsConfig;
+  // Seals private keys kept in the database (PIXGATE_SECRETS_KEY; in sandbox mode a documented
+  // default key when unset, src/tls/authority.service.ts). undefined: nothing can be sealed.
+  secretsKey: SealingKey | undefined;
+  // The client certificate pixgate presents to webhook receivers over HTTPS
+  // (PIXGATE_WEBHOOK_CLIENT_CERT, PIXGATE_WEBHOOK_CLIENT_KEY); undefined: one from the sandbox CA.
+  webhookClientCertificate: CertificateAndKey | undefined;
 }
+
+export interface CertificateAndKey {
+  certificatePem: string;
+  privateKeyPem: string;
+}
+
+export interface TlsConfig {
+  enabled: boolean;
+  port: number;
+  certificate: CertificateAndKey | undefined;
+}
+
+export type MtlsMode = 'off' | 'optional' | 'required';
+
+export interface MtlsConfig {
+  mode: MtlsMode;
+  // PEM certificates of PIXGATE_MTLS_CA.
+  trustedCaPems: string[];
+}
+
+// The sandbox's sealing key when PIXGATE_SECRETS_KEY is unset: written here, so not a secret.
+// It keeps the sandbox CA's key out of plain sight in dumps; production sets its own key.
+export const SANDBOX_SECRETS_KEY = 'pixgate sandbox sealing key: not a secret, set PIXGATE_SECRETS_KEY';
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
@@ -99,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         wholeNumber(env.PIXGATE_DASHBOARD_MAX_HOURS, 24, { name: 'PIXGATE_DASHBOARD_MAX_HOURS', min: 1, max: 10_000 }) *
         3_600_000,
     },
+    ...tlsSettings(env, flag(env.PIXGATE_SANDBOX, true)),
   };
 }
 
@@ -131,6 +170,74 @@ function sourceIps(value: string | undefined): string[] {
   }
   if (ips.length > 100) throw new Error('PIXGATE_WEBHOOK_SOURCE_IPS may name at most 100 addresses');
   return ips;
+}
+
+type TlsSettings = Pick<Config, 'tls' | 'mtls' | 'secretsKey' | 'webhookClientCertificate'>;
+
+function tlsSettings(env: NodeJS.ProcessEnv, sandbox: boolean): TlsSettings {
+  const enabled = flag(env.PIXGATE_TLS, false);
+  const port = Number(env.PIXGATE_TLS_PORT || 8443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PIXGATE_TLS_PORT must be a TCP port, got ${env.PIXGATE_TLS_PORT}`);
+  const certificate = certificateAndKey(env, 'PIXGATE_TLS_CERT', 'PIXGATE_TLS_KEY');
+  const mode = mtlsMode(env.PIXGATE_MTLS, { enabled, sandbox });
+  const trustedCaPems = env.PIXGATE_MTLS_CA ? pemCertificates(env.PIXGATE_MTLS_CA, 'PIXGATE_MTLS_CA') : [];
+  const secretsKey = env.PIXGATE_SECRETS_KEY
+    ? sealingKeyOf(env.PIXGATE_SECRETS_KEY, 'PIXGATE_SECRETS_KEY')
+    : sandbox
+      ? sealingKeyOf(SANDBOX_SECRETS_KEY, 'the sandbox default key (PIXGATE_SECRETS_KEY unset)')
+      : undefined;
+  // The sandbox CA (its key sealed) issues the server certificate when none is given, and
+  // signs the client certificates mTLS checks unless the operator brings its own CA.
+  const needsAuthority = enabled && (!certificate || (mode !== 'off' && trustedCaPems.length === 0));
+  if (needsAuthority && !secretsKey)
+    throw new Error(
+      'PIXGATE_TLS=on outside sandbox mode keeps a certificate authority whose private key is sealed with PIXGATE_SECRETS_KEY: set it (or give PIXGATE_TLS_CERT/PIXGATE_TLS_KEY and, with mTLS, PIXGATE_MTLS_CA)',
+    );
+  return {
+    tls: { enabled, port, certificate },
+    mtls: { mode, trustedCaPems },
+    secretsKey,
+    webhookClientCertificate: certificateAndKey(env, 'PIXGATE_WEBHOOK_CLIENT_CERT', 'PIXGATE_WEBHOOK_CLIENT_KEY'),
+  };
+}
+
+// Off unless TLS is on; then optional in sandbox mode and required otherwise.
+function mtlsMode(value: string | undefined, { enabled, sandbox }: { enabled: boolean; sandbox: boolean }): MtlsMode {
+  if (value === undefined || value === '') return !enabled ? 'off' : sandbox ? 'optional' : 'required';
+  const mode = value.toLowerCase();
+  if (mode !== 'off' && mode !== 'optional' && mode !== 'required')
+    throw new Error(`PIXGATE_MTLS must be off, optional or required, got ${value}`);
+  if (mode !== 'off' && !enabled) throw new Error(`PIXGATE_MTLS=${mode} needs PIXGATE_TLS=on`);
+  return mode;
+}
+
+// A PEM given inline (it starts with -----BEGIN) or as the path of a file holding it.
+function pemOf(value: string, name: string): string {
+  if (value.trimStart().startsWith('-----BEGIN')) return value;
+  try {
+    return readFileSync(value, 'utf8');
+  } catch (error) {
+    throw new Error(`${name}: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function pemCertificates(value: string, name: string): string[] {
+  const pems = splitPemBundle(pemOf(value, name));
+  if (pems.length === 0) throw new Error(`${name} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return pems;
+}
+
+function certificateAndKey(env: NodeJS.ProcessEnv, certName: string, keyName: string): CertificateAndKey | undefined {
+  const cert = env[certName];
+  const key = env[keyName];
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new Error(`${certName} and ${keyName} are set together or not at all`);
+  const certificatePem = pemCertificates(cert, certName).join('');
+  const privateKeyPem = pemOf(key, keyName);
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKeyPem))
+    throw new Error(`${keyName} holds no PEM private key (-----BEGIN PRIVATE KEY-----)`);
+  return { certificatePem, privateKeyPem };
 }
 
 function operatorToken(value: string | undefined): string | undefined {

@@ -37,7 +37,11 @@ const server = await startServer({
     );
   },
 }).catch((error: NodeJS.ErrnoException) => {
-  if (error.code === 'EADDRINUSE') fail(`port ${config.port} is already in use (set PORT to another one)`);
+  if (error.code === 'EADDRINUSE') {
+    const port = (error as NodeJS.ErrnoException & { port?: number }).port ?? config.port;
+    const variable = config.tls.enabled && port === config.tls.port ? 'PIXGATE_TLS_PORT' : 'PORT';
+    fail(`port ${port} is already in use (set ${variable} to another one)`);
+  }
   const problem = config.databaseUrl ? startupProblemOf(error) : undefined;
   if (problem) fail(`${problem} (DATABASE_URL=${maskPassword(config.databaseUrl!)})`);
   throw error;
@@ -46,6 +50,9 @@ const server = await startServer({
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
 process.stderr.write(
   `pixgate listening on http://localhost:${new URL(server.url).port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+    (server.tlsUrl
+      ? `  https://localhost:${new URL(server.tlsUrl).port} (TLS; mTLS on the Pix API: ${config.mtls.mode}; CA: ${config.publicUrl}/sandbox/ca.pem)\n`
+      : '') +
     `  reference: ${config.publicUrl}/docs\n`,
 );
 

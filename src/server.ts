@@ -1,6 +1,7 @@
 // Assembles a server: database (migrated), services, one dispatcher per spec, the Koa app.
 import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { pixOperations } from '../generated/pix.operations';
@@ -19,6 +20,8 @@ import { buildServices, type Services } from './services';
 
 export interface RunningServer {
   url: string;
+  // The HTTPS listener (PIXGATE_TLS=on): https://127.0.0.1:<PIXGATE_TLS_PORT>.
+  tlsUrl: string | undefined;
   // Request validators compiled at start-up (both APIs).
   validators: number;
   services: Services;
@@ -139,16 +142,22 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   const http: Server = createHttpServer(app.callback());
   http.keepAliveTimeout = 5000;
   http.on('clientError', answerClientError);
-  await new Promise<void>((ok, fail) => {
-    http.once('error', fail);
-    http.listen(config.port, ok);
-  });
+  await listen(http, config.port);
   const port = (http.address() as AddressInfo).port;
+  let https: HttpsServer | undefined;
+  try {
+    https = config.tls.enabled ? await serveTls(app.callback(), services, logger) : undefined;
+  } catch (error) {
+    // A busy TLS port (or a certificate that cannot be made): nothing stays listening.
+    await new Promise<void>((ok) => http.close(() => ok()));
+    throw error;
+  }
   if (options.backgroundJobs ?? true) services.jobs.start();
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    tlsUrl: https ? `https://127.0.0.1:${(https.address() as AddressInfo).port}` : undefined,
     validators: platform.validatorCount + pix.validatorCount,
     services,
     database,
@@ -158,10 +167,16 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
     // closes the database.
     close() {
       closing ??= (async () => {
-        await new Promise<void>((ok) => {
-          http.close(() => ok());
-          http.closeIdleConnections();
-        });
+        await Promise.all(
+          [http, https].map(
+            (server) =>
+              server &&
+              new Promise<void>((ok) => {
+                server.close(() => ok());
+                server.closeIdleConnections();
+              }),
+          ),
+        );
         // Requests have finished: the request log writes what they left in its buffer.
         await services.requestLogs.close();
         await services.jobs.stop();
@@ -170,4 +185,48 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
       return closing;
     },
   };
+}
+
+function listen(server: Server | HttpsServer, port: number): Promise<void> {
+  return new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+}
+
+// Both APIs over TLS 1.2 or 1.3 (OpenSSL prefers 1.3) on PIXGATE_TLS_PORT. A client
+// certificate is asked of every client and checked against the trusted CAs, but no handshake
+// is refused for it: the Pix API decides per route (PIXGATE_MTLS) and answers a refusal in its
+// own format, with the reason in words (src/tls/certificates.service.ts).
+async function serveTls(
+  callback: ReturnType<ReturnType<typeof buildApp>['callback']>,
+  services: Services,
+  logger: Logger,
+): Promise<HttpsServer> {
+  const { config, tlsAuthority } = services;
+  const [credentials, trusted] = await Promise.all([
+    tlsAuthority.serverCredentials(),
+    config.mtls.mode === 'off' ? Promise.resolve([]) : tlsAuthority.trustedClientCas(),
+  ]);
+  const https = createHttpsServer(
+    {
+      cert: credentials.certificatePem,
+      key: credentials.privateKeyPem,
+      minVersion: 'TLSv1.2',
+      requestCert: config.mtls.mode !== 'off',
+      rejectUnauthorized: false,
+      ...(trusted.length ? { ca: trusted } : {}),
+    },
+    callback,
+  );
+  https.keepAliveTimeout = 5000;
+  https.on('clientError', answerClientError);
+  https.on('tlsClientError', (err: NodeJS.ErrnoException) =>
+    logger.debug({ err: { code: err.code, message: err.message } }, 'TLS handshake failed'),
+  );
+  await listen(https, config.tls.port);
+  return https;
 }

@@ -41,6 +41,9 @@ import { DashboardSessionService } from './dashboard/sessions.service';
 import { DirectoryService } from './directory/directory.service';
 import { ReceiptsService } from './receipts/receipts.service';
 import { BoletosService } from './boletos/boletos.service';
+import { TlsAuthorityService } from './tls/authority.service';
+import { CertificatesService } from './tls/certificates.service';
+import { WebhookTlsService } from './tls/webhook-tls.service';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -74,6 +77,9 @@ export interface Services {
   directory: DirectoryService;
   receipts: ReceiptsService;
   boletos: BoletosService;
+  tlsAuthority: TlsAuthorityService;
+  certificates: CertificatesService;
+  webhookTls: WebhookTlsService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
   webhooks: WebhookServices['webhooks'];
@@ -110,7 +116,11 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
   const transactions = new TransactionsService(db);
+  const tlsAuthority = new TlsAuthorityService(db, config);
   return {
+    tlsAuthority,
+    certificates: new CertificatesService(db, clock, changes, identity, companies, tlsAuthority, config),
+    webhookTls: new WebhookTlsService(db, clock, changes, tlsAuthority),
     recurrences,
     config,
     db,

@@ -13,6 +13,7 @@ import type { PaymentsTables } from './tables/payments';
 import type { PixInTables } from './tables/pixin';
 import type { RecurrencesTables } from './tables/recurrences';
 import type { RequestLogTables } from './tables/request-logs';
+import type { TlsTables } from './tables/tls';
 import type { WebhooksTables } from './tables/webhooks';
 
 export * from './tables/boletos';
@@ -27,6 +28,7 @@ export * from './tables/payments';
 export * from './tables/pixin';
 export * from './tables/recurrences';
 export * from './tables/request-logs';
+export * from './tables/tls';
 export * from './tables/webhooks';
 
 export interface Database
@@ -43,4 +45,5 @@ export interface Database
     KycTables,
     RecurrencesTables,
     RequestLogTables,
-    BoletosTables {}
+    BoletosTables,
+    TlsTables {}

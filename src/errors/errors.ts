@@ -42,6 +42,7 @@ export const MISSING = {
   accountRegister: 'Account register not found',
   application: 'Application not found',
   boletoTransaction: 'Boleto transaction not found',
+  certificate: 'Certificate not found',
   charge: 'Charge not found',
   company: 'Company not found',
   delivery: 'Delivery not found',
@@ -84,6 +85,21 @@ export const errors = {
   payloadTooLarge: (limit: string) => new DomainError('PAYLOAD_TOO_LARGE', 413, `Request body is larger than ${limit}`),
   unauthorized: (message = 'Invalid Authorization header') =>
     new DomainError('UNAUTHORIZED', 401, message, { pixType: 'NaoAutorizado' }),
+  // Mutual TLS (src/tls/): the connection's client certificate does not admit the caller. At
+  // the token endpoint it answers RFC 6749 invalid_client, elsewhere a problem+json 401.
+  clientCertificateRefused: (reason: string, at: 'token' | 'api') =>
+    new DomainError(
+      'CLIENT_CERTIFICATE_REFUSED',
+      401,
+      `Client certificate refused: ${reason}`,
+      at === 'token' ? { oauthError: 'invalid_client' } : { pixType: 'NaoAutorizado' },
+    ),
+  // RFC 8705 section 3: a token bound to a certificate, over a connection without that one.
+  boundTokenRefused: (reason: string) =>
+    new DomainError('INVALID_TOKEN', 401, `The token is bound to a client certificate (RFC 8705): ${reason}`, {
+      pixType: 'NaoAutorizado',
+      headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${reason.replace(/"/g, "'")}"` },
+    }),
   forbidden: (message: string) => new DomainError('FORBIDDEN', 403, message, { pixType: 'AcessoNegado' }),
   missingScope: (scope: string) =>
     new DomainError('MISSING_SCOPE', 403, `Your application does not have the scope ${scope}`, {

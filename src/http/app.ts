@@ -14,6 +14,7 @@ import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
 import { dashboardMiddleware } from '../dashboard/dashboard.handler';
+import { mountSandboxCa } from './sandbox-ca';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
@@ -51,6 +52,7 @@ export function buildApp({
   mountHealth(router, services.db, logger, () => ({ requestLog: services.requestLogs.status() }));
   mountLanding(router, services.config.sandbox);
   mountDocs(router);
+  mountSandboxCa(router, services.tlsAuthority);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);
   app.use(

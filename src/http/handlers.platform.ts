@@ -28,6 +28,7 @@ import { requestLogHandlers } from '../request-logs/request-logs.handler';
 import { directoryHandlers } from '../directory/directory.handler';
 import { receiptHandlers } from '../receipts/receipts.handler';
 import { boletoHandlers } from '../boletos/boletos.handler';
+import { certificateHandlers, webhookTlsHandlers } from '../tls/tls.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
@@ -40,6 +41,8 @@ export const platformHandlers: PlatformHandlers = {
   ...directoryHandlers,
   ...receiptHandlers,
   ...boletoHandlers,
+  ...certificateHandlers,
+  ...webhookTlsHandlers,
   getAccount: accountHandlers.getAccount,
   deleteAccount: accountHandlers.deleteAccount,
   listAccounts: accountHandlers.listAccounts,

@@ -2,6 +2,7 @@
 import type { SecurityResolver } from './dispatch';
 import { errors } from '../errors/errors';
 import { requireScope } from '../identity/identity.service';
+import { connectionOf } from './client-connection';
 
 export const platformSecurity: Record<string, SecurityResolver> = {
   AppID: async (koa, operation) => {
@@ -24,10 +25,14 @@ export const platformSecurity: Record<string, SecurityResolver> = {
 };
 
 export const pixSecurity: Record<string, SecurityResolver> = {
+  // A bearer token, bound or not to the connection's client certificate (RFC 8705), then the
+  // mutual TLS check of its application (PIXGATE_MTLS).
   OAuth2: async (koa, operation) => {
-    const principal = await koa.state.requestContext.services.oauth.authenticateBearer(
-      koa.get('authorization') || undefined,
-    );
+    const { services } = koa.state.requestContext;
+    const connection = connectionOf(koa);
+    const presented = connection.tls ? connection.certificate?.thumbprint : undefined;
+    const principal = await services.oauth.authenticateBearer(koa.get('authorization') || undefined, presented);
+    await services.certificates.admit(connection, principal.applicationId, 'api');
     // known before the scope check, as above
     koa.state.requestContext.principal = principal;
     if (operation.scope && !principal.scopes?.includes(operation.scope)) {
@@ -35,6 +40,16 @@ export const pixSecurity: Record<string, SecurityResolver> = {
     }
     return principal;
   },
-  BasicClient: async (koa) =>
-    koa.state.requestContext.services.oauth.authenticateClient(koa.get('authorization') || undefined),
+  // Client credentials at the token endpoint, then the mutual TLS check; the certificate that
+  // admitted the client is what the token will be bound to.
+  BasicClient: async (koa) => {
+    const { services } = koa.state.requestContext;
+    const principal = await services.oauth.authenticateClient(koa.get('authorization') || undefined);
+    koa.state.requestContext.clientCertificate = await services.certificates.admit(
+      connectionOf(koa),
+      principal.applicationId,
+      'token',
+    );
+    return principal;
+  },
 };

@@ -55,6 +55,9 @@ export interface RequestContext {
   principal: Principal | undefined;
   // The caller's IP address as seen by the server.
   ip: string;
+  // The RFC 8705 thumbprint of the client certificate that admitted the caller (mutual TLS at
+  // the token endpoint): the token issued is bound to it.
+  clientCertificate?: string | undefined;
 }
 
 export type Handler<O> = (req: HandlerRequest<O>, ctx: RequestContext) => Promise<HandlerReply<O>>;

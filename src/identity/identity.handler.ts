@@ -2,8 +2,14 @@
 import type { PixHandlers } from '../../generated/pix.operations';
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { callerOf } from '../http/principal-guard';
+import { pageInfo, pageOf } from '../lib/paging';
 
 export const applicationHandlers = {
+  async listApplications(req, ctx) {
+    const page = pageOf(req.query);
+    const { applications, total } = await ctx.services.identity.listApplications(callerOf(ctx), page);
+    return { status: 200, body: { applications, pageInfo: pageInfo(page, total) } };
+  },
   async createApplication(req, ctx) {
     const application = await ctx.services.identity.createApplication(callerOf(ctx), req.body);
     return { status: 201, body: { application } };
@@ -37,7 +43,12 @@ export const featureHandlers = {
 
 export const oauthHandlers = {
   async issueToken(req, ctx) {
-    const token = await ctx.services.oauth.issueToken(callerOf(ctx), req.body.grant_type, req.body.scope);
+    const token = await ctx.services.oauth.issueToken(
+      callerOf(ctx),
+      req.body.grant_type,
+      req.body.scope,
+      ctx.clientCertificate,
+    );
     return { status: 200, body: token, headers: { 'Cache-Control': 'no-store' } };
   },
 } satisfies Partial<PixHandlers>;

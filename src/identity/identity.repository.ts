@@ -90,6 +90,39 @@ export async function findApplicationOfCompany(
     .executeTakeFirst();
 }
 
+// An application of the company by clientId, active or not, without a lock.
+export async function findApplicationByClientIdOfCompany(
+  db: Db,
+  companyId: string,
+  clientId: string,
+): Promise<Application | undefined> {
+  return db
+    .selectFrom('applications')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
+// A page of the company's applications, newest first, with the total count.
+export async function findApplicationsOfCompany(
+  db: Db,
+  companyId: string,
+  page: { skip: number; limit: number },
+): Promise<{ rows: Application[]; total: number }> {
+  const rows = await db
+    .selectFrom('applications')
+    .selectAll()
+    .select((eb) => eb.fn.countAll<string>().over().as('total'))
+    .where('company_id', '=', companyId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .offset(page.skip)
+    .limit(page.limit)
+    .execute();
+  return { rows, total: Number(rows[0]?.total ?? 0) };
+}
+
 export async function deactivateApplication(db: Db, id: string, at: Date): Promise<Application> {
   return db
     .updateTable('applications')

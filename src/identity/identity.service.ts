@@ -3,7 +3,7 @@ import { findOpenAccountOfCompany, insertBankAccount } from '../accounts/account
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import type { Database } from '../db/schema';
+import type { Application, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal';
 import type { Clock } from '../lib/clock';
@@ -168,6 +168,22 @@ export class IdentityService {
 
   async findActiveApplication(id: string): Promise<ApplicationWithCompany | undefined> {
     return this.cachedApplication(`id:${id}`, () => repo.findActiveApplicationById(this.db, id));
+  }
+
+  // The company's applications, newest first (removed ones included), without secrets.
+  async listApplications(
+    principal: Principal,
+    page: { skip: number; limit: number },
+  ): Promise<{ applications: ApplicationView[]; total: number }> {
+    const { rows, total } = await repo.findApplicationsOfCompany(this.db, principal.companyId, page);
+    return { applications: rows.map(applicationView), total };
+  }
+
+  // An application of the caller's company by clientId (active or not); 404 otherwise.
+  async applicationOfCompany(principal: Principal, clientId: string): Promise<Application> {
+    const app = await repo.findApplicationByClientIdOfCompany(this.db, principal.companyId, clientId);
+    if (!app) throw errors.missing('application');
+    return app;
   }
 
   async createApplication(principal: Principal, input: CreateApplicationInput): Promise<NewApplicationView> {

@@ -26,6 +26,8 @@ export type TokenAnswer = components['schemas']['TokenResponse'];
 interface TokenClaims {
   sub: string | undefined;
   scope: unknown;
+  // RFC 8705: the x5t#S256 of the client certificate the token is bound to.
+  boundTo?: string | undefined;
   // seconds since the epoch
   exp: number;
 }
@@ -63,10 +65,13 @@ export class OAuthService {
     return principalOf(app);
   }
 
+  // `certificate`: the thumbprint of the client certificate that admitted the client (mutual
+  // TLS); the token is then bound to it (RFC 8705 section 3: `cnf.x5t#S256`).
   async issueToken(
     client: Principal,
     grantType: string | undefined,
     requestedScope: string | undefined,
+    certificate?: string,
   ): Promise<TokenAnswer> {
     if (grantType !== 'client_credentials')
       throw oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
@@ -79,7 +84,11 @@ export class OAuthService {
     if (refused.length > 0)
       throw oauthError(400, 'invalid_scope', `Scopes not granted to this application: ${refused.join(' ')}`);
     const scope = requested.join(' ');
-    const token = await new SignJWT({ scope, cid: client.companyId })
+    const token = await new SignJWT({
+      scope,
+      cid: client.companyId,
+      ...(certificate ? { cnf: { 'x5t#S256': certificate } } : {}),
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(client.applicationId)
       .setIssuer(ISSUER)
@@ -98,7 +107,7 @@ export class OAuthService {
   private async verifiedClaims(token: string): Promise<TokenClaims> {
     const known = this.verified.get(token);
     if (known) return known;
-    let payload: { sub?: string; scope?: unknown; exp?: number };
+    let payload: { sub?: string; scope?: unknown; exp?: number; cnf?: unknown };
     try {
       ({ payload } = await jwtVerify(token, await this.secret(), {
         issuer: ISSUER,
@@ -109,16 +118,26 @@ export class OAuthService {
     } catch {
       throw errors.unauthorized('Invalid or expired bearer token');
     }
-    const claims = { sub: payload.sub, scope: payload.scope, exp: payload.exp! };
+    const cnf = payload.cnf as { 'x5t#S256'?: unknown } | undefined;
+    const boundTo = typeof cnf?.['x5t#S256'] === 'string' ? cnf['x5t#S256'] : undefined;
+    const claims = { sub: payload.sub, scope: payload.scope, exp: payload.exp!, boundTo };
     this.verified.add(token, claims);
     return claims;
   }
 
-  // Resolves a Pix API bearer token; the principal carries the token's scopes.
-  async authenticateBearer(authorization: string | undefined): Promise<Principal> {
+  // Resolves a Pix API bearer token; the principal carries the token's scopes. A token bound
+  // to a client certificate (RFC 8705) is refused unless `presented`, the thumbprint of the
+  // certificate of the request's connection, is that one.
+  async authenticateBearer(authorization: string | undefined, presented?: string): Promise<Principal> {
     const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     if (!bearer) throw errors.unauthorized('Missing bearer token: get one from POST /oauth/token');
     const claims = await this.verifiedClaims(bearer[1]!);
+    if (claims.boundTo && claims.boundTo !== presented)
+      throw errors.boundTokenRefused(
+        presented
+          ? 'this connection presents another client certificate'
+          : 'this connection presents no client certificate',
+      );
     const app = claims.sub ? await this.identity.findActiveApplication(claims.sub) : undefined;
     if (!app) throw errors.unauthorized('The application of this token is no longer active');
     const scopes = typeof claims.scope === 'string' && claims.scope ? claims.scope.split(' ') : [];

@@ -18,6 +18,13 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getAccountRegisterById: { max: 3 },
   deleteAccountRegister: { max: 5 },
   createApplication: { max: 4 },
+  listApplications: { max: 1 },
+  listApplicationCertificates: { max: 3 },
+  createApplicationCertificate: { max: 5 }, // 2 (the application, the insert); the first issuance on a new database also reads, makes and reads back the CA
+  getApplicationCertificate: { max: 2 },
+  revokeApplicationCertificate: { max: 2 },
+  getWebhookTlsSettings: { max: 1 },
+  setWebhookTlsSettings: { max: 4 },
   deleteApplication: { max: 5 },
   validateBoleto: { max: 1 },
   listBoletoTransactions: { max: 1 }, // one page with its charges and payments, no count

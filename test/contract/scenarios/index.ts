@@ -13,6 +13,7 @@ import { subAccountScenarios } from './subaccounts';
 import { subscriptionScenarios } from './subscriptions';
 import { requestLogScenarios } from './request-logs';
 import type { Scenario } from './types';
+import { tlsScenarios } from './tls';
 import { webhookScenarios } from './webhooks';
 
 export type { ContractEnv, Prepared, Scenario } from './types';
@@ -32,4 +33,5 @@ export const scenarios: Record<string, Scenario> = {
   ...requestLogScenarios,
   ...receiptScenarios,
   ...boletoScenarios,
+  ...tlsScenarios,
 };
