@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { channelOf } from '../../src/db/change-feed';
-import { createCompany, type TestCompany } from '../support/fixtures';
+import { basic, createCompany, type TestCompany } from '../support/fixtures';
 import { startPgProxy, type PgProxy } from '../support/pg-proxy';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server';
 import { postgresOnly } from '../support/skip';
@@ -164,9 +164,16 @@ postgresOnly('a partition (no FIN, no reset): every request ends with 503 before
   // after 60 s, so that a hung request fails the test instead of hanging it.
   const safety = setTimeout(() => ((partitioned = false), proxy.heal()), 60_000);
   const answers = await Promise.all(
-    [charge(`cut-${alnum(8)}`), probe(), server.client.get('/readyz'), charge(`cut-${alnum(8)}`)].map((p) =>
-      p.then((res) => ({ res, whilePartitioned: partitioned })),
-    ),
+    [
+      charge(`cut-${alnum(8)}`),
+      probe(),
+      server.client.get('/readyz'),
+      charge(`cut-${alnum(8)}`),
+      server.client.request('POST', '/oauth/token', {
+        form: { grant_type: 'client_credentials' },
+        auth: basic(company.clientId, company.clientSecret),
+      }),
+    ].map((p) => p.then((res) => ({ res, whilePartitioned: partitioned }))),
   );
   await untilLive(false);
   clearTimeout(safety);
@@ -177,6 +184,7 @@ postgresOnly('a partition (no FIN, no reset): every request ends with 503 before
     assert.is(res.status, 503, `request ${i}: ${res.text}`);
   }
   assertUnavailable(answers[0]!.res, 'a charge during the partition');
+  assert.equal(answers[4]!.res.body.error, 'temporarily_unavailable', 'the token endpoint answers as OAuth2 does');
   await untilServed(() => server.client.get('/readyz'), 200, 'readiness');
   await untilServed(() => charge(`healed-${alnum(8)}`), 200, 'a new charge');
   await untilLive(true);
