@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createHash, randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
+import { patientTimeout } from '../lib/patient-timer';
 
 export type ChangeListener = (payload: string) => void;
 
@@ -130,12 +131,13 @@ export class EmbeddedChangeFeed extends Listeners implements ChangeFeed {
 const RECONNECT_MS = 1000;
 
 // Closes a connection at once, without the goodbye a partition would never let through.
-function destroyConnection(client: pg.Client): void {
+export function destroyConnection(client: pg.Client): void {
   (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
 }
 
 export interface FeedConnectionSettings {
-  connectionTimeoutMillis: number;
+  // Bounds connecting (and LISTEN), and each heartbeat's answer.
+  connectMs: number;
   keepAlive: boolean;
   keepAliveInitialDelayMillis: number;
   // How often the listening connection is checked (a statement answered within the connect
@@ -163,7 +165,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     readonly channel: string,
     private readonly onError: (error: Error) => void = () => undefined,
     private readonly settings: FeedConnectionSettings = {
-      connectionTimeoutMillis: 5000,
+      connectMs: 5000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       heartbeatMs: 10_000,
@@ -234,7 +236,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   }
 
   async start(): Promise<void> {
-    const { heartbeatMs, ...connection } = this.settings;
+    const { heartbeatMs, connectMs, ...connection } = this.settings;
     const client = new pg.Client({
       connectionString: this.url,
       ...connection,
@@ -247,7 +249,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     // Bounded as a whole: a partition may let the connection open and then swallow LISTEN.
-    const giveUp = setTimeout(() => destroyConnection(client), connection.connectionTimeoutMillis * 2);
+    const giveUp = patientTimeout(() => destroyConnection(client), connectMs * 2);
     try {
       await client.connect();
       await client.query(`listen "${this.channel}"`);
@@ -255,7 +257,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
       destroyConnection(client);
       throw error;
     } finally {
-      clearTimeout(giveUp);
+      giveUp.clear();
     }
     this.client = client;
     this.connected = true;
@@ -272,12 +274,12 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     this.heartbeat = setInterval(() => {
       if (waiting || this.client !== client) return;
       waiting = true;
-      const timer = setTimeout(() => destroyConnection(client), this.settings.connectionTimeoutMillis);
+      const timer = patientTimeout(() => destroyConnection(client), this.settings.connectMs);
       client
         .query('select 1')
         .catch(() => undefined)
         .finally(() => {
-          clearTimeout(timer);
+          timer.clear();
           waiting = false;
         });
     }, everyMs);

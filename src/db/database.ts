@@ -12,7 +12,8 @@ import { CountedDialect, countStatement } from './statement-counter';
 import { runPreparedDirectly } from './prepared';
 import { PreparingClient, type PreparingClientConfig } from './preparing-client';
 import { checkDeadline } from './deadline';
-import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf } from './change-feed';
+import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf, destroyConnection } from './change-feed';
+import { patientTimeout } from '../lib/patient-timer';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
 
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -51,7 +52,7 @@ export interface DatabaseOptions {
 }
 
 export interface DatabaseTimeouts {
-  // Opening a connection, and waiting for a free one of the pool.
+  // Opening a connection (a request waiting for a free one of the pool has its deadline).
   connectMs: number;
   // Postgres's statement_timeout: it cancels a statement (and its transaction) running longer.
   statementMs: number;
@@ -100,7 +101,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ...connectionSettings(timeouts),
     ...(timeouts.statementMs ? { statement_timeout: timeouts.statementMs } : {}),
     ...(timeouts.idleInTransactionMs ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs } : {}),
-    bounds: { statementBoundMs: timeouts.statementMs ? timeouts.statementMs + STATEMENT_GRACE_MS : 0, onBroken },
+    bounds: {
+      connectMs: timeouts.connectMs,
+      statementBoundMs: timeouts.statementMs ? timeouts.statementMs + STATEMENT_GRACE_MS : 0,
+      onBroken,
+    },
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
   };
   const pool = new pg.Pool(config);
@@ -112,6 +117,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   runPreparedDirectly(db, directRunnerOf(clients));
   const changes = new PostgresChangeFeed(url, channelOf(options.schema), options.onFeedError, {
     ...connectionSettings(timeouts),
+    connectMs: timeouts.connectMs,
     heartbeatMs: timeouts.keepAliveMs,
   });
   try {
@@ -133,20 +139,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
 }
 
-// What every connection of the server is opened with: a bounded connect, TCP keep-alive.
+// What every connection of the server is opened with: TCP keep-alive. Connecting is bounded
+// by each kind of client itself (src/lib/patient-timer.ts says why not connectionTimeoutMillis).
 function connectionSettings(timeouts: DatabaseTimeouts) {
-  return {
-    connectionTimeoutMillis: timeouts.connectMs,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
-  };
+  return { keepAlive: true, keepAliveInitialDelayMillis: timeouts.keepAliveMs };
 }
 
 async function createSchema(url: string, schema: string, timeouts: DatabaseTimeouts): Promise<void> {
   const admin = new pg.Client({ connectionString: url, ...connectionSettings(timeouts) });
   // A connection lost meanwhile fails the query below; unheard, its 'error' ends the process.
   admin.on('error', () => undefined);
-  await admin.connect();
+  const giveUp = patientTimeout(() => destroyConnection(admin), timeouts.connectMs);
+  try {
+    await admin.connect();
+  } finally {
+    giveUp.clear();
+  }
   try {
     await admin.query(`create schema if not exists "${schema}"`);
   } finally {

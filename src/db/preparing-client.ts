@@ -14,10 +14,13 @@
 // transaction. This is what ends the wait in a network partition, where no answer, FIN or
 // reset ever comes.
 import pg from 'pg';
+import { patientTimeout } from '../lib/patient-timer';
 import { DatabaseTimeoutError, remainingMs, timeoutsLifted } from './deadline';
 import { preparedStatementName } from './prepared';
 
 export interface ClientBounds {
+  // The longest opening the connection may take (ms); 0: unbounded.
+  connectMs?: number;
   // The longest a statement's answer may take (ms); 0: unbounded (the request deadline still
   // applies).
   statementBoundMs: number;
@@ -34,7 +37,7 @@ const ROLLBACK_GRACE_MS = 1000;
 export class PreparingClient extends pg.Client {
   // What broke this connection; once set it is never used again.
   broken: Error | undefined;
-  private readonly bounds: ClientBounds;
+  readonly bounds: ClientBounds;
 
   constructor(config: PreparingClientConfig = {}) {
     super(config);
@@ -66,6 +69,25 @@ export class PreparingClient extends pg.Client {
   }
 }
 
+const connectUnbounded = pg.Client.prototype.connect as (this: pg.Client, ...args: unknown[]) => unknown;
+
+// Opening a connection is bounded here rather than by node-postgres's connectionTimeoutMillis,
+// whose plain timer fires after a blocked event loop although the server had answered
+// (src/lib/patient-timer.ts). The pool calls connect(callback); the promise form passes too.
+PreparingClient.prototype.connect = function (this: PreparingClient, callback?: (error?: Error) => void) {
+  const ms = this.bounds.connectMs;
+  if (!ms) return connectUnbounded.call(this, callback);
+  const timer = patientTimeout(
+    () => this.abandon(new DatabaseTimeoutError(`No connection to the database within ${ms} ms`, 'PIXGATE_DB_TIMEOUT')),
+    ms,
+  );
+  if (!callback) return (connectUnbounded.call(this) as Promise<void>).finally(() => timer.clear());
+  return connectUnbounded.call(this, (error?: Error) => {
+    timer.clear();
+    callback(error);
+  });
+} as pg.Client['connect'];
+
 const unnamed = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
 
 // query(text, values) is how Kysely's driver and the direct runner call it (a promise); the
@@ -85,18 +107,18 @@ function bounded(client: PreparingClient, pending: Promise<unknown>, ms: number 
     const timer =
       ms === undefined
         ? undefined
-        : setTimeout(() => {
+        : patientTimeout(() => {
             const error = new DatabaseTimeoutError(`The database did not answer within ${ms} ms`, 'PIXGATE_DB_TIMEOUT');
             client.abandon(error);
             reject(error);
           }, ms);
     pending.then(
       (result) => {
-        clearTimeout(timer);
+        timer?.clear();
         resolve(result);
       },
       (error: Error & { severity?: string }) => {
-        clearTimeout(timer);
+        timer?.clear();
         if (error.severity === 'FATAL' || error.severity === 'PANIC') client.markBroken(error);
         reject(error);
       },

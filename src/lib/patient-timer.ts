@@ -1,0 +1,27 @@
+// A timeout for waiting on the network that does not count time this process could not
+// listen. Node runs expired timers before it reads the sockets: after the event loop was
+// blocked (the server compiles its request validators at start while it connects to the
+// database, for seconds on a busy machine), a plain timeout fires although the answer is
+// already waiting unread. This one, when it fires late, gives the wait one more full period
+// instead, so a connection is given up only for silence while the process was listening.
+
+// Later than this: the loop was blocked, not the network silent.
+const LATE_MS = 200;
+
+export interface PatientTimer {
+  clear(): void;
+}
+
+export function patientTimeout(onTimeout: () => void, ms: number): PatientTimer {
+  let timer: NodeJS.Timeout;
+  const arm = (periods: number) => {
+    const due = Date.now() + ms;
+    timer = setTimeout(() => {
+      if (periods > 0 && Date.now() - due > LATE_MS) arm(periods - 1);
+      else onTimeout();
+    }, ms);
+  };
+  // At most one extra period: a process blocked again and again still gives up.
+  arm(1);
+  return { clear: () => clearTimeout(timer) };
+}
