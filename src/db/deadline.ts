@@ -13,7 +13,8 @@ interface Deadline {
   ms: number;
 }
 
-const scope = new AsyncLocalStorage<Deadline | null>();
+// A deadline; null: no bounds at all (withoutTimeouts); undefined: none (withoutDeadline).
+const scope = new AsyncLocalStorage<Deadline | null | undefined>();
 
 // A statement refused or abandoned because its request or its own bound ran out of time.
 export class DatabaseTimeoutError extends Error {
@@ -36,6 +37,12 @@ export function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> 
       (error: unknown) => (clearTimeout(timer), reject(error)),
     );
   });
+}
+
+// Runs `work` without the deadline of its caller, its statements still bounded: what a request
+// must write even when it ran out of time (freeing what it held).
+export function withoutDeadline<T>(work: () => Promise<T>): Promise<T> {
+  return scope.run(undefined, work);
 }
 
 // Runs `work` without the deadline of its caller and without the per-statement bound

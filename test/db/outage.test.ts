@@ -120,6 +120,29 @@ test('a request that runs out of time answers 503 and its transaction rolls back
   assert.is(ok.status, 200, ok.text);
 });
 
+test('a request with an Idempotency-Key that ran out of time frees its key: the retry runs', async () => {
+  // The first customer named "Lenta" to be stored takes longer than the request may.
+  await sql`create sequence slow_customers`.execute(server.database.db);
+  await sql`
+    create function slow_first_customer() returns trigger language plpgsql as $$
+    begin
+      if new.name = 'Lenta' and nextval('slow_customers') = 1 then perform pg_sleep(${sql.lit(SLEEP_S)}); end if;
+      return new;
+    end $$`.execute(server.database.db);
+  await sql`create trigger slow_first_customer before insert on customers
+    for each row execute function slow_first_customer()`.execute(server.database.db);
+  const correlationID = `key-${alnum(8)}`;
+  const body = { ...chargeBody(correlationID), customer: { name: 'Lenta', taxID: '529.982.247-25' } };
+  const headers = { 'Idempotency-Key': `retry-${alnum(8)}` };
+  const first = await server.client.post('/api/v1/charge', body, { auth: company.appID, headers });
+  assert.is(first.status, 503, first.text);
+  await sleep(SLEEP_S * 1000 - REQUEST_TIMEOUT_MS + 1000);
+  assert.is(await storedCharges(correlationID), 0);
+  const retry = await server.client.post('/api/v1/charge', body, { auth: company.appID, headers });
+  assert.is(retry.status, 200, `the key was left running: ${retry.text}`);
+  assert.is(await storedCharges(correlationID), 1);
+});
+
 test("a webhook's success is recorded through a database failure right after the answer: sent once", async () => {
   const hook = await server.client.post(
     '/api/v1/webhook',
