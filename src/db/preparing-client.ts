@@ -77,15 +77,22 @@ const connectUnbounded = pg.Client.prototype.connect as (this: pg.Client, ...arg
 PreparingClient.prototype.connect = function (this: PreparingClient, callback?: (error?: Error) => void) {
   const ms = this.bounds.connectMs;
   if (!ms) return connectUnbounded.call(this, callback);
-  const timer = patientTimeout(
-    () => this.abandon(new DatabaseTimeoutError(`No connection to the database within ${ms} ms`, 'PIXGATE_DB_TIMEOUT')),
-    ms,
-  );
-  if (!callback) return (connectUnbounded.call(this) as Promise<void>).finally(() => timer.clear());
-  return connectUnbounded.call(this, (error?: Error) => {
+  let timedOut: Error | undefined;
+  const timer = patientTimeout(() => {
+    timedOut = new DatabaseTimeoutError(`No connection to the database within ${ms} ms`, 'PIXGATE_DB_TIMEOUT');
+    this.abandon(timedOut);
+  }, ms);
+  // The connection's end says "terminated"; the timeout is what happened.
+  const done = (error?: Error) => {
     timer.clear();
-    callback(error);
-  });
+    return error && (timedOut ?? error);
+  };
+  if (!callback)
+    return (connectUnbounded.call(this) as Promise<void>).then(
+      () => void done(),
+      (error: Error) => Promise.reject(done(error)),
+    );
+  return connectUnbounded.call(this, (error?: Error) => callback(done(error)));
 } as pg.Client['connect'];
 
 const unnamed = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;

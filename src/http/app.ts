@@ -204,9 +204,10 @@ function bodyError(err: Error & { status?: number; type?: string }): DomainError
 function toApiError(thrown: unknown): DomainError {
   if (isDomainError(thrown)) return thrown;
   if (thrown instanceof URIError) return errors.badEncoding();
+  // The database away or too slow (src/db/errors.ts): 503, whatever the API.
+  if (isDatabaseUnavailable(thrown)) return errors.databaseUnavailable();
   // Postgres class 22 (data exception) and 54000 (e.g. index row too large) come from values
   // the client sent; the transaction they broke has rolled back.
-  if (isDatabaseUnavailable(thrown)) return errors.databaseUnavailable();
   const sqlState = (thrown as { code?: unknown }).code;
   if (typeof sqlState === 'string' && /^(22[0-9A-Z]{3}|54000)$/.test(sqlState)) return errors.unacceptableValue();
   const status = (thrown as { status?: number }).status;
