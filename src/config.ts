@@ -8,6 +8,7 @@ import { type SealingKey, sealingKeyOf } from './lib/sealed';
 import { splitPemBundle } from './lib/x509';
 import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -60,6 +61,12 @@ export interface Config {
   // The client certificate pixgate presents to webhook receivers over HTTPS
   // (PIXGATE_WEBHOOK_CLIENT_CERT, PIXGATE_WEBHOOK_CLIENT_KEY); undefined: one from the sandbox CA.
   webhookClientCertificate: CertificateAndKey | undefined;
+  // How long to wait for Postgres (PIXGATE_DB_CONNECT_TIMEOUT_MS, PIXGATE_DB_STATEMENT_TIMEOUT_MS,
+  // PIXGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, PIXGATE_DB_KEEPALIVE_MS).
+  databaseTimeouts: DatabaseTimeouts;
+  // A request that has not finished after this long answers 503 and stores nothing
+  // (PIXGATE_REQUEST_TIMEOUT_MS; src/db/deadline.ts).
+  requestTimeoutMs: number;
 }
 
 export interface CertificateAndKey {
@@ -138,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         3_600_000,
     },
     ...tlsSettings(env, flag(env.PIXGATE_SANDBOX, true)),
+    ...timeouts(env),
   };
 }
 
@@ -238,6 +246,43 @@ function certificateAndKey(env: NodeJS.ProcessEnv, certName: string, keyName: st
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKeyPem))
     throw new Error(`${keyName} holds no PEM private key (-----BEGIN PRIVATE KEY-----)`);
   return { certificatePem, privateKeyPem };
+}
+
+// The bounds on waiting for the database and on a request (README, configuration).
+function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'databaseTimeouts' | 'requestTimeoutMs'> {
+  const d = DEFAULT_DATABASE_TIMEOUTS;
+  const databaseTimeouts = {
+    connectMs: milliseconds(env, 'PIXGATE_DB_CONNECT_TIMEOUT_MS', d.connectMs, [100, 120_000]),
+    statementMs: milliseconds(env, 'PIXGATE_DB_STATEMENT_TIMEOUT_MS', d.statementMs, [0, 3_600_000]),
+    idleInTransactionMs: milliseconds(
+      env,
+      'PIXGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      d.idleInTransactionMs,
+      [0, 3_600_000],
+    ),
+    keepAliveMs: milliseconds(env, 'PIXGATE_DB_KEEPALIVE_MS', d.keepAliveMs, [1000, 3_600_000]),
+  };
+  const requestTimeoutMs = milliseconds(env, 'PIXGATE_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, [100, 600_000]);
+  const webhookMs = parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS);
+  // A manual redelivery waits for the receiver within its request.
+  if (requestTimeoutMs <= webhookMs)
+    throw new Error(
+      `PIXGATE_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be longer than PIXGATE_WEBHOOK_TIMEOUT_MS (${webhookMs}): a manual redelivery waits for the receiver within its request`,
+    );
+  return { databaseTimeouts, requestTimeoutMs };
+}
+
+// Longer than the statement timeout (a request may also wait for a connection), shorter than
+// the 30 s an integrator's HTTP client commonly waits, so the 503 arrives and a retry fits.
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, [min, max]: [number, number]): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${value}`);
+  return n;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

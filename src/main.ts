@@ -1,6 +1,6 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
 import { type Config, loadConfig, maskPassword } from './config';
-import { startupProblemOf } from './db/errors';
+import { isDatabaseUnavailable, startupProblemOf } from './db/errors';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
@@ -55,6 +55,14 @@ process.stderr.write(
       : '') +
     `  reference: ${config.publicUrl}/docs\n`,
 );
+
+// Every database call is awaited by a request or a job, which answer or log its failure; should
+// one ever be left unheard, a database outage must not end the process over it (anything else
+// still does, as Node's default: a bug is not to be run past).
+process.on('unhandledRejection', (reason) => {
+  if (!isDatabaseUnavailable(reason)) throw reason;
+  logger.warn({ error: (reason as Error).message }, 'a database failure was left unhandled');
+});
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -98,8 +98,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // a worker thread and Postgres connects over the network, so the open starts first and the
   // compilation (synchronous, on this thread) fills the wait.
   const opening = openDatabase({
+    timeouts: options.config.databaseTimeouts,
     ...(options.database ?? { url: options.config.databaseUrl, dataDir: options.config.dataDir }),
-    onFeedError: (error) => logger.warn({ err: error }, 'the connection listening for changes failed; reconnecting'),
+    onFeedError: (error) =>
+      logger.warn({ error: error.message }, 'the connection listening for changes failed; reconnecting'),
+    // A restart, failover or network cut: the connection is discarded and the pool opens
+    // new ones as requests need them. No stack: it says nothing about the code.
+    onConnectionError: (error) => logger.warn({ error: error.message }, 'a database connection broke; discarded'),
   });
   // Awaited in serve(); a failure before that must not leave the open's rejection unheard.
   opening.catch(() => undefined);

@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createHash, randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
+import { patientTimeout } from '../lib/patient-timer';
 
 export type ChangeListener = (payload: string) => void;
 
@@ -129,12 +130,31 @@ export class EmbeddedChangeFeed extends Listeners implements ChangeFeed {
 
 const RECONNECT_MS = 1000;
 
+// Closes a connection at once, without the goodbye a partition would never let through.
+export function destroyConnection(client: pg.Client): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+}
+
+export interface FeedConnectionSettings {
+  // Bounds connecting (and LISTEN), and each heartbeat's answer.
+  connectMs: number;
+  keepAlive: boolean;
+  keepAliveInitialDelayMillis: number;
+  // How often the listening connection is checked (a statement answered within the connect
+  // timeout); 0: never.
+  heartbeatMs: number;
+}
+
 // A dedicated connection LISTENs; when it drops, caches are told to forget everything (the
-// messages sent meanwhile are lost) and it reconnects until it is back.
+// messages sent meanwhile are lost) and it reconnects until it is back, when caches are told
+// to forget everything again (what was read meanwhile may have missed a message). A
+// connection cut without a word (a network partition: no FIN, no reset) would look alive
+// for as long as the kernel keeps it: the heartbeat finds it and gives it up.
 export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   private client: pg.Client | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private connected = false;
   // Per other process (origin), the highest sequence of ours it acknowledged.
   private readonly acks = new Map<string, number>();
@@ -144,6 +164,12 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     private readonly url: string,
     readonly channel: string,
     private readonly onError: (error: Error) => void = () => undefined,
+    private readonly settings: FeedConnectionSettings = {
+      connectMs: 5000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      heartbeatMs: 10_000,
+    },
   ) {
     super();
   }
@@ -164,11 +190,18 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     if (!client) return;
     const upTo = this.sent;
     // The other processes listening now (their listening sessions carry the channel's name).
-    const { rows } = await client.query<{ origin: string }>(
-      `select split_part(application_name, '/', 2) as origin from pg_stat_activity
+    // The change has committed and its message left through Postgres whatever happens here:
+    // a connection lost meanwhile only ends the wait.
+    const rows = await client
+      .query<{ origin: string }>(
+        `select split_part(application_name, '/', 2) as origin from pg_stat_activity
         where application_name like $1 and pid <> pg_backend_pid()`,
-      [`${this.listenerPrefix()}%`],
-    );
+        [`${this.listenerPrefix()}%`],
+      )
+      .then(
+        (result) => result.rows,
+        () => [],
+      );
     const others = rows.map((r) => r.origin);
     const done = () => others.every((o) => (this.acks.get(o) ?? 0) >= upTo);
     if (done()) return;
@@ -203,8 +236,10 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   }
 
   async start(): Promise<void> {
+    const { heartbeatMs, connectMs, ...connection } = this.settings;
     const client = new pg.Client({
       connectionString: this.url,
+      ...connection,
       // Names this process's listening session, so a writer can count who must acknowledge.
       application_name: `${this.listenerPrefix()}${this.origin}`,
     });
@@ -213,21 +248,47 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
+    // Bounded as a whole: a partition may let the connection open and then swallow LISTEN.
+    const giveUp = patientTimeout(() => destroyConnection(client), connectMs * 2);
     try {
       await client.connect();
       await client.query(`listen "${this.channel}"`);
     } catch (error) {
-      await client.end().catch(() => undefined);
+      destroyConnection(client);
       throw error;
+    } finally {
+      giveUp.clear();
     }
     this.client = client;
     this.connected = true;
+    if (heartbeatMs > 0) this.beat(client, heartbeatMs);
     // Anything cached before this connection listened may be stale.
     this.deliverLocally(EVERYTHING);
   }
 
+  // Every `everyMs`, a statement on the listening connection must be answered within the
+  // connect timeout, else the connection is given up (and `live` turns false at once).
+  private beat(client: pg.Client, everyMs: number): void {
+    clearInterval(this.heartbeat);
+    let waiting = false;
+    this.heartbeat = setInterval(() => {
+      if (waiting || this.client !== client) return;
+      waiting = true;
+      const timer = patientTimeout(() => destroyConnection(client), this.settings.connectMs);
+      client
+        .query('select 1')
+        .catch(() => undefined)
+        .finally(() => {
+          timer.clear();
+          waiting = false;
+        });
+    }, everyMs);
+    this.heartbeat.unref();
+  }
+
   private lost(client: pg.Client, error?: Error): void {
     if (this.client !== client) return;
+    clearInterval(this.heartbeat);
     this.client = undefined;
     this.connected = false;
     this.deliverLocally(EVERYTHING);
@@ -249,6 +310,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
     const client = this.client;
     this.client = undefined;
     this.connected = false;

@@ -10,8 +10,10 @@ import { PGliteDialect } from './pglite-dialect';
 import { SearchPathPostgresDialect } from './scoped-introspector';
 import { CountedDialect, countStatement } from './statement-counter';
 import { runPreparedDirectly } from './prepared';
-import { PreparingClient } from './preparing-client';
-import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf } from './change-feed';
+import { PreparingClient, type PreparingClientConfig } from './preparing-client';
+import { checkDeadline } from './deadline';
+import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf, destroyConnection } from './change-feed';
+import { patientTimeout } from '../lib/patient-timer';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
 
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -38,9 +40,38 @@ export interface DatabaseOptions {
   // Postgres only: work inside this schema (created when missing) instead of public.
   schema?: string;
   poolSize?: number;
+  // Postgres: how long to wait for the server (PIXGATE_DB_* in the README); defaults below.
+  timeouts?: Partial<DatabaseTimeouts>;
+  // Postgres: the application_name of the pool's sessions (pg_stat_activity); default
+  // PGAPPNAME, else pixgate.
+  applicationName?: string;
   // Postgres: told when the connection that listens for changes fails (it reconnects).
   onFeedError?: (error: Error) => void;
+  // Postgres: told when a connection of the pool breaks (it is discarded, never reused).
+  onConnectionError?: (error: Error) => void;
 }
+
+export interface DatabaseTimeouts {
+  // Opening a connection (a request waiting for a free one of the pool has its deadline).
+  connectMs: number;
+  // Postgres's statement_timeout: it cancels a statement (and its transaction) running longer.
+  statementMs: number;
+  // Postgres's idle_in_transaction_session_timeout: ends a session left inside a transaction.
+  idleInTransactionMs: number;
+  // TCP keep-alive idle time of every connection, and the change feed's heartbeat interval.
+  keepAliveMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 5000,
+  statementMs: 10_000,
+  idleInTransactionMs: 10_000,
+  keepAliveMs: 10_000,
+};
+
+// The client waits this much longer than statement_timeout for an answer, so that Postgres's
+// own cancellation (a clean rollback) normally comes first; past it the connection is given up.
+const STATEMENT_GRACE_MS = 2000;
 
 const INT8 = 20;
 const DATE = 1082;
@@ -58,25 +89,37 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       return pg.types.getTypeParser(oid, format);
     },
   };
-  if (options.schema) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(`create schema if not exists "${options.schema}"`);
-    } finally {
-      await admin.end();
-    }
-  }
-  const pool = new pg.Pool({
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
+  if (options.schema) await createSchema(url, options.schema, timeouts);
+  const onBroken = options.onConnectionError ?? (() => undefined);
+  const config: PreparingClientConfig & pg.PoolConfig = {
     connectionString: url,
     max: options.poolSize ?? 10,
     types,
     Client: PreparingClient,
+    application_name: options.applicationName ?? (process.env.PGAPPNAME || 'pixgate'),
+    ...connectionSettings(timeouts),
+    ...(timeouts.statementMs ? { statement_timeout: timeouts.statementMs } : {}),
+    ...(timeouts.idleInTransactionMs ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs } : {}),
+    bounds: {
+      connectMs: timeouts.connectMs,
+      statementBoundMs: timeouts.statementMs ? timeouts.statementMs + STATEMENT_GRACE_MS : 0,
+      onBroken,
+    },
     ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
+  };
+  const pool = new pg.Pool(config);
+  // An idle connection that breaks is removed by the pool, which then emits 'error' here;
+  // the client itself already reported it (PreparingClient). Unheard, it would end the process.
+  pool.on('error', () => undefined);
+  const clients = discardingPool(pool);
+  const db = new Kysely<Database>({ dialect: new CountedDialect(new SearchPathPostgresDialect({ pool: clients })) });
+  runPreparedDirectly(db, directRunnerOf(clients));
+  const changes = new PostgresChangeFeed(url, channelOf(options.schema), options.onFeedError, {
+    ...connectionSettings(timeouts),
+    connectMs: timeouts.connectMs,
+    heartbeatMs: timeouts.keepAliveMs,
   });
-  const db = new Kysely<Database>({ dialect: new CountedDialect(new SearchPathPostgresDialect({ pool })) });
-  runPreparedDirectly(db, directRunnerOf(pool));
-  const changes = new PostgresChangeFeed(url, channelOf(options.schema), options.onFeedError);
   try {
     await changes.start();
   } catch (error) {
@@ -96,12 +139,53 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
 }
 
+// What every connection of the server is opened with: TCP keep-alive. Connecting is bounded
+// by each kind of client itself (src/lib/patient-timer.ts says why not connectionTimeoutMillis).
+function connectionSettings(timeouts: DatabaseTimeouts) {
+  return { keepAlive: true, keepAliveInitialDelayMillis: timeouts.keepAliveMs };
+}
+
+async function createSchema(url: string, schema: string, timeouts: DatabaseTimeouts): Promise<void> {
+  const admin = new pg.Client({ connectionString: url, ...connectionSettings(timeouts) });
+  // A connection lost meanwhile fails the query below; unheard, its 'error' ends the process.
+  admin.on('error', () => undefined);
+  const giveUp = patientTimeout(() => destroyConnection(admin), timeouts.connectMs);
+  try {
+    await admin.connect();
+  } finally {
+    giveUp.clear();
+  }
+  try {
+    await admin.query(`create schema if not exists "${schema}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+type PoolClient = pg.PoolClient & PreparingClient;
+
+// The pool as Kysely and the direct runner use it: a client that broke while checked out is
+// discarded when released (release(err)), never handed out again.
+function discardingPool(pool: pg.Pool) {
+  const discardIfBroken = (client: PoolClient): PoolClient => {
+    const release = client.release;
+    client.release = (err?: Error | boolean) => release(err || client.broken);
+    return client;
+  };
+  return {
+    connect: () => pool.connect().then((client) => discardIfBroken(client as PoolClient)),
+    end: () => pool.end(),
+  };
+}
+
 // The hot path's prepared queries outside a transaction (src/db/prepared.ts), counted as any
 // statement: Kysely's executor, connection provider and counted driver add five suspended
 // async frames and as many promises per query. A failed query releases its connection for
-// reuse, as Kysely does (pool.query would close it, and its prepared statements with it).
-function directRunnerOf(pool: pg.Pool) {
+// reuse, as Kysely does (pool.query would close it, and its prepared statements with it),
+// unless the connection broke.
+function directRunnerOf(pool: ReturnType<typeof discardingPool>) {
   return async (text: string, values: unknown[]): Promise<unknown[]> => {
+    checkDeadline(text);
     countStatement(text);
     const client = await pool.connect();
     try {
@@ -162,6 +246,7 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
 // Drops a test schema of the real Postgres (tests only).
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(`drop schema if exists "${schema}" cascade`);

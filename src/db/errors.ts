@@ -14,6 +14,33 @@ export function isRetryableConflict(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+// The database cannot be reached or gave up on the statement, through no fault of the request:
+// a connection refused, reset or terminated (a restart, a failover, a network cut), a server
+// shutting down or starting (57P01-57P03), a connection exception (class 08), no connection
+// slot left (53300), a statement or idle transaction cancelled by its timeout (57014, 25P03),
+// or a bound of this process (src/db/deadline.ts). Whatever the transaction did has rolled
+// back, except a COMMIT whose answer was lost: the request may be sent again (idempotently).
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
+    // SQLSTATEs are five characters: any other code of five is the database's own answer.
+    if (/^[0-9A-Z]{5}$/.test(code)) return false;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return UNAVAILABLE_MESSAGES.test(message);
+}
+
+const UNAVAILABLE_CODES = new Set([
+  ...['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'],
+  ...['57P01', '57P02', '57P03', '57P05', '57014', '25P03', '53300'],
+  ...['PIXGATE_DB_TIMEOUT', 'PIXGATE_DEADLINE'],
+]);
+
+// What node-postgres and pg-pool say without a code when a connection is lost or never made.
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout expired|timeout exceeded when trying to connect|Query read timeout|Cannot use a pool after calling end)/;
+
 function codeOf(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_MIGRATION_TABLE, FileMigrationProvider, type Kysely, Migrator, 
 import { openDatabase } from './database';
 import { dropTemplateDatabases } from './embedded-template';
 import { isUndefinedTable } from './errors';
+import { withoutTimeouts } from './deadline';
 
 const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
 
@@ -13,6 +14,22 @@ const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
 // without it, another schema's tables on the same server would be taken for ours.
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
   if (await everyMigrationApplied(db, schema)) return [];
+  // A migration of a large table may run longer than any request's statement: on one
+  // connection freed of the statement timeout (Postgres's and this process's bound), which it
+  // gets back after.
+  return withoutTimeouts(() =>
+    db.connection().execute(async (connection) => {
+      await sql`set statement_timeout = 0`.execute(connection);
+      try {
+        return await runMigrations(connection, schema);
+      } finally {
+        await sql`reset statement_timeout`.execute(connection);
+      }
+    }),
+  );
+}
+
+async function runMigrations(db: Kysely<any>, schema: string | undefined): Promise<string[]> {
   const migrator = new Migrator({
     db,
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -1,17 +1,134 @@
-// A pg client that runs the hot path's queries (src/db/prepared.ts) as named prepared
+// The pool's client. It runs the hot path's queries (src/db/prepared.ts) as named prepared
 // statements: each connection parses and plans one once, then only binds and executes it.
 // Other SQL goes as before (unnamed), so the statements a connection keeps stay few and fixed.
+// node-postgres remembers what it prepared per connection, so a new connection (after one
+// was lost) prepares again.
+//
+// It also keeps a lost connection from taking the process down or being used again: a
+// connection that fails while checked out emits 'error' with no listener of the pool on it
+// (unheard, Node would throw it and end the process), so each client listens itself and
+// remembers what broke it (`broken`: the pool must discard it, src/db/database.ts). And it
+// bounds how long a statement's answer may take, by the statement timeout (plus a grace for
+// Postgres's own answer) and by what is left of the request's deadline: past that the
+// connection is given up (destroyed), which Postgres answers by rolling back its open
+// transaction. This is what ends the wait in a network partition, where no answer, FIN or
+// reset ever comes.
 import pg from 'pg';
+import { patientTimeout } from '../lib/patient-timer';
+import { DatabaseTimeoutError, remainingMs, timeoutsLifted } from './deadline';
 import { preparedStatementName } from './prepared';
 
-export class PreparingClient extends pg.Client {}
+export interface ClientBounds {
+  // The longest opening the connection may take (ms); 0: unbounded.
+  connectMs?: number;
+  // The longest a statement's answer may take (ms); 0: unbounded (the request deadline still
+  // applies).
+  statementBoundMs: number;
+  // Told once when a connection breaks (the log).
+  onBroken?: (error: Error) => void;
+}
+
+// node-postgres hands the pool's options to each client it makes; these ride along.
+export type PreparingClientConfig = pg.ClientConfig & { bounds?: ClientBounds };
+
+// A ROLLBACK sent after the deadline gets this long before its connection is given up.
+const ROLLBACK_GRACE_MS = 1000;
+
+export class PreparingClient extends pg.Client {
+  // What broke this connection; once set it is never used again.
+  broken: Error | undefined;
+  readonly bounds: ClientBounds;
+
+  constructor(config: PreparingClientConfig = {}) {
+    super(config);
+    this.bounds = config.bounds ?? { statementBoundMs: 0 };
+    this.on('error', (error: Error) => this.markBroken(error));
+  }
+
+  markBroken(error: Error): void {
+    if (this.broken) return;
+    this.broken = error;
+    this.bounds.onBroken?.(error);
+  }
+
+  // Gives the connection up now: queued and running queries fail, Postgres rolls back.
+  abandon(error: Error): void {
+    this.markBroken(error);
+    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  }
+
+  // How long the answer to `text` may take from now; undefined: no bound.
+  boundFor(text: unknown): number | undefined {
+    if (timeoutsLifted()) return undefined;
+    const own = this.bounds.statementBoundMs || undefined;
+    const left = remainingMs();
+    if (left === undefined) return own;
+    const forDeadline =
+      left > 0 ? left : typeof text === 'string' && /^\s*rollback\b/i.test(text) ? ROLLBACK_GRACE_MS : 0;
+    return own === undefined ? forDeadline : Math.min(own, forDeadline);
+  }
+}
+
+const connectUnbounded = pg.Client.prototype.connect as (this: pg.Client, ...args: unknown[]) => unknown;
+
+// Opening a connection is bounded here rather than by node-postgres's connectionTimeoutMillis,
+// whose plain timer fires after a blocked event loop although the server had answered
+// (src/lib/patient-timer.ts). The pool calls connect(callback); the promise form passes too.
+PreparingClient.prototype.connect = function (this: PreparingClient, callback?: (error?: Error) => void) {
+  const ms = this.bounds.connectMs;
+  if (!ms) return connectUnbounded.call(this, callback);
+  let timedOut: Error | undefined;
+  const timer = patientTimeout(() => {
+    timedOut = new DatabaseTimeoutError(`No connection to the database within ${ms} ms`, 'PIXGATE_DB_TIMEOUT');
+    this.abandon(timedOut);
+  }, ms);
+  // The connection's end says "terminated"; the timeout is what happened.
+  const done = (error?: Error) => {
+    timer.clear();
+    return error && (timedOut ?? error);
+  };
+  if (!callback)
+    return (connectUnbounded.call(this) as Promise<void>).then(
+      () => void done(),
+      (error: Error) => Promise.reject(done(error)),
+    );
+  return connectUnbounded.call(this, (error?: Error) => callback(done(error)));
+} as pg.Client['connect'];
 
 const unnamed = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
 
-// query(text, values[, callback]) is how Kysely's driver calls it; every other form passes.
-PreparingClient.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+// query(text, values) is how Kysely's driver and the direct runner call it (a promise); the
+// forms with a callback pass unchanged.
+PreparingClient.prototype.query = function (this: PreparingClient, ...args: unknown[]) {
   const [text, values, ...rest] = args;
   const name = typeof text === 'string' && Array.isArray(values) ? preparedStatementName(text) : undefined;
-  if (name === undefined) return unnamed.apply(this, args);
-  return unnamed.call(this, { name, text, values }, ...rest);
+  const call = name === undefined ? args : [{ name, text, values }, ...rest];
+  if (args.some((a) => typeof a === 'function')) return unnamed.apply(this, call);
+  return bounded(this, unnamed.apply(this, call) as Promise<unknown>, this.boundFor(text));
 } as pg.Client['query'];
+
+// The query's answer, or its failure; a failure that ended the session (FATAL: Postgres
+// shutting down, the session terminated) breaks the client, and so does running out of time.
+function bounded(client: PreparingClient, pending: Promise<unknown>, ms: number | undefined): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer =
+      ms === undefined
+        ? undefined
+        : patientTimeout(() => {
+            const error = new DatabaseTimeoutError(`The database did not answer within ${ms} ms`, 'PIXGATE_DB_TIMEOUT');
+            client.abandon(error);
+            reject(error);
+          }, ms);
+    pending.then(
+      (result) => {
+        timer?.clear();
+        resolve(result);
+      },
+      (error: Error & { severity?: string }) => {
+        timer?.clear();
+        if (error.severity === 'FATAL' || error.severity === 'PANIC') client.markBroken(error);
+        reject(error);
+      },
+    );
+  });
+}

@@ -17,6 +17,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { checkDeadline } from './deadline';
 
 export interface StatementTally {
   statements: number;
@@ -49,15 +50,28 @@ function tick(text?: string): void {
   tally.texts?.push(text ?? '(transaction control)');
 }
 
+// The rejection of a statement past its request's deadline, else undefined.
+function refusedPastDeadline(text: string): Promise<never> | undefined {
+  try {
+    checkDeadline(text);
+    return undefined;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 class CountedConnection implements DatabaseConnection {
   constructor(readonly inner: DatabaseConnection) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const refused = refusedPastDeadline(query.sql);
+    if (refused) return refused;
     tick(query.sql);
     return this.inner.executeQuery<R>(query);
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    checkDeadline(query.sql);
     tick(query.sql);
     return this.inner.streamQuery<R>(query, chunkSize);
   }
@@ -74,6 +88,9 @@ class CountedDriver implements Driver {
       const run = inner[verb]?.bind(inner);
       if (run) {
         this[verb] = (connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => {
+          // Rolling back to a savepoint is how a failure is undone: it always goes.
+          const refused = verb === 'rollbackToSavepoint' ? undefined : refusedPastDeadline(verb);
+          if (refused) return refused;
           tick();
           return run(innerOf(connection), name, compile);
         };
@@ -90,11 +107,15 @@ class CountedDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const refused = refusedPastDeadline('begin');
+    if (refused) return refused;
     tick('begin');
     return this.inner.beginTransaction(innerOf(connection), settings);
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const refused = refusedPastDeadline('commit');
+    if (refused) return refused;
     tick('commit');
     return this.inner.commitTransaction(innerOf(connection));
   }

@@ -71,6 +71,10 @@ function codeOf(thing: MissingThing): string {
   return `${thing.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_NOT_FOUND`;
 }
 
+// What a 503 asks the client to wait before trying again: about how long a Postgres restart or
+// failover takes to be noticed and ridden out.
+export const RETRY_AFTER_SECONDS = 5;
+
 // Catalog: code, HTTP status and message. Messages quoted by the documents are verbatim.
 export const errors = {
   missing: (thing: MissingThing, pixType?: string) =>
@@ -128,6 +132,15 @@ export const errors = {
       'A value in the request cannot be stored (NUL character, number out of range or value too large)',
     ),
   internal: () => new DomainError('INTERNAL', 500, 'Internal server error', { pixType: 'ErroInternoDoServidor' }),
+  // The database could not be reached or did not answer in time (a restart, a failover, a
+  // network cut), or the request ran out of time: nothing of the request was stored, except
+  // when its COMMIT was already on its way (then it was stored once: a retry with the same
+  // correlationID or Idempotency-Key finds it).
+  databaseUnavailable: () =>
+    new DomainError('DATABASE_UNAVAILABLE', 503, 'The service is temporarily unavailable; try again shortly', {
+      pixType: 'ServicoIndisponivel',
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    }),
 } as const;
 
 export function isDomainError(e: unknown): e is DomainError {

@@ -18,6 +18,8 @@ import { mountSandboxCa } from './sandbox-ca';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
+import { withDeadline } from '../db/deadline';
+import { isDatabaseUnavailable } from '../db/errors';
 
 export const JSON_LIMIT = '1mb';
 
@@ -74,6 +76,7 @@ export function buildApp({
 // Each request: its id, its context for the handler, its error rendered in its API's format,
 // its one log line (and statement count when counting).
 function requestLifecycle(services: Services, logger: Logger, counting: boolean): Koa.Middleware<AppState> {
+  const deadlineMs = services.config.requestTimeoutMs;
   // The request line's fields are fixed and hold no secret: written without the redaction pass
   // (half the cost of a log line) that every other line goes through.
   const accessLog = logger.child({}, { redact: [] });
@@ -101,16 +104,23 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
       : undefined;
     let failure: { code: string; message: string } | undefined;
     try {
-      await (tally ? countStatements(tally, next) : next());
+      await withDeadline(deadlineMs, () => (tally ? countStatements(tally, next) : next()));
     } catch (thrown) {
       const error = toApiError(thrown);
       failure = { code: error.code, message: clip(error.message) };
-      if (error.status >= 500)
+      // An outage says nothing about the code: one line with its cause, no stack.
+      if (error.code === 'DATABASE_UNAVAILABLE')
+        requestLog().warn(
+          { cause: (thrown as Error).message, operationId: koa.state.operation?.operationId },
+          'database unavailable',
+        );
+      else if (error.status >= 500)
         requestLog().error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
       const api = koa.state.api ?? apiOfPath(koa.path);
       if (api) renderError(koa, api, error, koa.state.operation);
       else {
         koa.status = error.status;
+        for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
         koa.body = { error: error.message };
       }
     } finally {
@@ -251,6 +261,8 @@ function bodyError(err: Error & { status?: number; type?: string }): DomainError
 function toApiError(thrown: unknown): DomainError {
   if (isDomainError(thrown)) return thrown;
   if (thrown instanceof URIError) return errors.badEncoding();
+  // The database away or too slow (src/db/errors.ts): 503, whatever the API.
+  if (isDatabaseUnavailable(thrown)) return errors.databaseUnavailable();
   // Postgres class 22 (data exception) and 54000 (e.g. index row too large) come from values
   // the client sent; the transaction they broke has rolled back.
   const sqlState = (thrown as { code?: unknown }).code;

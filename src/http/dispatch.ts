@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { params as bathParams } from 'bath-es5/params.js';
 import { OpenAPIBackend, type Context as BackendContext, type Operation } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
+import { isDatabaseUnavailable } from '../db/errors';
 import { DomainError, errors, type FieldIssue } from '../errors/errors';
 import type { ApiName, AppState, Handler, KoaContext, OperationMeta } from './types';
 
@@ -105,7 +106,7 @@ export class ApiDispatcher {
           throw errors.methodNotAllowed((c.request as unknown as RoutedRequest).allowed ?? []);
         },
         unauthorizedHandler: async (c: BackendContext) => {
-          throw firstSecurityError(c) ?? errors.unauthorized();
+          throw firstSecurityError(c) ?? unavailableDatabaseOf(c) ?? errors.unauthorized();
         },
       },
     });
@@ -200,8 +201,9 @@ export class ApiDispatcher {
       try {
         security[scheme] = await this.authenticate(scheme, koa, operationId);
       } catch (error) {
-        // as the unauthorizedHandler answers a failed scheme
-        throw error instanceof DomainError ? error : errors.unauthorized();
+        // as the unauthorizedHandler answers a failed scheme (the credentials could not be
+        // checked without the database: that is no answer about them)
+        throw error instanceof DomainError || isDatabaseUnavailable(error) ? error : errors.unauthorized();
       }
     }
     const validation = this.backend.validator.validateRequest(asBackendRequest(req), operation);
@@ -347,6 +349,15 @@ function firstSecurityError(c: BackendContext): DomainError | undefined {
   for (const result of Object.values(c.security ?? {})) {
     const error = (result as { error?: unknown } | undefined)?.error;
     if (error instanceof DomainError) return error;
+  }
+  return undefined;
+}
+
+// A scheme that could not be resolved because the database is away: 503, not 401.
+function unavailableDatabaseOf(c: BackendContext): unknown {
+  for (const result of Object.values(c.security ?? {})) {
+    const error = (result as { error?: unknown } | undefined)?.error;
+    if (isDatabaseUnavailable(error)) return error;
   }
   return undefined;
 }

@@ -6,25 +6,19 @@
 import type Router from '@koa/router';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { withDeadline } from '../db/deadline';
 import type { Database } from '../db/schema';
 import type { AppState } from './types';
 
 export const READY_TIMEOUT_MS = 2000;
 
+// Within its own deadline: on Postgres a probe still unanswered then gives its connection up,
+// so probes during a network partition do not pile up on the pool (src/db/deadline.ts).
 async function databaseAnswers(db: Kysely<Database>): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<string>((ok) => {
-    timer = setTimeout(() => ok(`no answer within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
-  });
-  const probe = sql`select 1`.execute(db).then(
+  return withDeadline(READY_TIMEOUT_MS, () => sql`select 1`.execute(db)).then(
     () => undefined,
     (err: unknown) => (err instanceof Error ? err.message : String(err)),
   );
-  try {
-    return await Promise.race([probe, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 // `details`: what else a readiness answer reports (the request log's writer: buffered,

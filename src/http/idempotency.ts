@@ -8,11 +8,24 @@
 // is still running, 409. A request that fails (4xx, 5xx) changed nothing and frees its key,
 // so it can be retried as is. Records live in the database: several processes share them.
 import type { Context as BackendContext } from 'openapi-backend';
+import { withoutDeadline } from '../db/deadline';
+import { isDatabaseUnavailable } from '../db/errors';
 import { errors } from '../errors/errors';
 import type { KoaContext, OperationMeta } from './types';
 import { fingerprintOf, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH, type Reply } from '../idempotency/idempotency.service';
 
 type Run = (c: BackendContext, koa: KoaContext) => Promise<Reply>;
+
+// Frees the key (or keeps the answer) also when the request ran out of time: left RUNNING, it
+// would answer the client's retry 409 until its lease ends. With the database away it stays
+// RUNNING (it frees itself then); the request's own answer or failure stands, not this one.
+async function finish(write: () => Promise<void>): Promise<void> {
+  try {
+    await withoutDeadline(write);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+  }
+}
 
 // Wraps a POST operation's handler with the Idempotency-Key behaviour.
 export function idempotent(meta: OperationMeta, run: Run): Run {
@@ -35,7 +48,7 @@ export function idempotent(meta: OperationMeta, run: Run): Run {
       reply = await run(c, koa);
       return reply;
     } finally {
-      await store.finish(principal.companyId, key, fingerprint, reply);
+      await finish(() => store.finish(principal.companyId, key, fingerprint, reply));
     }
   };
 }

@@ -74,7 +74,13 @@ export function errorResponseOf(api: ApiName, error: DomainError, operation?: Op
     // The token endpoint speaks OAuth2 (RFC 6749 5.2), whatever went wrong.
     const code =
       error.options.oauthError ??
-      (error.status === 401 ? 'invalid_client' : error.status >= 500 ? 'server_error' : 'invalid_request');
+      (error.status === 401
+        ? 'invalid_client'
+        : error.status === 503
+          ? 'temporarily_unavailable'
+          : error.status >= 500
+            ? 'server_error'
+            : 'invalid_request');
     const detail = error.options.details?.map((d) => `${located(d)} ${d.message}`).join('; ');
     const description = detail ? `${error.message}: ${detail}` : error.message;
     return { contentType: 'application/json', body: { error: code, error_description: description } };

@@ -108,8 +108,10 @@ export class OAuthService {
     const known = this.verified.get(token);
     if (known) return known;
     let payload: { sub?: string; scope?: unknown; exp?: number; cnf?: unknown };
+    // Read outside the try: a database away is no answer about the token.
+    const secret = await this.secret();
     try {
-      ({ payload } = await jwtVerify(token, await this.secret(), {
+      ({ payload } = await jwtVerify(token, secret, {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],

@@ -1,8 +1,10 @@
 // Background work of this process: each job runs every `intervalMs`, one run at a time, and
 // stops with the server. Jobs must be safe with several processes on one Postgres: claim
 // rows with `FOR UPDATE SKIP LOCKED` (or agree through the database) and keep no state here.
-// Tests call runNow() instead of waiting for the timer.
+// Tests call runNow() instead of waiting for the timer. A failed run (the database away, a
+// bug) is logged and the job runs again at its next interval: it never ends the process.
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/errors';
 
 export type Job = () => Promise<void>;
 
@@ -47,15 +49,26 @@ export class Scheduler {
   private schedule(name: string): void {
     const entry = this.jobs.get(name)!;
     clearTimeout(entry.timer);
-    entry.timer = setTimeout(async () => {
-      await this.run(name, entry);
-      if (this.started) this.schedule(name);
+    entry.timer = setTimeout(() => {
+      void this.run(name, entry).finally(() => {
+        if (this.started) this.schedule(name);
+      });
     }, entry.intervalMs);
     entry.timer.unref();
   }
 
+  // An outage is the database's, said in one line; anything else is a bug, with its stack.
+  private failed(name: string, err: unknown): void {
+    if (isDatabaseUnavailable(err))
+      this.log.warn({ job: name, error: (err as Error).message }, 'background job failed: database unavailable');
+    else this.log.error({ err, job: name }, 'background job failed');
+  }
+
   private async run(name: string, entry: Registered): Promise<void> {
-    const running = entry.job().catch((err) => this.log.error({ err, job: name }, 'background job failed'));
+    // Called inside a promise, so a job that throws before returning one is caught too.
+    const running = Promise.resolve()
+      .then(entry.job)
+      .catch((err: unknown) => this.failed(name, err));
     entry.running = running;
     await running;
     if (entry.running === running) entry.running = undefined;

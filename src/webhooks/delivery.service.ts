@@ -20,6 +20,8 @@ import {
   markEventsDispatched,
   type UndispatchedEvent,
 } from '../events/events.repository';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDatabaseUnavailable } from '../db/errors';
 import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
 import { send, type Attempt } from './sender';
@@ -33,6 +35,8 @@ const EVENT_BATCH = 200;
 const SEND_BATCH = 16;
 // One run stops claiming after this long; the next run continues.
 const RUN_BUDGET_MS = 5000;
+// Recording an attempt is retried until this long before its lease expires.
+const LEASE_MARGIN_MS = 5000;
 
 type PixSchemas = components['schemas'];
 
@@ -190,11 +194,7 @@ export class WebhookDeliveryService {
       error: attempt.error,
       manual,
     };
-    const held = await this.db
-      .transaction()
-      .execute((trx) => repo.recordAttempt(trx, token, record, outcome))
-      // The webhook (and with it the delivery) was deleted during the attempt: nothing to log.
-      .catch((err: unknown) => (isForeignKeyViolation(err) ? false : Promise.reject(err)));
+    const held = await this.recordAttempt(token, record, outcome, at.getTime() + this.leaseMs - LEASE_MARGIN_MS);
     if (!held)
       this.log.warn({ deliveryId: delivery.id }, 'webhook delivery lease lost (or delivery deleted) during an attempt');
     const fields = {
@@ -215,6 +215,32 @@ export class WebhookDeliveryService {
         'webhook attempt failed',
       );
     return attempt;
+  }
+
+  // Records the attempt as soon as the receiver answered. A database that is away then (a
+  // restart, a failover) is waited for while the lease holds: given up, the delivery would be
+  // sent again when the lease expires, though the receiver already has it.
+  private async recordAttempt(
+    token: string,
+    record: repo.AttemptRecord,
+    outcome: repo.DeliveryOutcome | undefined,
+    leaseEndsAt: number,
+  ): Promise<boolean> {
+    for (let waitMs = 200; ; waitMs = Math.min(waitMs * 2, 2000)) {
+      try {
+        return await repo.recordAttempt(this.db, token, record, outcome);
+      } catch (err) {
+        // The webhook (and with it the delivery) was deleted during the attempt: nothing to log.
+        if (isForeignKeyViolation(err)) return false;
+        const retry = isDatabaseUnavailable(err) && !isPastDeadline(err) && Date.now() + waitMs < leaseEndsAt;
+        if (!retry) throw err;
+        this.log.warn(
+          { deliveryId: record.deliveryId, error: (err as Error).message },
+          'recording a webhook attempt failed; retrying',
+        );
+        await sleep(waitMs);
+      }
+    }
   }
 
   private automaticOutcome(delivery: WebhookDelivery, attempt: Attempt): repo.DeliveryOutcome {
@@ -248,6 +274,11 @@ export class WebhookDeliveryService {
 function manualOutcome(delivery: WebhookDelivery, attempt: Attempt): repo.DeliveryOutcome | undefined {
   if (!attempt.ok) return undefined;
   return { status: 'SUCCEEDED', attemptCount: delivery.attempt_count, nextInMs: null };
+}
+
+// A manual redelivery's request ran out of time: its statements are refused from then on.
+function isPastDeadline(error: unknown): boolean {
+  return (error as { code?: unknown }).code === 'PIXGATE_DEADLINE';
 }
 
 function isForeignKeyViolation(error: unknown): boolean {

@@ -236,37 +236,41 @@ export interface DeliveryOutcome {
   nextInMs: number | null;
 }
 
-// Logs an attempt and, while the caller still holds the lease, sets the delivery's outcome
-// and releases it. Answers whether the lease was still held.
+// Sets the delivery's outcome and releases it while the caller still holds the lease, and
+// logs the attempt, in one statement: the first thing done after the receiver answered, so
+// that a success is on record one round trip later (a process that dies before that has the
+// delivery sent again when its lease expires). Answers whether the lease was still held.
 export async function recordAttempt(
-  trx: Db,
+  db: Db,
   token: string,
   attempt: AttemptRecord,
   outcome: DeliveryOutcome | undefined,
 ): Promise<boolean> {
-  // Logged only while the delivery exists (its webhook may have been deleted meanwhile).
-  await sql`
-    insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual)
-    select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text, ${attempt.manual}::boolean
-    from webhook_deliveries where id = ${attempt.deliveryId}`.execute(trx);
-  const res = await trx
-    .updateTable('webhook_deliveries')
-    .set({
-      ...(outcome
-        ? {
-            status: outcome.status,
-            attempt_count: outcome.attemptCount,
-            next_attempt_at: outcome.nextInMs === null ? null : deliveryNow(outcome.nextInMs),
-          }
-        : {}),
-      lease_token: null,
-      lease_until: null,
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', attempt.deliveryId)
-    .where('lease_token', '=', token)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  const { rows } = await sql<{ held: number }>`
+    with outcome as (${db
+      .updateTable('webhook_deliveries')
+      .set({
+        ...(outcome
+          ? {
+              status: outcome.status,
+              attempt_count: outcome.attemptCount,
+              next_attempt_at: outcome.nextInMs === null ? null : deliveryNow(outcome.nextInMs),
+            }
+          : {}),
+        lease_token: null,
+        lease_until: null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', attempt.deliveryId)
+      .where('lease_token', '=', token)
+      .returning('id')}),
+    logged as (
+      -- logged only while the delivery exists (its webhook may have been deleted meanwhile)
+      insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual)
+      select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text, ${attempt.manual}::boolean
+      from webhook_deliveries where id = ${attempt.deliveryId})
+    select count(*)::integer as held from outcome`.execute(db);
+  return Number(rows[0]?.held ?? 0) > 0;
 }
 
 export async function findDeliveryOfWebhook(

@@ -40,6 +40,8 @@ export interface TestServerOptions {
   dataDir?: string;
   // false: no timers; jobs run only through services.jobs.runNow(name).
   backgroundJobs?: boolean;
+  // Postgres: reach it through this URL (a proxy in the test) instead of DATABASE_URL.
+  databaseUrl?: string;
 }
 
 // uvu hides errors of before hooks: print them so a failed start says why.
@@ -85,7 +87,8 @@ async function startTestServerOnPort(
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const template = process.env.PIXGATE_TEST_TEMPLATE;
   const database = url
-    ? { url, schema: schema!, poolSize: 8 }
+    ? // Named by schema, so a test can find (and terminate) its own server's sessions.
+      { url: options.databaseUrl ?? url, schema: schema!, poolSize: 8, applicationName: `pixgate-${schema}` }
     : options.dataDir
       ? { dataDir: options.dataDir }
       : template
