@@ -12,7 +12,7 @@ import { OAuthService } from './identity/oauth.service';
 import { Scheduler } from './jobs/scheduler';
 import type { Clock } from './lib/clock';
 import type { ChangeFeed } from './db/change-feed';
-import { CompanyClock, CompanyDirectory } from './identity/companies';
+import { CompanyClock, CompanyDirectory } from './identity/companies.service';
 import type { Logger } from 'pino';
 import { SandboxService } from './sandbox/sandbox.service';
 import type { PixInService } from './pixin/pixin.service';
@@ -41,9 +41,10 @@ import { DashboardSessionService } from './dashboard/sessions.service';
 import { DirectoryService } from './directory/directory.service';
 import { ReceiptsService } from './receipts/receipts.service';
 import { BoletosService } from './boletos/boletos.service';
-import { TlsAuthorityService } from './tls/authority.service';
-import { CertificatesService } from './tls/certificates.service';
-import { WebhookTlsService } from './tls/webhook-tls.service';
+import type { TlsAuthorityService } from './tls/authority.service';
+import type { CertificatesService } from './tls/certificates.service';
+import type { WebhookTlsService } from './tls/webhook-tls.service';
+import { buildTlsServices } from './tls/tls.module';
 
 // Every service by name: handlers reach them as ctx.services.<name>.
 export interface Services {
@@ -116,11 +117,8 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
   const transactions = new TransactionsService(db);
-  const tlsAuthority = new TlsAuthorityService(db, config);
   return {
-    tlsAuthority,
-    certificates: new CertificatesService(db, clock, changes, identity, companies, tlsAuthority, config),
-    webhookTls: new WebhookTlsService(db, clock, changes, tlsAuthority),
+    ...buildTlsServices({ config, db, clock, changes, identity, companies }),
     recurrences,
     config,
     db,

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import type { AccountRegisterRow, Database } from '../db/schema';
 import { DomainError, errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { onlyDigitsAndLetters } from '../lib/taxid';
 import { findCompany } from '../identity/identity.repository';

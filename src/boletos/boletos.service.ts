@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import type { WritePart } from '../db/together';
 import { errors } from '../errors/errors';
 import { recordEvents } from '../events/events.repository';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { validateBoleto } from '../lib/boleto';
 import { todayUtc } from '../lib/business-days';

@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import type { Cashback, Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { normalizeTaxId } from '../lib/taxid';
 import { refundableOf, requestPlatformReturn } from '../pixin/devolution.rules';

@@ -6,7 +6,7 @@ import type { components } from '../../generated/platform.types';
 import type { CustomerRow, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { newPublicId } from '../lib/ids';
 import { normalizeTaxId } from '../lib/taxid';

@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../db/errors';
 import { recordEvent } from '../events/events.repository';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { applyMove, lockAccounts } from '../ledger/ledger.service';
 import { refundableTotal, requestPlatformReturn } from '../pixin/devolution.rules';
 import { lockReceived } from '../pixin/pixin.repository';

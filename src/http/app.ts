@@ -106,23 +106,7 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
     try {
       await withDeadline(deadlineMs, () => (tally ? countStatements(tally, next) : next()));
     } catch (thrown) {
-      const error = toApiError(thrown);
-      failure = { code: error.code, message: clip(error.message) };
-      // An outage says nothing about the code: one line with its cause, no stack.
-      if (error.code === 'DATABASE_UNAVAILABLE')
-        requestLog().warn(
-          { cause: (thrown as Error).message, operationId: koa.state.operation?.operationId },
-          'database unavailable',
-        );
-      else if (error.status >= 500)
-        requestLog().error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
-      const api = koa.state.api ?? apiOfPath(koa.path);
-      if (api) renderError(koa, api, error, koa.state.operation);
-      else {
-        koa.status = error.status;
-        for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
-        koa.body = { error: error.message };
-      }
+      failure = answerFailure(koa, thrown, requestLog);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const principal = koa.state.requestContext.principal;
@@ -191,6 +175,27 @@ type Caller = NonNullable<RequestContext['principal']>;
 interface LoggedFailure {
   code?: string | undefined;
   message?: string | undefined;
+}
+
+// A request that threw: logged as it deserves, answered in its API's format.
+function answerFailure(koa: KoaContext, thrown: unknown, requestLog: () => Logger): { code: string; message: string } {
+  const error = toApiError(thrown);
+  // An outage says nothing about the code: one line with its cause, no stack.
+  if (error.code === 'DATABASE_UNAVAILABLE')
+    requestLog().warn(
+      { cause: (thrown as Error).message, operationId: koa.state.operation?.operationId },
+      'database unavailable',
+    );
+  else if (error.status >= 500)
+    requestLog().error({ err: thrown, operationId: koa.state.operation?.operationId }, 'request failed');
+  const api = koa.state.api ?? apiOfPath(koa.path);
+  if (api) renderError(koa, api, error, koa.state.operation);
+  else {
+    koa.status = error.status;
+    for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
+    koa.body = { error: error.message };
+  }
+  return { code: error.code, message: clip(error.message) };
 }
 
 const MAX_LOGGED_MESSAGE = 300;

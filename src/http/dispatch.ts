@@ -11,7 +11,7 @@ import { DomainError, errors, type FieldIssue } from '../errors/errors';
 import type { ApiName, AppState, Handler, KoaContext, OperationMeta } from './types';
 
 export type { ApiName, AppState, KoaContext } from './types';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { idempotent } from './idempotency';
 import { pruneOneOfBranches } from './oneof-errors';
 import { tolerate } from './tolerant';

@@ -1,5 +1,5 @@
 // Handlers of authenticated operations read the caller through this (set by security).
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { RequestContext } from './types';
 
 export function callerOf(ctx: RequestContext): Principal {

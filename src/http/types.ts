@@ -3,7 +3,7 @@
 // that operation's success responses; errors are thrown as DomainError.
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Services } from '../services';
 
 type ValueOf<T> = T[keyof T];

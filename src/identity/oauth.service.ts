@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { components } from '../../generated/pix.types';
 import { DomainError, errors } from '../errors/errors';
-import type { Principal } from './principal';
+import type { Principal } from './principal.types';
 import type { SigningKeyService } from '../signing/signing.service';
 import type { IdentityService } from './identity.service';
 import { principalOf } from './identity.service';

@@ -6,7 +6,7 @@ import * as charges from '../charges/charges.repository';
 import { chargeViewContext } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { qrPngDataUri, renderQrPng } from '../lib/qr-image';
 import {
   findByAnyId as findStaticQr,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { findAccountOfCompany, type AccountWithCompany } from '../accounts/accounts.repository';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 
 export async function requireLinkedAccount(db: Kysely<Database>, principal: Principal): Promise<AccountWithCompany> {
   const account = await findAccountOfCompany(db, principal.companyId, principal.accountId);

@@ -8,14 +8,14 @@ import type { components } from '../../generated/platform.types';
 import type { Database, NewPixKeyTokenLogRow, PixKeyTokenLogRow } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';
 import { OWN_ISPB } from '../lib/psp';
 import { maskCpf } from '../rail/outside-world';
 import type { DictEntry, Rail } from '../rail/rail';
-import type { CompanyDirectory } from '../identity/companies';
+import type { CompanyDirectory } from '../identity/companies.service';
 import * as repo from './tokens.repository';
 
 export const BUCKET = {

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database, KycChannel, KycOnboardingRow } from '../db/schema';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import * as repo from './kyc.repository';
 import { codeMessage } from './kyc.view';

@@ -10,7 +10,7 @@ import { openAccountRegister, settleAccountRegister } from '../accounts/account-
 import type { Database, KycOnboardingRow } from '../db/schema';
 import { DomainError, errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';

@@ -24,7 +24,7 @@ import type {
 } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { FEATURES, hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { OWN_ISPB } from '../lib/psp';

@@ -8,7 +8,7 @@ import type { components } from '../../generated/platform.types';
 import type { Database, PreRegistrationUser } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { newCredentials } from '../identity/credentials';
 import * as identityRepo from '../identity/identity.repository';
 import { applicationView, hasFeature } from '../identity/identity.service';

@@ -7,7 +7,7 @@ import type { components } from '../../generated/platform.types';
 import type { Kysely } from 'kysely';
 import type { Database, PaymentRequestEcho } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { parseBrCode } from '../lib/brcode';
 import { cents, type Cents } from '../lib/money';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';

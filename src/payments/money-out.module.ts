@@ -10,7 +10,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import { PixKeysService } from '../keys/keys.service';
 import { KeyLookupService } from '../keys/lookups.service';
 import type { Clock } from '../lib/clock';
-import type { CompanyDirectory } from '../identity/companies';
+import type { CompanyDirectory } from '../identity/companies.service';
 import { DEFAULT_LIMITS, LimitsService } from '../limits/limits.service';
 import { type Rail, SimulatedRail } from '../rail/rail';
 import { PaymentDestinations } from './destinations';

@@ -12,7 +12,7 @@ import { isUniqueViolation, retryOnConflict } from '../db/errors';
 import { recordEvent, recordEventsPart } from '../events/events.repository';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
@@ -30,7 +30,7 @@ import { localDate } from '../limits/brasilia-time';
 import type { Destination, Rail } from '../rail/rail';
 import { insertTransactionPart } from '../transactions/transactions.repository';
 import { writeTogether } from '../db/together';
-import type { CompanyDirectory } from '../identity/companies';
+import type { CompanyDirectory } from '../identity/companies.service';
 import { cents, type Cents } from '../lib/money';
 import { describeBoleto } from './boletos';
 import {

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { errors } from '../errors/errors';
 import { type Page, parametros, pixListQuery } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';

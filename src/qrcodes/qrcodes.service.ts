@@ -6,7 +6,7 @@ import type { components } from '../../generated/platform.types';
 import type { Database, PixKey, StaticQrCodeRow } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { findCompany } from '../identity/identity.repository';
 import { findCompanyKey, findDefaultKey } from '../keys/keys.repository';
 import { buildStaticBrCode } from '../lib/brcode';

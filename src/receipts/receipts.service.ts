@@ -3,7 +3,7 @@
 // of no Pix of that type, answers as a missing receipt.
 import type { Clock } from '../lib/clock';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { TransactionsService } from '../transactions/transactions.service';
 import { RECEIPT_TRANSACTION_TYPES, receiptDataOf, type ReceiptType } from './receipt-data';
 import { layoutReceipt, type ReceiptSize } from './receipt-layout';

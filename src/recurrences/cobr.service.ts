@@ -9,7 +9,7 @@ import type { components, operations } from '../../generated/pix.types';
 import type { CobRAttempt, CobRBody, Database, Recurrence, RecurringCharge } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId, newPublicId, newTxid } from '../lib/ids';

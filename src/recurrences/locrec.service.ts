@@ -5,7 +5,7 @@ import type { components, operations } from '../../generated/pix.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { newAccessToken } from '../lib/ids';
 import * as repo from './recurrences.repository';

@@ -9,7 +9,7 @@ import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-
 import type { Company, Database, RecBody, RecEnd, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { buildCompositeBrCode } from '../lib/brcode';
 import { isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';

@@ -7,7 +7,7 @@ import type { components } from '../../generated/pix.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';

@@ -7,7 +7,7 @@ import type { components } from '../../generated/platform.types';
 import { findChargesByCorrelationIds } from '../charges/charges.repository';
 import type { Database, RecurringCharge, SubscriptionInstallment } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { pageInfo, type Page } from '../lib/paging';

@@ -28,7 +28,7 @@ import type { Database, Subscription } from '../db/schema';
 import { upsertChargeCustomer } from '../customers/customers.service';
 import { isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { pageInfo, type Page } from '../lib/paging';

@@ -12,7 +12,7 @@ import { ReadCache } from '../db/read-cache';
 import type { ApplicationCertificate, CertificateOrigin, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { IdentityService } from '../identity/identity.service';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import type { Page } from '../lib/paging';
 import { buildPkcs12 } from '../lib/pkcs12';
@@ -24,7 +24,7 @@ import {
   type NameParts,
   readCsr,
 } from '../lib/x509';
-import type { CompanyDirectory } from '../identity/companies';
+import type { CompanyDirectory } from '../identity/companies.service';
 import type { TlsAuthorityService } from './authority.service';
 import type { ClientConnection } from './tls.types';
 import * as repo from './tls.repository';

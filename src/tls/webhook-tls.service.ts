@@ -17,7 +17,7 @@ import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import type { CompanyWebhookTls, Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { certificateFacts, splitPemBundle } from '../lib/x509';
 import type { TlsAuthorityService } from './authority.service';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { periodOf, type Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import * as repo from './transactions.repository';
 import { storedTypesOf, transactionView, type ApiTransactionType, type TransactionView } from './transactions.view';
 

@@ -2,7 +2,7 @@
 // the running balance.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { requireLinkedAccount } from '../keys/linked-account';
 import { statementOf } from '../ledger/ledger.service';
 import type { Page } from '../lib/paging';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import { findPixKeyOwner } from '../keys/keys.repository';
 import type { Clock } from '../lib/clock';
 import { validatePixKey } from '../lib/pix-key';

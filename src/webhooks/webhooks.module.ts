@@ -1,7 +1,7 @@
 // The webhooks area's services, built once per process, and its background job.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { CompanyDirectory } from '../identity/companies';
+import type { CompanyDirectory } from '../identity/companies.service';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';

@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Database, Webhook, WebhookAttempt, WebhookDelivery } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import type { WebhookDeliveryService } from './delivery.service';

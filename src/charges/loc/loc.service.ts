@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { errors } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
-import type { Principal } from '../../identity/principal';
+import type { Principal } from '../../identity/principal.types';
 import type { Clock } from '../../lib/clock';
 import { newLocation, relocateCharge } from '../charge-records';
 import * as repo from '../charges.repository';

@@ -6,7 +6,7 @@ import type { CobvBatchItem, Database } from '../../db/schema';
 import { DomainError, errors, type FieldIssue } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
-import type { Principal } from '../../identity/principal';
+import type { Principal } from '../../identity/principal.types';
 import type { Clock } from '../../lib/clock';
 import * as charges from '../charges.repository';
 import type { StandardChargesService } from '../standard/standard-charges.service';

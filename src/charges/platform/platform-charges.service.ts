@@ -10,8 +10,8 @@ import { findByCorrelationId as findCustomerByCorrelationId } from '../../custom
 import { isUniqueViolation } from '../../db/errors';
 import { errors } from '../../errors/errors';
 import type { Page } from '../../lib/paging';
-import type { Principal } from '../../identity/principal';
-import type { CompanyDirectory } from '../../identity/companies';
+import type { Principal } from '../../identity/principal.types';
+import type { CompanyDirectory } from '../../identity/companies.service';
 import { daysBetween, todayUtc } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { newTxid } from '../../lib/ids';

@@ -3,7 +3,7 @@
 import type { components } from '../../../generated/platform.types';
 import { errors, type FieldIssue } from '../../errors/errors';
 import { FEATURES, hasFeature } from '../../identity/identity.service';
-import type { Principal } from '../../identity/principal';
+import type { Principal } from '../../identity/principal.types';
 import { addCalendarDays, endsAfterLastDate, todayUtc } from '../../lib/business-days';
 import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
 import { validatePixKey } from '../../lib/pix-key';
