@@ -27,6 +27,8 @@ import { SigningKeyService } from './signing/signing.service';
 import { platformScopes } from '../generated/platform.scopes';
 import { pixScopes } from '../generated/pix.scopes';
 import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
+import { EventsService } from './events/events.service';
+import { eventSamples } from './event-samples';
 import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-out.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
 import { PartnersService } from './partners/partners.service';
@@ -66,6 +68,7 @@ export interface Services {
   decode: DecodeService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
+  events: EventsService;
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
@@ -88,7 +91,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const oauth = new OAuthService(identity, keys, pixScopes);
   const sandbox = new SandboxService(identity, clock);
   const pixin = buildPixInService(config, db, clock, jobs);
-  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies);
+  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies, eventSamples);
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
@@ -126,6 +129,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),
+    events: new EventsService(db, config.sandbox ? 'TESTING' : 'PRODUCTION'),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

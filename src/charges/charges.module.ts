@@ -59,3 +59,7 @@ export function buildChargesServices(
     expiry,
   };
 }
+
+// For test events of other areas (a Pix that pays a sample charge) and the charge events' own.
+export { chargeEventSamples, sampleChargeInContext } from './platform/charge-samples';
+export { chargeEventView, type ChargeEventView } from './charge-records';

@@ -13,6 +13,7 @@ import { transactionHandlers } from '../transactions/transactions.handler';
 import { applicationHandlers, featureHandlers } from '../identity/identity.handler';
 import { sandboxHandlers } from '../sandbox/sandbox.handler';
 import { webhookHandlers } from '../webhooks/webhooks.handler';
+import { eventHandlers } from '../events/events.handler';
 import { pixInPlatformHandlers } from '../pixin/platform.handler';
 import { medHandlers } from '../med/med.handler';
 import { disputeHandlers } from '../disputes/disputes.handler';
@@ -27,6 +28,7 @@ import { decodeHandlers } from '../decode/decode.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
+  ...eventHandlers,
   ...featureHandlers,
   ...sandboxHandlers,
   ...subAccountHandlers,
@@ -116,6 +118,12 @@ export const platformHandlers: PlatformHandlers = {
   getWebhookPublicKeys: webhookHandlers.getWebhookPublicKeys,
   listWebhookDeliveries: webhookHandlers.listWebhookDeliveries,
   redeliverWebhookDelivery: webhookHandlers.redeliverWebhookDelivery,
+  getWebhookDelivery: webhookHandlers.getWebhookDelivery,
+  testWebhook: webhookHandlers.testWebhook,
+  listPixWebhooks: webhookHandlers.listPixWebhooks,
+  listPixWebhookDeliveries: webhookHandlers.listPixWebhookDeliveries,
+  getPixWebhookDelivery: webhookHandlers.getPixWebhookDelivery,
+  redeliverPixWebhookDelivery: webhookHandlers.redeliverPixWebhookDelivery,
   sandboxPay: pixInPlatformHandlers.sandboxPay,
   sandboxPixIn: pixInPlatformHandlers.sandboxPixIn,
   sandboxAcceptRec: sandboxRecHandlers.sandboxAcceptRec,

@@ -51,6 +51,8 @@ import {
 export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
 // CREATED payments not approved within this time are removed (status DENIED).
 export const APPROVAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
+// Why a payment not approved within the window is removed (OPENPIX:MOVEMENT_REMOVED's error).
+export const NOT_APPROVED_IN_TIME = 'Not approved within 7 days';
 
 // The canonical JSON of a create body (keys sorted; autoApprove absent is false).
 export function requestHash(body: CreatePaymentBody): string {
@@ -164,7 +166,7 @@ export class PaymentsService {
       const stale = await repo.claimStale(trx, APPROVAL_WINDOW_MS, 100);
       for (const row of stale) {
         const now = await this.clock.now(row.company_id, trx);
-        const reason = 'Not approved within 7 days';
+        const reason = NOT_APPROVED_IN_TIME;
         await repo.updatePayment(trx, row.id, {
           status: 'DENIED',
           failure_code: 'EXPIRED',

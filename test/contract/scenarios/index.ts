@@ -1,6 +1,7 @@
 // Every area's contract scenarios, by operationId (one file per area, so areas do not collide).
 import { catalogScenarios } from './catalog';
 import { chargesScenarios } from './charges';
+import { eventScenarios } from './events';
 import { extrasScenarios } from './extras';
 import { identityScenarios } from './identity';
 import { kycScenarios } from './kyc';
@@ -22,6 +23,7 @@ export const scenarios: Record<string, Scenario> = {
   ...chargesScenarios,
   ...pixinScenarios,
   ...webhookScenarios,
+  ...eventScenarios,
   ...recurrenceScenarios,
   ...extrasScenarios,
   ...subAccountScenarios,
