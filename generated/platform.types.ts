@@ -1213,7 +1213,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Registers an http(s) URL for one event. Each delivery carries X-Pixgate-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, with the signing secret answered only here), x-webhook-signature (base64 RSA-SHA256 of the raw body, keys of GET /api/v1/webhook/public-keys) and the event id in X-Pixgate-Event-Id. Outside sandbox mode private, loopback and link-local addresses are refused.
+         * @description Registers an http(s) URL for one event. Each delivery carries X-Pixgate-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, with the signing secret answered only here), x-webhook-signature (base64 RSA-SHA256 of the raw body, keys of GET /api/v1/webhook/public-keys) and the event id in X-Pixgate-Event-Id. Outside sandbox mode private, loopback and link-local addresses are refused. An active webhook gets a test event at once, as the public reference sends one: the body {"data_criacao", "event"} with the header X-Pixgate-Test: 1, attempted once (see its delivery log; POST /api/v1/webhook/{id}/test sends a full sample).
          */
         post: operations["createWebhook"];
         delete?: never;

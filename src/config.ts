@@ -23,6 +23,9 @@ export interface Config {
   // Webhook deliveries: delays before each retry (PIXGATE_WEBHOOK_RETRY_SCHEDULE) and the
   // time a receiver has to answer 2xx (PIXGATE_WEBHOOK_TIMEOUT_MS). See docs/webhooks.md.
   webhooks: { retryScheduleMs: number[]; timeoutMs: number };
+  // How long events (and their deliveries and attempts) are kept, in days of the company's
+  // clock (PIXGATE_EVENT_RETENTION_DAYS). See docs/webhooks.md.
+  events: { retentionDays: number };
   // Withdrawals below minFreeWithdrawValue pay withdrawFee (cents; PIXGATE_WITHDRAW_FEE,
   // PIXGATE_WITHDRAW_FREE_FROM); an account's own limits row overrides both. See docs/money-out.md.
   withdrawals: { fee: number; minFreeValue: number };
@@ -58,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: parseRetrySchedule(env.PIXGATE_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
       timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
     },
+    events: { retentionDays: retentionDays(env.PIXGATE_EVENT_RETENTION_DAYS) },
     withdrawals: {
       fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'),
       minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM'),
@@ -151,4 +155,14 @@ function cents(value: string | undefined, fallback: number, name: string): numbe
   if (!Number.isSafeInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
   return n;
+}
+
+export const DEFAULT_EVENT_RETENTION_DAYS = 30;
+
+function retentionDays(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_EVENT_RETENTION_DAYS;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > 3650)
+    throw new Error(`PIXGATE_EVENT_RETENTION_DAYS must be a whole number of days from 1 to 3650, got ${value}`);
+  return days;
 }

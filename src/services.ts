@@ -27,7 +27,8 @@ import { SigningKeyService } from './signing/signing.service';
 import { platformScopes } from '../generated/platform.scopes';
 import { pixScopes } from '../generated/pix.scopes';
 import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
-import { EventsService } from './events/events.service';
+import type { EventsService } from './events/events.service';
+import { buildEventsService } from './events/events.module';
 import { eventSamples } from './event-samples';
 import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-out.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
@@ -129,7 +130,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     transfers: new TransfersService(db, clock),
     statement: new StatementService(db),
     decode: new DecodeService(config.publicUrl),
-    events: new EventsService(db, config.sandbox ? 'TESTING' : 'PRODUCTION'),
+    events: buildEventsService(config, db, jobs),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

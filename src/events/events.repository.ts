@@ -153,7 +153,7 @@ function eventFilter(companyId: string, filters: EventFilters) {
     if (filters.objectId !== undefined) conditions.push(eb('e.object_id', '=', filters.objectId));
     if (filters.correlationId !== undefined) conditions.push(eb('e.correlation_id', '=', filters.correlationId));
     if (filters.start) conditions.push(eb('e.created_at', '>=', filters.start));
-    if (filters.end) conditions.push(eb('e.created_at', '<=', filters.end));
+    if (filters.end) conditions.push(eb('e.created_at', '<', filters.end));
     return eb.and(conditions);
   };
 }

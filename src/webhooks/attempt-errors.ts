@@ -51,6 +51,17 @@ export const TLS_REASONS: Record<string, string> = {
   ERR_SSL_TLSV1_ALERT_ACCESS_DENIED: 'the server denied access during the handshake',
 };
 
+// EPROTO carries OpenSSL's words only: what they mean, by the words.
+const TLS_MESSAGES: [RegExp, string][] = [
+  [/wrong version number/i, TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER!],
+  [/alert handshake failure/i, TLS_REASONS.ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE!],
+  [/alert protocol version/i, TLS_REASONS.ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION!],
+  [/unrecognized name/i, TLS_REASONS.ERR_SSL_TLSV1_UNRECOGNIZED_NAME!],
+  [/alert unknown ca/i, TLS_REASONS.ERR_SSL_TLSV1_ALERT_UNKNOWN_CA!],
+  [/certificate required/i, TLS_REASONS.ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED!],
+  [/alert bad certificate/i, TLS_REASONS.ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE!],
+];
+
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL']);
 const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
@@ -61,7 +72,8 @@ export interface FailureContext {
 }
 
 function tlsFailure(code: string, message: string): AttemptFailure | undefined {
-  const known = TLS_REASONS[code];
+  const known =
+    TLS_REASONS[code] ?? (code === 'EPROTO' ? TLS_MESSAGES.find(([re]) => re.test(message))?.[1] : undefined);
   if (known) return { class: 'TLS', code, reason: `TLS: ${known} (${message})` };
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /certificate|ssl|tls/i.test(message))
     return { class: 'TLS', code, reason: `TLS: the handshake failed (${message})` };
@@ -95,10 +107,6 @@ export function classifyError(err: unknown, context: FailureContext): AttemptFai
   const e = (err ?? {}) as NodeJS.ErrnoException;
   const message = (e.message || String(err)).slice(0, 500);
   const code = typeof e.code === 'string' ? e.code : null;
-  if (code) {
-    const found = tlsFailure(code, message) ?? networkFailure(code, message, context.host);
-    if (found) return found;
-  }
   // The server closed the connection in the middle of the TLS handshake.
   if (/before secure TLS connection was established/i.test(message))
     return {
@@ -106,6 +114,10 @@ export function classifyError(err: unknown, context: FailureContext): AttemptFai
       code,
       reason: `TLS: the server closed the connection during the handshake (${message})`,
     };
+  if (code) {
+    const found = tlsFailure(code, message) ?? networkFailure(code, message, context.host);
+    if (found) return found;
+  }
   if (code && RESET_CODES.has(code))
     return { class: 'RESET', code, reason: `${context.host} closed the connection before answering (${message})` };
   if (/socket hang up/i.test(message))
