@@ -11,7 +11,7 @@
 // Each event keeps the object it is about (type, id, correlationID), read from its payload
 // (event-objects.ts), and whether it is a test event.
 import { randomUUID } from 'node:crypto';
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, EventRow } from '../db/schema';
 import type { WritePart } from '../db/together';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
@@ -146,8 +146,10 @@ export const EVENT_COLUMNS = [
   'is_test',
 ] as const;
 
+type AliasedEvents = Database & { e: Database['events'] };
+
 function eventFilter(companyId: string, filters: EventFilters) {
-  return (eb: any): Expression<SqlBool> => {
+  return (eb: ExpressionBuilder<AliasedEvents, 'e'>): Expression<SqlBool> => {
     const conditions = [eb('e.company_id', '=', companyId)];
     if (filters.types?.length) conditions.push(eb('e.type', 'in', filters.types));
     if (filters.objectId !== undefined) conditions.push(eb('e.object_id', '=', filters.objectId));
