@@ -1278,6 +1278,102 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "getWebhookDelivery",
+    "method": "get",
+    "path": "/api/v1/webhook/{id}/deliveries/{deliveryId}",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "testWebhook",
+    "method": "post",
+    "path": "/api/v1/webhook/{id}/test",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_POST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listPixWebhooks",
+    "method": "get",
+    "path": "/api/v1/pix-webhooks",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listPixWebhookDeliveries",
+    "method": "get",
+    "path": "/api/v1/pix-webhooks/{id}/deliveries",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getPixWebhookDelivery",
+    "method": "get",
+    "path": "/api/v1/pix-webhooks/{id}/deliveries/{deliveryId}",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "redeliverPixWebhookDelivery",
+    "method": "post",
+    "path": "/api/v1/pix-webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    "tag": "Webhook",
+    "security": [
+      "AppID"
+    ],
+    "scope": "WEBHOOK_POST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "listEvents",
+    "method": "get",
+    "path": "/api/v1/events",
+    "tag": "Event",
+    "security": [
+      "AppID"
+    ],
+    "scope": "EVENT_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
+    "operationId": "getEvent",
+    "method": "get",
+    "path": "/api/v1/events/{id}",
+    "tag": "Event",
+    "security": [
+      "AppID"
+    ],
+    "scope": "EVENT_GET",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "listSubAccounts",
     "method": "get",
     "path": "/api/v1/subaccount",
@@ -1734,6 +1830,14 @@ export interface PlatformHandlers {
   listWebhookIps: Handler<operations['listWebhookIps']>;
   listWebhookDeliveries: Handler<operations['listWebhookDeliveries']>;
   redeliverWebhookDelivery: Handler<operations['redeliverWebhookDelivery']>;
+  getWebhookDelivery: Handler<operations['getWebhookDelivery']>;
+  testWebhook: Handler<operations['testWebhook']>;
+  listPixWebhooks: Handler<operations['listPixWebhooks']>;
+  listPixWebhookDeliveries: Handler<operations['listPixWebhookDeliveries']>;
+  getPixWebhookDelivery: Handler<operations['getPixWebhookDelivery']>;
+  redeliverPixWebhookDelivery: Handler<operations['redeliverPixWebhookDelivery']>;
+  listEvents: Handler<operations['listEvents']>;
+  getEvent: Handler<operations['getEvent']>;
   listSubAccounts: Handler<operations['listSubAccounts']>;
   createSubAccount: Handler<operations['createSubAccount']>;
   transferBetweenSubAccounts: Handler<operations['transferBetweenSubAccounts']>;

@@ -1402,7 +1402,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Registers an http(s) URL for one event. Each delivery carries X-Pixgate-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, with the signing secret answered only here), x-webhook-signature (base64 RSA-SHA256 of the raw body, keys of GET /api/v1/webhook/public-keys) and the event id in X-Pixgate-Event-Id. Outside sandbox mode private, loopback and link-local addresses are refused.
+         * @description Registers an http(s) URL for one event. Each delivery carries X-Pixgate-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>, with the signing secret answered only here), x-webhook-signature (base64 RSA-SHA256 of the raw body, keys of GET /api/v1/webhook/public-keys) and the event id in X-Pixgate-Event-Id. Outside sandbox mode private, loopback and link-local addresses are refused. An active webhook gets a test event at once, as the public reference sends one: the body {"data_criacao", "event"} with the header X-Pixgate-Test: 1, attempted once (see its delivery log; POST /api/v1/webhook/{id}/test sends a full sample).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1543,6 +1543,166 @@ export interface paths {
          * @description Makes one attempt now, whatever the delivery's status (a failed one, or a succeeded one to replay it), and answers the delivery with that attempt. Same body, same event id, a fresh X-Pixgate-Signature timestamp. Success marks the delivery SUCCEEDED; a failure leaves its status and retry schedule unchanged. 400 while a worker is attempting the delivery.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one delivery with every attempt
+         * @description The delivery of one event to the webhook: the exact body sent (the same bytes on every attempt), the event id, and each attempt with what was sent (URL and headers: the webhook's authorization masked, the signatures in full; the signing secret is never stored) and what came back (status, headers, the first 8 KB of the body, duration) or why it failed (errorClass DNS, REFUSED, UNREACHABLE, TLS, TIMEOUT, RESET, BLOCKED, PROTOCOL, HTTP_STATUS or OTHER, the system's code and a reason in words).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Records a test event of the webhook's type, with a sample body made by the code that makes real ones from made-up objects (a charge, a Pix, a payment... that do not exist), and delivers it to this webhook only, now: the answer comes after the attempt (at most the delivery timeout) and carries the event and the delivery with its attempt. The body says "test": true and the request carries X-Pixgate-Test: 1. A test delivery is attempted once, never retried on the schedule (redeliver it to try again). A webhook also gets a test event when it is created: the public reference's {"data_criacao", "event"} body, sent in the background. Test events appear in GET /api/v1/events with isTest true. An inactive webhook is tested too.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pix-webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Pix API webhooks
+         * @description The webhooks registered through the Pix API (PUT /pix/v2/webhook/{chave}, /webhookrec, /webhookcobr), with the id under which their delivery log is read here. Oldest first.
+         */
+        get: operations["listPixWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pix-webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a Pix API webhook
+         * @description The delivery log of a Pix API webhook (its /pix, /rec or /cobr callbacks), newest first, as GET /api/v1/webhook/{id}/deliveries answers it for platform webhooks.
+         */
+        get: operations["listPixWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pix-webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one delivery of a Pix API webhook with every attempt
+         * @description As GET /api/v1/webhook/{id}/deliveries/{deliveryId}: the exact body (the standard's {"pix": [...]}, {"recs": [...]} or {"cobsr": [...]}), and each attempt's request, response or error in words (a failed TLS handshake says why: unknown authority, name mismatch, expired certificate, handshake refused...).
+         */
+        get: operations["getPixWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pix-webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a Pix API callback again
+         * @description As POST /api/v1/webhook/{id}/deliveries/{deliveryId}/redeliver, for a Pix API webhook: one attempt now, answered when done, to the webhook's current URL.
+         */
+        post: operations["redeliverPixWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description What happened in the company, newest first: every state change that webhooks announce (the types of WebhookEvent), the Pix API's callbacks (PIX_API:PIX, PIX_API:REC, PIX_API:COBR) and test events (isTest true), each with the object it is about and the body a webhook carries for it. Times are on the company's clock (the sandbox moves it). Events are kept 30 days on the company's clock (PIXGATE_EVENT_RETENTION_DAYS), then deleted with their deliveries; an event whose delivery is still being retried is kept until the delivery ends. Paging: skip and limit as on every list, and, to walk a long list without skipping or repeating events that arrive meanwhile, nextCursor: pass it as cursor to read the events older than the last one of this page (skip then counts from there). totalCount counts every event matching the filters.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event with each of its deliveries (one per webhook it went to: status, attempts made, the last answer or error); read a delivery's attempts at GET /api/v1/webhook/{webhookId}/deliveries/{id} (webhookKind PLATFORM) or GET /api/v1/pix-webhooks/{webhookId}/deliveries/{id} (PIX, REC, COBR).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4215,10 +4375,10 @@ export interface components {
             status: "SENT" | "KEPT";
         };
         /**
-         * @description Event the webhook listens to
+         * @description Event the webhook listens to. The OPENPIX:, PIX_TRANSACTION_ and DISPUTE_ events are the public reference's; the PIXGATE: events are this platform's own: PIXGATE:CHARGE_DELETED (a charge deleted: charge, company, account), PIXGATE:PIX_KEY_CREATED, PIXGATE:PIX_KEY_DELETED, PIXGATE:PIX_KEY_DEFAULT_CHANGED (pixKey), PIXGATE:FUNDS_RECOVERY_CREATED, PIXGATE:FUNDS_RECOVERY_UPDATED (fundsRecovery: sent to analysis, completed, cancelled), PIXGATE:KYC_ONBOARDING_CREATED, PIXGATE:KYC_ONBOARDING_SUBMITTED, PIXGATE:KYC_ONBOARDING_APPROVED, PIXGATE:KYC_ONBOARDING_REJECTED (onboarding), PIXGATE:SUBSCRIPTION_CREATED, PIXGATE:SUBSCRIPTION_CANCELED, PIXGATE:SUBSCRIPTION_VALUE_CHANGED (subscription).
          * @enum {string}
          */
-        WebhookEvent: "OPENPIX:CHARGE_CREATED" | "OPENPIX:CHARGE_COMPLETED" | "OPENPIX:CHARGE_EXPIRED" | "OPENPIX:TRANSACTION_RECEIVED" | "OPENPIX:TRANSACTION_REFUND_RECEIVED" | "OPENPIX:MOVEMENT_CONFIRMED" | "OPENPIX:MOVEMENT_FAILED" | "OPENPIX:MOVEMENT_REMOVED" | "PIX_TRANSACTION_REFUND_SENT_CONFIRMED" | "PIX_TRANSACTION_REFUND_SENT_REJECTED" | "PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED" | "DISPUTE_CREATE" | "DISPUTE_ACCEPTED" | "DISPUTE_REJECTED" | "DISPUTE_CANCELED";
+        WebhookEvent: "OPENPIX:CHARGE_CREATED" | "OPENPIX:CHARGE_COMPLETED" | "OPENPIX:CHARGE_EXPIRED" | "OPENPIX:TRANSACTION_RECEIVED" | "OPENPIX:TRANSACTION_REFUND_RECEIVED" | "OPENPIX:MOVEMENT_CONFIRMED" | "OPENPIX:MOVEMENT_FAILED" | "OPENPIX:MOVEMENT_REMOVED" | "PIX_TRANSACTION_REFUND_SENT_CONFIRMED" | "PIX_TRANSACTION_REFUND_SENT_REJECTED" | "PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED" | "DISPUTE_CREATE" | "DISPUTE_ACCEPTED" | "DISPUTE_REJECTED" | "DISPUTE_CANCELED" | "PIXGATE:CHARGE_DELETED" | "PIXGATE:PIX_KEY_CREATED" | "PIXGATE:PIX_KEY_DELETED" | "PIXGATE:PIX_KEY_DEFAULT_CHANGED" | "PIXGATE:FUNDS_RECOVERY_CREATED" | "PIXGATE:FUNDS_RECOVERY_UPDATED" | "PIXGATE:KYC_ONBOARDING_CREATED" | "PIXGATE:KYC_ONBOARDING_SUBMITTED" | "PIXGATE:KYC_ONBOARDING_APPROVED" | "PIXGATE:KYC_ONBOARDING_REJECTED" | "PIXGATE:SUBSCRIPTION_CREATED" | "PIXGATE:SUBSCRIPTION_CANCELED" | "PIXGATE:SUBSCRIPTION_VALUE_CHANGED";
         /** @description Webhook registration. */
         Webhook: {
             /** @description Webhook id */
@@ -4316,8 +4476,9 @@ export interface components {
             statusCode?: number | null;
             /** @description Time until the response, in milliseconds */
             latencyMs?: number;
-            /** @description Network or timeout error, if any */
+            /** @description Why the attempt failed, in words (network, TLS, timeout, or the HTTP status), if it did */
             error?: string | null;
+            errorClass?: components["schemas"]["WebhookErrorClass"];
         };
         /** @description Delivery of one event to a webhook. */
         WebhookDelivery: {
@@ -4325,7 +4486,211 @@ export interface components {
             id: string;
             /** @description Webhook id */
             webhookId?: string;
+            /** @description The event delivered (GET /api/v1/events/{id}) */
+            eventId: string;
             event: components["schemas"]["WebhookEvent"];
+            /** @description A test delivery (attempted once, not retried) */
+            isTest: boolean;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description Next retry, if any
+             */
+            nextAttemptAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt?: string;
+        };
+        /**
+         * @description The type of an event: a platform webhook event (WebhookEvent) or a Pix API callback (PIX_API:PIX: a Pix received with a txid on a key, or its devolutions, the body of {webhookUrl}/pix; PIX_API:REC: a recurrence changed, {webhookUrl}/rec; PIX_API:COBR: a recurring charge changed, {webhookUrl}/cobr).
+         * @enum {string}
+         */
+        EventType: "OPENPIX:CHARGE_CREATED" | "OPENPIX:CHARGE_COMPLETED" | "OPENPIX:CHARGE_EXPIRED" | "OPENPIX:TRANSACTION_RECEIVED" | "OPENPIX:TRANSACTION_REFUND_RECEIVED" | "OPENPIX:MOVEMENT_CONFIRMED" | "OPENPIX:MOVEMENT_FAILED" | "OPENPIX:MOVEMENT_REMOVED" | "PIX_TRANSACTION_REFUND_SENT_CONFIRMED" | "PIX_TRANSACTION_REFUND_SENT_REJECTED" | "PIX_TRANSACTION_REFUND_RECEIVED_CONFIRMED" | "DISPUTE_CREATE" | "DISPUTE_ACCEPTED" | "DISPUTE_REJECTED" | "DISPUTE_CANCELED" | "PIXGATE:CHARGE_DELETED" | "PIXGATE:PIX_KEY_CREATED" | "PIXGATE:PIX_KEY_DELETED" | "PIXGATE:PIX_KEY_DEFAULT_CHANGED" | "PIXGATE:FUNDS_RECOVERY_CREATED" | "PIXGATE:FUNDS_RECOVERY_UPDATED" | "PIXGATE:KYC_ONBOARDING_CREATED" | "PIXGATE:KYC_ONBOARDING_SUBMITTED" | "PIXGATE:KYC_ONBOARDING_APPROVED" | "PIXGATE:KYC_ONBOARDING_REJECTED" | "PIXGATE:SUBSCRIPTION_CREATED" | "PIXGATE:SUBSCRIPTION_CANCELED" | "PIXGATE:SUBSCRIPTION_VALUE_CHANGED" | "PIX_API:PIX" | "PIX_API:REC" | "PIX_API:COBR";
+        /** @description The object an event is about; null for an event of no known object */
+        EventObject: {
+            /**
+             * @description charge, pix, refund, payment, dispute, pixKey, fundsRecovery, kycOnboarding, subscription, rec, cobr, or webhook (the test event a new webhook gets)
+             * @enum {string}
+             */
+            type: "charge" | "pix" | "refund" | "payment" | "dispute" | "pixKey" | "fundsRecovery" | "kycOnboarding" | "subscription" | "rec" | "cobr" | "webhook";
+            /** @description Its id, as the objectId filter takes it */
+            id: string | null;
+            /** @description Its correlationID, when it has one */
+            correlationID: string | null;
+        } | null;
+        /** @description Something that happened in the company. */
+        Event: {
+            /** @description Event id, stable (X-Pixgate-Event-Id of every delivery, eventId of a platform body) */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When it happened, on the company's clock
+             */
+            createdAt: string;
+            /** @description A test event (POST /api/v1/webhook/{id}/test, or the one a new webhook gets); nothing happened */
+            isTest: boolean;
+            object: components["schemas"]["EventObject"];
+            /** @description The body a webhook carries for this event, byte for byte what its deliveries send: {event, eventId, ...objects} for platform events (with "test": true on a test event), the standard's body for the Pix API's callbacks */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description Its deliveries, one per webhook it went to (GET /api/v1/events/{id} only) */
+            deliveries?: components["schemas"]["EventDelivery"][];
+        };
+        /** @description A delivery of an event, as the event lists it. */
+        EventDelivery: {
+            /** @description Delivery id */
+            id: string;
+            /** @description The webhook it goes to */
+            webhookId: string;
+            /**
+             * @description PLATFORM: a webhook of POST /api/v1/webhook (read the delivery at /api/v1/webhook/{webhookId}/deliveries/{id}); PIX, REC, COBR: a Pix API webhook (/api/v1/pix-webhooks/{webhookId}/deliveries/{id})
+             * @enum {string}
+             */
+            webhookKind: "PLATFORM" | "PIX" | "REC" | "COBR";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description A test delivery (attempted once, not retried) */
+            isTest: boolean;
+            /** @description Attempts made, redeliveries included */
+            attempts: number;
+            /** @description HTTP status of the last attempt; null without an answer or before the first attempt */
+            lastStatusCode: number | null;
+            lastErrorClass: components["schemas"]["WebhookErrorClass"];
+            /**
+             * Format: date-time
+             * @description Time of the last attempt
+             */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description Next automatic attempt (on the company's clock), if any
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+        };
+        /**
+         * @description Why an attempt failed: DNS (the host name does not resolve), REFUSED (nothing listens at the address: connection refused), UNREACHABLE (no route to the host or network), TLS (the handshake failed: unknown certificate authority, name mismatch, expired or not yet valid certificate, handshake refused by the server...), TIMEOUT (no answer within the timeout, or the connection timed out), RESET (the connection was closed or reset before the answer), BLOCKED (a private address, refused outside sandbox mode), PROTOCOL (the answer was not valid HTTP), HTTP_STATUS (an answer other than 2xx), OTHER; null: delivered
+         * @enum {string|null}
+         */
+        WebhookErrorClass: "DNS" | "REFUSED" | "UNREACHABLE" | "TLS" | "TIMEOUT" | "RESET" | "BLOCKED" | "PROTOCOL" | "HTTP_STATUS" | "OTHER" | null;
+        /** @description One HTTP attempt of a delivery, with what was sent and what came back. */
+        WebhookAttemptDetail: {
+            /**
+             * Format: date-time
+             * @description When the attempt started (real time)
+             */
+            time: string;
+            /** @description A redelivery asked for through the API */
+            manual: boolean;
+            /** @description Time until the answer's status line, or until the error */
+            durationMs: number;
+            /** @description What was sent (null on attempts logged before this was kept); the body is the delivery's */
+            request: {
+                /** @description The URL posted to */
+                url: string;
+                /** @description Headers sent: the signatures in full (they are not secrets), the webhook's Authorization masked; the signing secret is never stored */
+                headers: {
+                    [key: string]: string;
+                };
+            } | null;
+            /** @description What came back; null without an answer */
+            response: {
+                /** @description HTTP status */
+                statusCode: number;
+                /** @description Response headers (at most 50, each value cut at 1024 characters) */
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The first 8 KB of the response body, as UTF-8 */
+                body: string;
+                /** @description The body was longer (or still arriving when the attempt ended) */
+                bodyTruncated: boolean;
+            } | null;
+            /** @description Why the attempt failed; null when it succeeded */
+            error: {
+                /**
+                 * @description The error's class (WebhookErrorClass)
+                 * @enum {string}
+                 */
+                class: "DNS" | "REFUSED" | "UNREACHABLE" | "TLS" | "TIMEOUT" | "RESET" | "BLOCKED" | "PROTOCOL" | "HTTP_STATUS" | "OTHER";
+                /** @description The system's code (ENOTFOUND, ECONNREFUSED, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID...), when there is one */
+                code: string | null;
+                /** @description The reason in words */
+                reason: string;
+            } | null;
+        };
+        /** @description Delivery of one event to a webhook, with every attempt in full. */
+        WebhookDeliveryDetail: {
+            /** @description Delivery id (X-Pixgate-Delivery-Id) */
+            id: string;
+            /** @description Webhook id */
+            webhookId: string;
+            /** @description The event delivered (GET /api/v1/events/{id}) */
+            eventId: string;
+            event: components["schemas"]["EventType"];
+            /** @description A test delivery (attempted once, not retried) */
+            isTest: boolean;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description The exact body sent on every attempt (the signatures cover these bytes) */
+            body: string;
+            attempts: components["schemas"]["WebhookAttemptDetail"][];
+            /**
+             * Format: date-time
+             * @description Next automatic attempt (on the company's clock), if any
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+        };
+        /** @description A webhook registered through the Pix API. */
+        PixWebhook: {
+            /** @description Id of its delivery log here */
+            id: string;
+            /**
+             * @description PIX: PUT /pix/v2/webhook/{chave} ({webhookUrl}/pix); REC: /pix/v2/webhookrec ({webhookUrl}/rec); COBR: /pix/v2/webhookcobr ({webhookUrl}/cobr)
+             * @enum {string}
+             */
+            kind: "PIX" | "REC" | "COBR";
+            /** @description The Pix key (kind PIX) */
+            chave?: string;
+            /** @description The URL as registered (the callback's path is appended) */
+            webhookUrl: string;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change of its URL
+             */
+            updatedAt: string;
+        };
+        /** @description Delivery of one Pix API callback to a webhook. */
+        PixWebhookDelivery: {
+            /** @description Delivery id */
+            id: string;
+            /** @description Webhook id */
+            webhookId: string;
+            /** @description The event delivered (GET /api/v1/events/{id}) */
+            eventId: string;
+            event: components["schemas"]["EventType"];
+            /** @description A test delivery */
+            isTest: boolean;
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
@@ -9248,6 +9613,390 @@ export interface operations {
                 content: {
                     "application/json": {
                         delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id
+                 * @example V2ViaG9vazo2NWY1YjJjNGQ2ZThmMGEyYjRjNmQ4ZTA=
+                 */
+                id: string;
+                /**
+                 * @description Delivery id
+                 * @example 66b0c1d2e3f4a5b6c7d8e9f1
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its attempts, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDeliveryDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id
+                 * @example V2ViaG9vazo2NWY1YjJjNGQ2ZThmMGEyYjRjNmQ4ZTA=
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event and its delivery, attempted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: components["schemas"]["Event"];
+                        delivery: components["schemas"]["WebhookDeliveryDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPixWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's Pix API webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["PixWebhook"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPixWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Pix API webhook id (GET /api/v1/pix-webhooks)
+                 * @example V2ViaG9vazo3NzAwYjJjNGQ2ZThmMGEyYjRjNmQ4ZTA=
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery log, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["PixWebhookDelivery"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPixWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix API webhook id (GET /api/v1/pix-webhooks)
+                 * @example V2ViaG9vazo3NzAwYjJjNGQ2ZThmMGEyYjRjNmQ4ZTA=
+                 */
+                id: string;
+                /**
+                 * @description Delivery id
+                 * @example 88d1e2f3a4b5c6d7e8f9a0b1
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its attempts, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDeliveryDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverPixWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pix API webhook id (GET /api/v1/pix-webhooks)
+                 * @example V2ViaG9vazo3NzAwYjJjNGQ2ZThmMGEyYjRjNmQ4ZTA=
+                 */
+                id: string;
+                /**
+                 * @description Delivery id
+                 * @example 88d1e2f3a4b5c6d7e8f9a0b1
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery with the new attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["PixWebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several)
+                 * @example [
+                 *       "OPENPIX:CHARGE_COMPLETED"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only events about this object: a charge's globalID, a Pix's endToEndId, a refund's refundId, a payment's id, a dispute's endToEndId, a Pix key, a funds recovery's dictId, a KYC onboarding's id, a subscription's globalID, a rec's idRec, a cobr's txid, a webhook's id
+                 * @example Q2hhcmdlOmNoXzRmNmMxYzllOWIwMzQzZWY=
+                 */
+                objectId?: string;
+                /**
+                 * @description Only events about the object with this correlationID (a charge's, a payment's, a refund's, a subscription's, a KYC onboarding's; the txid of a Pix received through the Pix API)
+                 * @example pedido-1
+                 */
+                correlationID?: string;
+                /**
+                 * @description Only items created at or after this time (RFC 3339)
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: components["parameters"]["Start"];
+                /**
+                 * @description Only items created before this time (RFC 3339)
+                 * @example 2026-03-31T23:59:59Z
+                 */
+                end?: components["parameters"]["End"];
+                /**
+                 * @description Number of items to skip
+                 * @example 0
+                 */
+                skip?: components["parameters"]["Skip"];
+                /**
+                 * @description Maximum number of items to return
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The nextCursor of a previous page (opaque)
+                 * @example eyJ0IjoiMjAyNi0wMy0xNVQxNDozNTozNS4wMDBaIiwiaSI6IjRmNmMxYzllLTliMDMtNDNlZi04YjY0LTFkOWQ0ZDkzYWExMyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["Event"][];
+                        pageInfo: components["schemas"]["PageInfo"];
+                        /** @description Pass it as cursor to read the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id (X-Pixgate-Event-Id of its deliveries)
+                 * @example 4f6c1c9e-9b03-43ef-8b64-1d9d4d93aa13
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event and its deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: components["schemas"]["Event"];
                     };
                 };
             };

@@ -30,6 +30,9 @@ export interface Config {
   // sourceIps: the addresses deliveries leave from, answered by GET /api/v1/webhook/ips
   // (PIXGATE_WEBHOOK_SOURCE_IPS, comma-separated IPs or CIDR blocks; empty by default).
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; sourceIps: string[] };
+  // How long events (and their deliveries and attempts) are kept, in days of the company's
+  // clock (PIXGATE_EVENT_RETENTION_DAYS). See docs/webhooks.md.
+  events: { retentionDays: number };
   // Withdrawals below minFreeWithdrawValue pay withdrawFee (cents; PIXGATE_WITHDRAW_FEE,
   // PIXGATE_WITHDRAW_FREE_FROM); an account's own limits row overrides both. See docs/money-out.md.
   withdrawals: { fee: number; minFreeValue: number };
@@ -114,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parseTimeoutMs(env.PIXGATE_WEBHOOK_TIMEOUT_MS),
       sourceIps: sourceIps(env.PIXGATE_WEBHOOK_SOURCE_IPS),
     },
+    events: { retentionDays: retentionDays(env.PIXGATE_EVENT_RETENTION_DAYS) },
     withdrawals: {
       fee: cents(env.PIXGATE_WITHDRAW_FEE, 100, 'PIXGATE_WITHDRAW_FEE'),
       minFreeValue: cents(env.PIXGATE_WITHDRAW_FREE_FROM, 50_000, 'PIXGATE_WITHDRAW_FREE_FROM'),
@@ -368,4 +372,14 @@ function cents(value: string | undefined, fallback: number, name: string): numbe
   if (!Number.isSafeInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer number of cents, got ${value}`);
   return n;
+}
+
+export const DEFAULT_EVENT_RETENTION_DAYS = 30;
+
+function retentionDays(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_EVENT_RETENTION_DAYS;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > 3650)
+    throw new Error(`PIXGATE_EVENT_RETENTION_DAYS must be a whole number of days from 1 to 3650, got ${value}`);
+  return days;
 }

@@ -27,6 +27,9 @@ import { SigningKeyService } from './signing/signing.service';
 import { platformScopes } from '../generated/platform.scopes';
 import { pixScopes } from '../generated/pix.scopes';
 import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
+import type { EventsService } from './events/events.service';
+import { buildEventsService } from './events/events.module';
+import { eventSamples } from './event-samples';
 import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-out.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
 import { PartnersService } from './partners/partners.service';
@@ -83,6 +86,7 @@ export interface Services {
   webhookTls: WebhookTlsService;
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
+  events: EventsService;
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
@@ -106,7 +110,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const oauth = new OAuthService(identity, keys, pixScopes);
   const sandbox = new SandboxService(identity, clock);
   const pixin = buildPixInService(config, db, clock, jobs);
-  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies);
+  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies, eventSamples);
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
@@ -150,6 +154,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     decode: new DecodeService(config.publicUrl),
     requestLogs: buildRequestLogService(config, db, jobs, log),
     directory: new DirectoryService(),
+    events: buildEventsService(config, db, jobs),
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { WritePart } from '../db/together';
 import { errors } from '../errors/errors';
-import { recordEvents } from '../events/events.repository';
+import { recordEvents } from '../events/events.service';
 import type { Principal } from '../identity/principal.types';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { validateBoleto } from '../lib/boleto';

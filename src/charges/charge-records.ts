@@ -27,9 +27,11 @@ import {
 } from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
 import type { PlatformSettings, StoredChargeBody } from './charge-body';
+import type { WritePart } from '../db/together';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';
 export const CHARGE_EXPIRED = 'OPENPIX:CHARGE_EXPIRED';
+export const CHARGE_DELETED = 'PIXGATE:CHARGE_DELETED';
 
 export interface NewChargeRecord {
   companyId: string;
@@ -86,13 +88,9 @@ export async function newLocation(
   return repo.insertLocation(trx, { company_id: companyId, kind, token: newAccessToken(), created_at: now });
 }
 
-// Creates the charge with its location, revision 0 and its CHARGE_CREATED event, in one
-// statement; the event payload is built from what the caller already has.
-export async function createChargeRecord(
-  trx: Kysely<Database>,
-  input: NewChargeRecord,
-  publicUrl: string,
-): Promise<ChargeInContext> {
+// A new charge as it will be written (row, location, the charge in its context), without the
+// database: what creation writes, and what a test event's sample charge is made of.
+export function newChargeOf(input: NewChargeRecord) {
   const row = {
     id: newPublicId('ch'),
     company_id: input.companyId,
@@ -138,12 +136,29 @@ export async function createChargeRecord(
     location,
     company: input.company,
   };
+  return { row, location, provisional };
+}
+
+// Creates the charge with its location, revision 0 and its CHARGE_CREATED event, in one
+// statement; the event payload is built from what the caller already has.
+export async function createChargeRecord(
+  trx: Kysely<Database>,
+  input: NewChargeRecord,
+  publicUrl: string,
+): Promise<ChargeInContext> {
+  const { row, location, provisional } = newChargeOf(input);
   const payload = chargeEventPayloadOf(provisional, receivingParty(input), publicUrl, input.now);
   const { charge } = await repo.insertChargeWithLocation(
     trx,
     { ...row, body: JSON.stringify(input.body), platform: JSON.stringify(input.platform) },
     input.location ? { existingId: input.location.id } : { token: location.token },
-    { id: randomUUID(), type: CHARGE_CREATED, payload: JSON.stringify(payload) },
+    {
+      id: randomUUID(),
+      type: CHARGE_CREATED,
+      payload: JSON.stringify(payload),
+      objectId: payload.charge.globalID,
+      correlationId: payload.charge.correlationID,
+    },
   );
   return { charge, location: { ...location, id: Number(charge.location_id) }, company: input.company };
 }
@@ -220,11 +235,13 @@ export interface ChargeRevision {
 }
 
 // A new revision of the standard's object (revisao + 1, the old one kept).
+// `also`: writes that go with the revision in its statement (the event it records).
 export async function reviseChargeRecord(
   trx: Kysely<Database>,
   charge: Charge,
   change: ChargeRevision,
   now: Date,
+  also: WritePart[] = [],
 ): Promise<Charge> {
   const update: ChargeUpdate = {
     revision: charge.revision + 1,
@@ -249,7 +266,7 @@ export async function reviseChargeRecord(
       validity_after_due: change.validityAfterDue !== undefined ? change.validityAfterDue : charge.validity_after_due,
     });
   }
-  return repo.updateChargeWithRevision(trx, charge.id, update, now);
+  return repo.updateChargeWithRevision(trx, charge.id, update, now, also);
 }
 
 // Moves the charge to another location (null: unlinks it). Not a revision of the charge.

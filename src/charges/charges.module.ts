@@ -65,3 +65,6 @@ export { boletoOfCharge, locationIdOfBarcode, type ChargeBoleto } from './boleto
 export { completeCharge, lockChargeForPayment } from './payable';
 export { chargeEventPayloadOf } from './charge-records';
 export { cobvAmountsOn } from './charge-model';
+// For test events of other areas (a Pix that pays a sample charge) and the charge events' own.
+export { chargeEventSamples, sampleChargeInContext } from './platform/charge-samples';
+export { chargeEventView, type ChargeEventView } from './charge-records';

@@ -1,6 +1,7 @@
 // All SQL of charges, their revisions and payload locations (one model behind both APIs).
 import { type Kysely, type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
 import { prepared } from '../db/prepared';
+import { type WritePart, withParts } from '../db/together';
 import { qualified } from '../db/columns';
 import { BEGINNING, END_OF_TIME, landingInPeriod } from './charge-counts.repository';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
@@ -206,6 +207,9 @@ interface NewChargeEvent {
   event_id: string;
   event_type: string;
   event_payload: string;
+  // The charge's ids as the events API filters on them (events.object_id, correlation_id).
+  event_object_id: string;
+  event_correlation_id: string | null;
 }
 
 // Either CTE of the location answers its id.
@@ -231,6 +235,9 @@ function chargeWithLocation(db: Db, p: NewChargeRow & NewChargeEvent, location: 
         type: p.event_type,
         payload: p.event_payload,
         created_at: p.created_at,
+        object_type: 'charge',
+        object_id: p.event_object_id,
+        correlation_id: p.event_correlation_id,
       }),
     )
     .insertInto('charges')
@@ -258,7 +265,7 @@ const takenLocationOf = (q: QueryCreator<Database>, p: NewChargeRow & { existing
     .where('id', '=', p.existing_id)
     .returning('id');
 
-const EVENT_COLUMNS = ['event_id', 'event_type', 'event_payload'] as const;
+const EVENT_COLUMNS = ['event_id', 'event_type', 'event_payload', 'event_object_id', 'event_correlation_id'] as const;
 const chargeWithNewLocation = prepared(
   [...CHARGE_COLUMNS, ...EVENT_COLUMNS, 'token'],
   (db, p: NewChargeRow & NewChargeEvent & { token: string }) => chargeWithLocation(db, p, (q) => newLocationOf(q, p)),
@@ -276,9 +283,16 @@ export async function insertChargeWithLocation(
   db: Db,
   charge: NewChargeRow,
   location: { existingId: number } | { token: string },
-  event: { id: string; type: string; payload: string },
+  event: { id: string; type: string; payload: string; objectId: string; correlationId: string | null },
 ): Promise<{ charge: Charge; locationId: number }> {
-  const p = { ...charge, event_id: event.id, event_type: event.type, event_payload: event.payload };
+  const p = {
+    ...charge,
+    event_id: event.id,
+    event_type: event.type,
+    event_payload: event.payload,
+    event_object_id: event.objectId,
+    event_correlation_id: event.correlationId,
+  };
   const [inserted] =
     'existingId' in location
       ? await chargeWithTakenLocation(db, { ...p, existing_id: location.existingId })
@@ -289,8 +303,14 @@ export async function insertChargeWithLocation(
 
 // Changes the charge and keeps its new revision (the standard's object as it now is), in one
 // statement.
-export async function updateChargeWithRevision(db: Db, id: string, changes: ChargeUpdate, at: Date): Promise<Charge> {
-  return db
+export async function updateChargeWithRevision(
+  db: Db,
+  id: string,
+  changes: ChargeUpdate,
+  at: Date,
+  also: WritePart[] = [],
+): Promise<Charge> {
+  return withParts(db, also)
     .with('revised', (qc) => qc.updateTable('charges').set(changes).where('id', '=', id).returningAll())
     .with('kept', (qc) =>
       qc

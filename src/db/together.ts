@@ -18,3 +18,13 @@ export async function writeTogether(db: Kysely<Database>, parts: WritePart[]): P
   });
   await query.selectNoFrom(sql<number>`1`.as('written')).execute();
 }
+
+// The parts as the CTEs of a statement the caller finishes (an insert or update that answers
+// rows): they cost no round trip of their own and commit or fail with it.
+export function withParts(db: Kysely<Database>, parts: WritePart[]): QueryCreator<Database> {
+  let query = db as unknown as { with(name: string, part: WritePart): typeof query };
+  parts.forEach((part, i) => {
+    query = query.with(`part_${i}`, part);
+  });
+  return query as unknown as QueryCreator<Database>;
+}

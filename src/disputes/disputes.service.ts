@@ -19,7 +19,8 @@ import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/platform.types';
 import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { recordEvent } from '../events/events.repository';
+import { recordEvent } from '../events/events.service';
+import { type EventSamples, SAMPLE_PREFIX, type SampleContext } from '../events/events.service';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
@@ -62,6 +63,39 @@ export function disputeView(d: Dispute): components['schemas']['Dispute'] {
 function pixOf(tx: { end_to_end_id: string | null; value: number; created_at: Date }) {
   return { endToEndId: tx.end_to_end_id, value: Number(tx.value), time: tx.created_at.toISOString() };
 }
+
+// Sample payloads of the dispute events for test events: a made-up dispute of a made-up Pix
+// received, through the views the real events use.
+function sampleDisputePayload(ctx: SampleContext, status: DisputeStatus) {
+  const stamp = ctx.now.toISOString().replace(/\D/g, '').slice(0, 12);
+  const endToEndId = `E99999999${stamp}TEST${ctx.suffix.slice(0, 7).toUpperCase()}`;
+  const row: Dispute = {
+    id: `${SAMPLE_PREFIX}${ctx.suffix}`,
+    company_id: ctx.party.company_id,
+    account_id: ctx.party.account_id,
+    transaction_id: `${SAMPLE_PREFIX}transaction-${ctx.suffix}`,
+    end_to_end_id: endToEndId,
+    status,
+    type: 'DISPUTE',
+    name: 'Pagador de Teste',
+    email: 'pagador.teste@example.com',
+    phone_number: null,
+    value: 1000,
+    held: 1000,
+    reason: 'Test event: this dispute does not exist',
+    evidences: [],
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+  return { dispute: disputeView(row), pix: pixOf({ end_to_end_id: endToEndId, value: 1000, created_at: ctx.now }) };
+}
+
+export const disputeEventSamples: EventSamples = {
+  DISPUTE_CREATE: (ctx) => sampleDisputePayload(ctx, 'CREATED'),
+  DISPUTE_ACCEPTED: (ctx) => sampleDisputePayload(ctx, 'ACCEPTED'),
+  DISPUTE_REJECTED: (ctx) => sampleDisputePayload(ctx, 'REJECTED'),
+  DISPUTE_CANCELED: (ctx) => sampleDisputePayload(ctx, 'CANCELED'),
+};
 
 export class DisputesService {
   constructor(

@@ -46,6 +46,7 @@ export const MISSING = {
   charge: 'Charge not found',
   company: 'Company not found',
   delivery: 'Delivery not found',
+  event: 'Event not found',
   installment: 'Installment not found',
   onboarding: 'Onboarding not found',
   payment: 'Payment not found',

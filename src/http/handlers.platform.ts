@@ -13,6 +13,7 @@ import { transactionHandlers } from '../transactions/transactions.handler';
 import { applicationHandlers, featureHandlers } from '../identity/identity.handler';
 import { sandboxHandlers } from '../sandbox/sandbox.handler';
 import { webhookHandlers } from '../webhooks/webhooks.handler';
+import { eventHandlers } from '../events/events.handler';
 import { pixInPlatformHandlers } from '../pixin/platform.handler';
 import { medHandlers } from '../med/med.handler';
 import { disputeHandlers } from '../disputes/disputes.handler';
@@ -32,6 +33,7 @@ import { certificateHandlers, webhookTlsHandlers } from '../tls/tls.handler';
 
 export const platformHandlers: PlatformHandlers = {
   ...applicationHandlers,
+  ...eventHandlers,
   ...featureHandlers,
   ...sandboxHandlers,
   ...subAccountHandlers,
@@ -129,6 +131,12 @@ export const platformHandlers: PlatformHandlers = {
   listWebhookIps: webhookHandlers.listWebhookIps,
   listWebhookDeliveries: webhookHandlers.listWebhookDeliveries,
   redeliverWebhookDelivery: webhookHandlers.redeliverWebhookDelivery,
+  getWebhookDelivery: webhookHandlers.getWebhookDelivery,
+  testWebhook: webhookHandlers.testWebhook,
+  listPixWebhooks: webhookHandlers.listPixWebhooks,
+  listPixWebhookDeliveries: webhookHandlers.listPixWebhookDeliveries,
+  getPixWebhookDelivery: webhookHandlers.getPixWebhookDelivery,
+  redeliverPixWebhookDelivery: webhookHandlers.redeliverPixWebhookDelivery,
   sandboxPay: pixInPlatformHandlers.sandboxPay,
   sandboxPixIn: pixInPlatformHandlers.sandboxPixIn,
   sandboxAcceptRec: sandboxRecHandlers.sandboxAcceptRec,

@@ -13,6 +13,8 @@ interface Registered {
   intervalMs: number;
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
+  // Woken while running: run again as soon as this run ends.
+  woken?: boolean;
 }
 
 export class Scheduler {
@@ -40,20 +42,34 @@ export class Scheduler {
     await this.run(name, entry);
   }
 
+  // Runs a job soon instead of at its next tick (work was just made for it, e.g. a delivery
+  // that must go now). Only while the scheduler runs: tests that drive jobs with runNow()
+  // keep driving them.
+  wake(name: string): void {
+    const entry = this.jobs.get(name);
+    if (!entry) throw new Error(`no job ${name}`);
+    if (!this.started) return;
+    if (entry.running) entry.woken = true;
+    else this.schedule(name, 0);
+  }
+
   async stop(): Promise<void> {
     this.started = false;
     for (const entry of this.jobs.values()) clearTimeout(entry.timer);
     await Promise.all([...this.jobs.values()].map((e) => e.running));
   }
 
-  private schedule(name: string): void {
+  private schedule(name: string, delayMs?: number): void {
     const entry = this.jobs.get(name)!;
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       void this.run(name, entry).finally(() => {
-        if (this.started) this.schedule(name);
+        if (!this.started) return;
+        const again = entry.woken;
+        entry.woken = false;
+        this.schedule(name, again ? 0 : undefined);
       });
-    }, entry.intervalMs);
+    }, delayMs ?? entry.intervalMs);
     entry.timer.unref();
   }
 

@@ -1,6 +1,7 @@
 // All SQL of Pix keys. A key is unique across the whole server (its primary key).
 import { type LocalAccount } from '../accounts/accounts.repository';
 import { prepared } from '../db/prepared';
+import { type WritePart, withParts } from '../db/together';
 import type { Kysely } from 'kysely';
 import { PIX_KEY_COLUMNS, type Database, type NewPixKey, type PixKey } from '../db/schema';
 import { qualified } from '../db/columns';
@@ -15,8 +16,9 @@ export interface PixKeyOwner extends PixKey {
   account_status: 'OPEN' | 'CLOSED';
 }
 
-export async function insertPixKey(db: Db, key: NewPixKey): Promise<PixKey> {
-  return db.insertInto('pix_keys').values(key).returningAll().executeTakeFirstOrThrow();
+// `also`: writes that go with it in the same statement (its event).
+export async function insertPixKey(db: Db, key: NewPixKey, also: WritePart[] = []): Promise<PixKey> {
+  return withParts(db, also).insertInto('pix_keys').values(key).returningAll().executeTakeFirstOrThrow();
 }
 
 // The key with its owner (company and account), or undefined when no company here has it.
@@ -135,8 +137,8 @@ export async function lockCompanyKey(db: Db, companyId: string, key: string): Pr
     .executeTakeFirst();
 }
 
-export async function deleteKey(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('pix_keys').where('key', '=', key).execute();
+export async function deleteKey(db: Db, key: string, also: WritePart[] = []): Promise<void> {
+  await withParts(db, also).deleteFrom('pix_keys').where('key', '=', key).execute();
 }
 
 export async function deleteAccountKeys(db: Db, accountId: string): Promise<number> {
@@ -145,7 +147,7 @@ export async function deleteAccountKeys(db: Db, accountId: string): Promise<numb
 }
 
 // Makes `key` the company's only default key (the partial unique index allows one).
-export async function makeDefault(db: Db, companyId: string, key: string): Promise<PixKey> {
+export async function makeDefault(db: Db, companyId: string, key: string, also: WritePart[] = []): Promise<PixKey> {
   await db
     .updateTable('pix_keys')
     .set({ is_default: false })
@@ -153,7 +155,7 @@ export async function makeDefault(db: Db, companyId: string, key: string): Promi
     .where('is_default', '=', true)
     .where('key', '!=', key)
     .execute();
-  return db
+  return withParts(db, also)
     .updateTable('pix_keys')
     .set({ is_default: true })
     .where('key', '=', key)

@@ -2,6 +2,7 @@
 // an EVP the server generates), set the default, delete (not the default). A key is unique
 // across the whole server; an account holds at most MAX_KEYS_PER_ACCOUNT keys (the DICT's
 // limit for companies).
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import { accountView } from '../accounts/accounts.service';
@@ -16,6 +17,8 @@ import { validatePixKey } from '../lib/pix-key';
 import { onlyDigitsAndLetters } from '../lib/taxid';
 import { getBalance } from '../ledger/ledger.service';
 import { isUniqueViolation } from '../db/errors';
+import type { WritePart } from '../db/together';
+import { type EventSamples, recordEventsPart, type SampleContext } from '../events/events.service';
 import * as repo from './keys.repository';
 import { requireLinkedAccount } from './linked-account';
 import { findSubAccountByKey } from '../subaccounts/subaccounts.repository';
@@ -25,6 +28,32 @@ export const MAX_KEYS_PER_ACCOUNT = 20;
 export function pixKeyView(k: PixKey): components['schemas']['PixKey'] {
   return { key: k.key, type: k.type, isDefault: k.is_default, createdAt: k.created_at.toISOString() };
 }
+
+type KeyEvent = 'PIXGATE:PIX_KEY_CREATED' | 'PIXGATE:PIX_KEY_DELETED' | 'PIXGATE:PIX_KEY_DEFAULT_CHANGED';
+
+// The event of a key's change, written in the change's statement: {pixKey} as it is after it.
+function keyEventPart(type: KeyEvent, key: PixKey, at: Date): WritePart {
+  return recordEventsPart([{ companyId: key.company_id, type, payload: { pixKey: pixKeyView(key) }, at }]);
+}
+
+// Sample payloads for test events: a made-up EVP key of the company's account.
+function sampleKey(ctx: SampleContext, isDefault: boolean) {
+  const key: PixKey = {
+    key: randomUUID(),
+    company_id: ctx.party.company_id,
+    account_id: ctx.party.account_id,
+    type: 'EVP',
+    is_default: isDefault,
+    created_at: ctx.now,
+  };
+  return { pixKey: pixKeyView(key) };
+}
+
+export const keyEventSamples: EventSamples = {
+  'PIXGATE:PIX_KEY_CREATED': (ctx) => sampleKey(ctx, false),
+  'PIXGATE:PIX_KEY_DELETED': (ctx) => sampleKey(ctx, false),
+  'PIXGATE:PIX_KEY_DEFAULT_CHANGED': (ctx) => sampleKey(ctx, true),
+};
 
 // A key as written in a path: its DICT form when it is a valid key, else as given.
 export function canonicalKey(raw: string): string {
@@ -74,14 +103,17 @@ export class PixKeysService {
         }
         // A new key was in no process's cache (keys not found are not kept): nothing to announce.
         const hasDefault = (await repo.findDefaultKey(trx, principal.companyId)) !== undefined;
-        const created = await repo.insertPixKey(trx, {
+        const row: PixKey = {
           key,
           company_id: principal.companyId,
           account_id: account.id,
           type: input.type,
           is_default: !hasDefault,
           created_at: await this.clock.now(principal.companyId, trx),
-        });
+        };
+        const created = await repo.insertPixKey(trx, row, [
+          keyEventPart('PIXGATE:PIX_KEY_CREATED', row, row.created_at),
+        ]);
         return pixKeyView(created);
       });
     } catch (err) {
@@ -95,7 +127,10 @@ export class PixKeysService {
     const view = await this.db.transaction().execute(async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
       if (!found) throw errors.missing('pixKey');
-      const made = await repo.makeDefault(trx, principal.companyId, key);
+      const now = await this.clock.now(principal.companyId, trx);
+      const made = await repo.makeDefault(trx, principal.companyId, key, [
+        keyEventPart('PIXGATE:PIX_KEY_DEFAULT_CHANGED', { ...found, is_default: true }, now),
+      ]);
       await this.companies.announceKeys(trx, principal.companyId);
       return pixKeyView(made);
     });
@@ -112,7 +147,8 @@ export class PixKeysService {
       // A subaccount is reached by its one key: the key leaves with the subaccount.
       if (found.account_id !== principal.accountId && (await findSubAccountByKey(trx, principal.companyId, key)))
         throw errors.badRequest('The Pix key of a subaccount is removed with the subaccount');
-      await repo.deleteKey(trx, key);
+      const now = await this.clock.now(principal.companyId, trx);
+      await repo.deleteKey(trx, key, [keyEventPart('PIXGATE:PIX_KEY_DELETED', found, now)]);
       await this.companies.announceKeys(trx, principal.companyId);
     });
     await this.companies.keysChanged(principal.companyId);

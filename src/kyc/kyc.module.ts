@@ -36,3 +36,5 @@ export function buildKycServices(
     delivery,
   };
 }
+
+export { onboardingEventSamples } from './onboarding.service';

@@ -13,7 +13,7 @@ import type {
   NewKycOnboarding,
   NewKycRepresentative,
 } from '../db/schema';
-import type { WritePart } from '../db/together';
+import { type WritePart, withParts } from '../db/together';
 
 type Db = Kysely<Database>;
 
@@ -23,13 +23,26 @@ export interface RepresentativeWithChannels extends KycRepresentativeRow {
 }
 
 // Inserts unless the correlationID or the CNPJ is taken (then undefined, the transaction stays usable).
-export async function insertOnboardingIfFree(db: Db, row: NewKycOnboarding): Promise<KycOnboardingRow | undefined> {
-  return db
-    .insertInto('kyc_onboardings')
-    .values(row)
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+// The name of the CTE in which insertOnboardingIfFree inserts: a part given to it may read it
+// (its event, written only when the onboarding was).
+export const INSERTED_ONBOARDING = 'inserted_onboarding';
+
+export async function insertOnboardingIfFree(
+  db: Db,
+  row: NewKycOnboarding,
+  also: WritePart[] = [],
+): Promise<KycOnboardingRow | undefined> {
+  let query = db.with(INSERTED_ONBOARDING, (qc) =>
+    qc
+      .insertInto('kyc_onboardings')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll(),
+  );
+  also.forEach((part, i) => {
+    query = query.with(`also_${i}`, part as never) as unknown as typeof query;
+  });
+  return query.selectFrom(INSERTED_ONBOARDING).selectAll().executeTakeFirst();
 }
 
 function selectOnboardingByCorrelationId(db: Db, companyId: string, correlationId: string) {
@@ -91,8 +104,14 @@ export async function lockOnboardingByLinkToken(db: Db, token: string): Promise<
   return selectOnboardingByLinkToken(db, token).forUpdate().executeTakeFirst();
 }
 
-export async function setOnboardingStatus(db: Db, id: string, status: KycStatus, at: Date): Promise<KycOnboardingRow> {
-  return db
+export async function setOnboardingStatus(
+  db: Db,
+  id: string,
+  status: KycStatus,
+  at: Date,
+  also: WritePart[] = [],
+): Promise<KycOnboardingRow> {
+  return withParts(db, also)
     .updateTable('kyc_onboardings')
     .set({ status, updated_at: at })
     .where('id', '=', id)

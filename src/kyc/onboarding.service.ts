@@ -8,6 +8,14 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
 import type { Database, KycOnboardingRow } from '../db/schema';
+import {
+  type EventSamples,
+  type NewEvent,
+  recordEventsPart,
+  recordEventWhenPart,
+  SAMPLE_PREFIX,
+  type SampleContext,
+} from '../events/events.service';
 import { DomainError, errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
@@ -74,6 +82,61 @@ export function cleanRepresentative(r: RepresentativeInput, field: string, issue
   };
 }
 
+type OnboardingEvent =
+  | 'PIXGATE:KYC_ONBOARDING_CREATED'
+  | 'PIXGATE:KYC_ONBOARDING_SUBMITTED'
+  | 'PIXGATE:KYC_ONBOARDING_APPROVED'
+  | 'PIXGATE:KYC_ONBOARDING_REJECTED';
+
+const DECISION_EVENTS = {
+  APPROVED: 'PIXGATE:KYC_ONBOARDING_APPROVED',
+  REJECTED: 'PIXGATE:KYC_ONBOARDING_REJECTED',
+} as const;
+
+// The onboarding as its events carry it: the company onboarded and where it stands (its
+// representatives are read with GET /api/v1/kyc/representatives).
+export function onboardingEventView(o: KycOnboardingRow) {
+  return {
+    id: o.id,
+    correlationID: o.correlation_id,
+    taxID: o.tax_id,
+    officialName: o.official_name,
+    tradeName: o.trade_name,
+    status: o.status,
+    createdAt: o.created_at.toISOString(),
+    updatedAt: o.updated_at.toISOString(),
+  };
+}
+
+function onboardingEvent(type: OnboardingEvent, o: KycOnboardingRow, at: Date): NewEvent {
+  return { companyId: o.company_id, type, payload: { onboarding: onboardingEventView(o) }, at };
+}
+
+// Sample payloads for test events: a made-up onboarding of a made-up company.
+function sampleOnboarding(ctx: SampleContext, status: KycOnboardingRow['status']) {
+  const taxId = '11222333000181';
+  const o: KycOnboardingRow = {
+    id: randomUUID(),
+    company_id: ctx.party.company_id,
+    correlation_id: `${SAMPLE_PREFIX}onboarding-${ctx.suffix}`,
+    tax_id: taxId,
+    ...((n) => ({ official_name: n.officialName, trade_name: n.tradeName }))(enrichedCompanyNames(taxId)),
+    status,
+    link_token: randomBytes(16).toString('hex'),
+    redirect_url: null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+  return { onboarding: onboardingEventView(o) };
+}
+
+export const onboardingEventSamples: EventSamples = {
+  'PIXGATE:KYC_ONBOARDING_CREATED': (ctx) => sampleOnboarding(ctx, 'PENDING'),
+  'PIXGATE:KYC_ONBOARDING_SUBMITTED': (ctx) => sampleOnboarding(ctx, 'SUBMITTED'),
+  'PIXGATE:KYC_ONBOARDING_APPROVED': (ctx) => sampleOnboarding(ctx, 'APPROVED'),
+  'PIXGATE:KYC_ONBOARDING_REJECTED': (ctx) => sampleOnboarding(ctx, 'REJECTED'),
+};
+
 export class KycOnboardingService {
   constructor(
     private readonly db: Db,
@@ -111,7 +174,7 @@ export class KycOnboardingService {
       const existing = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
       if (existing) return { created: false, onboarding: await this.view(trx, principal.companyId, existing) };
       const now = await this.clock.now(principal.companyId, trx);
-      const inserted = await repo.insertOnboardingIfFree(trx, {
+      const row: KycOnboardingRow = {
         id: randomUUID(),
         company_id: principal.companyId,
         correlation_id: correlationId,
@@ -122,7 +185,11 @@ export class KycOnboardingService {
         redirect_url: input.redirectUrl ?? null,
         created_at: now,
         updated_at: now,
-      });
+      };
+      // Its event is written only when the onboarding is (not on a conflict).
+      const inserted = await repo.insertOnboardingIfFree(trx, row, [
+        recordEventWhenPart(onboardingEvent('PIXGATE:KYC_ONBOARDING_CREATED', row, now), repo.INSERTED_ONBOARDING),
+      ]);
       if (!inserted) {
         // Taken meanwhile (a concurrent create) or the CNPJ is onboarded under another correlationID.
         const same = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
@@ -227,7 +294,10 @@ export class KycOnboardingService {
         if (missing.length) throw missingVerification('MISSING_REPRESENTATIVE_PHONE_VERIFICATION', missing, 'phone');
       }
       const now = await this.clock.now(principal.companyId, trx);
-      const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', now);
+      const after = { ...onboarding, status: 'SUBMITTED' as const, updated_at: now };
+      const submitted = await repo.setOnboardingStatus(trx, onboarding.id, 'SUBMITTED', now, [
+        recordEventsPart([onboardingEvent('PIXGATE:KYC_ONBOARDING_SUBMITTED', after, now)]),
+      ]);
       // The register the analysis settles (GET /api/v1/account-register), in the same transaction.
       await openAccountRegister(trx, {
         id: randomUUID(),
@@ -255,7 +325,10 @@ export class KycOnboardingService {
       if (onboarding.status !== 'SUBMITTED')
         throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
       const now = await this.clock.now(onboarding.company_id, trx);
-      const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, now);
+      const after = { ...onboarding, status: decision, updated_at: now };
+      const reviewed = await repo.setOnboardingStatus(trx, onboarding.id, decision, now, [
+        recordEventsPart([onboardingEvent(DECISION_EVENTS[decision], after, now)]),
+      ]);
       await settleAccountRegister(trx, onboarding.company_id, onboarding.correlation_id, decision, now);
       return this.view(trx, onboarding.company_id, reviewed);
     });

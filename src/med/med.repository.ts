@@ -1,5 +1,6 @@
 // All SQL of funds recoveries (MED); the sent transactions they are opened for are read
 // through transactions.repository and payments.repository.
+import { type WritePart, withParts } from '../db/together';
 import type { Kysely } from 'kysely';
 import type { Database, FundsRecovery, FundsRecoveryUpdate, NewFundsRecovery, StoredRecoveryEvent } from '../db/schema';
 
@@ -9,8 +10,9 @@ export async function findByTransaction(db: Db, transactionId: string): Promise<
   return db.selectFrom('funds_recoveries').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
 }
 
-export async function insertRecovery(db: Db, row: NewFundsRecovery): Promise<FundsRecovery> {
-  return db.insertInto('funds_recoveries').values(row).returningAll().executeTakeFirstOrThrow();
+// `also`: writes that go with it in the same statement (its event).
+export async function insertRecovery(db: Db, row: NewFundsRecovery, also: WritePart[] = []): Promise<FundsRecovery> {
+  return withParts(db, also).insertInto('funds_recoveries').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 // companyId undefined: any company's (the sandbox's analysis moves).
@@ -33,8 +35,9 @@ export async function updateRecovery(
   db: Db,
   id: string,
   set: Omit<FundsRecoveryUpdate, 'events'> & { events: StoredRecoveryEvent[] },
+  also: WritePart[] = [],
 ): Promise<FundsRecovery> {
-  return db
+  return withParts(db, also)
     .updateTable('funds_recoveries')
     .set({ ...set, events: JSON.stringify(set.events) })
     .where('id', '=', id)

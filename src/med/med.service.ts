@@ -23,6 +23,8 @@ import type {
   StoredRecoveryEvent,
 } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
+import type { WritePart } from '../db/together';
+import { type EventSamples, recordEventsPart, SAMPLE_PREFIX, type SampleContext } from '../events/events.service';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { FEATURES, hasFeature } from '../identity/identity.service';
@@ -80,6 +82,58 @@ export function fundsRecoveryView(
   };
 }
 
+type RecoveryEvent = 'PIXGATE:FUNDS_RECOVERY_CREATED' | 'PIXGATE:FUNDS_RECOVERY_UPDATED';
+
+// The event of a recovery's change, written in the change's statement: {fundsRecovery} as the
+// reporter reads it after the change.
+function recoveryEventPart(type: RecoveryEvent, r: FundsRecovery, at: Date): WritePart {
+  return recordEventsPart([{ companyId: r.company_id, type, payload: { fundsRecovery: fundsRecoveryView(r) }, at }]);
+}
+
+// Sample payloads for test events: a made-up recovery of a made-up Pix the company sent.
+function sampleRecovery(ctx: SampleContext, status: FundsRecoveryStatus): FundsRecovery {
+  const stamp = ctx.now.toISOString().replace(/\D/g, '').slice(0, 12);
+  return {
+    id: randomUUID(),
+    company_id: ctx.party.company_id,
+    account_id: ctx.party.account_id,
+    transaction_id: `${SAMPLE_PREFIX}transaction-${ctx.suffix}`,
+    end_to_end_id: `E${OWN_ISPB}${stamp}TEST${ctx.suffix.slice(0, 7).toUpperCase()}`,
+    situation_type: 'SCAM',
+    details: 'Test event: this funds recovery does not exist',
+    status,
+    direction: 'SENT',
+    reporter_participant: OWN_ISPB,
+    events:
+      status === 'CREATED'
+        ? []
+        : [
+            {
+              type: 'STATUS_CHANGED',
+              status,
+              description: ANALYSIS_MOVES.AWAITING_ANALYSIS!.description,
+              createdAt: ctx.now.toISOString(),
+            },
+          ],
+    receiver_company_id: null,
+    receiver_account_id: null,
+    value: 1000,
+    blocked: status === 'CREATED' ? 0 : 1000,
+    recovered: 0,
+    analysis_result: null,
+    return_id: null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+}
+
+export const recoveryEventSamples: EventSamples = {
+  'PIXGATE:FUNDS_RECOVERY_CREATED': (ctx) => ({ fundsRecovery: fundsRecoveryView(sampleRecovery(ctx, 'CREATED')) }),
+  'PIXGATE:FUNDS_RECOVERY_UPDATED': (ctx) => ({
+    fundsRecovery: fundsRecoveryView(sampleRecovery(ctx, 'AWAITING_ANALYSIS')),
+  }),
+};
+
 export class MedService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -100,7 +154,7 @@ export class MedService {
         if (await repo.findByTransaction(trx, sent.id)) throw errors.conflict(ALREADY_EXISTS);
         const target = await recoveryTarget(trx, input.transactionEndToEndId, Number(sent.value));
         if (target.value <= 0) throw errors.badRequest('Transaction was already refunded in full');
-        const row = await repo.insertRecovery(trx, {
+        const values = {
           id: randomUUID(),
           company_id: principal.companyId,
           account_id: sent.account_id,
@@ -108,7 +162,7 @@ export class MedService {
           end_to_end_id: input.transactionEndToEndId,
           situation_type: input.situationType,
           details: input.details,
-          status: 'CREATED',
+          status: 'CREATED' as const,
           direction: 'SENT',
           reporter_participant: OWN_ISPB,
           events: JSON.stringify([]),
@@ -119,7 +173,11 @@ export class MedService {
           return_id: null,
           created_at: now,
           updated_at: now,
-        });
+        };
+        const opened: FundsRecovery = { ...values, events: [], blocked: 0, recovered: 0 };
+        const row = await repo.insertRecovery(trx, values, [
+          recoveryEventPart('PIXGATE:FUNDS_RECOVERY_CREATED', opened, now),
+        ]);
         return fundsRecoveryView(row);
       });
     } catch (error) {
@@ -216,6 +274,8 @@ export class MedService {
     set: Omit<FundsRecoveryUpdate, 'events' | 'status' | 'updated_at'>,
   ): Promise<FundsRecovery> {
     const event: StoredRecoveryEvent = { type: 'STATUS_CHANGED', status, description, createdAt: now.toISOString() };
-    return repo.updateRecovery(trx, row.id, { ...set, status, events: [...row.events, event], updated_at: now });
+    const change = { ...set, status, events: [...row.events, event], updated_at: now };
+    const moved: FundsRecovery = { ...row, ...change };
+    return repo.updateRecovery(trx, row.id, change, [recoveryEventPart('PIXGATE:FUNDS_RECOVERY_UPDATED', moved, now)]);
   }
 }

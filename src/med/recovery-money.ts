@@ -19,7 +19,7 @@ import { findAccountParty } from '../accounts/accounts.repository';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FundsRecovery, PixReceived } from '../db/schema';
-import { recordEventsPart } from '../events/events.repository';
+import { recordEventsPart } from '../events/events.service';
 import { writeTogether } from '../db/together';
 import { applyMove, counterLeg, lockAccounts, OUTSIDE } from '../ledger/ledger.service';
 import { newReturnId } from '../lib/ids';

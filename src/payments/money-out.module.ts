@@ -63,3 +63,5 @@ export function buildMoneyOutServices(
     idempotency,
   };
 }
+
+export { paymentEventSamples } from './payment-samples';

@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, PaymentRow } from '../db/schema';
 import { isUniqueViolation, retryOnConflict } from '../db/errors';
-import { recordEvent, recordEventsPart } from '../events/events.repository';
+import { recordEvent, recordEventsPart } from '../events/events.service';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
@@ -52,6 +52,8 @@ import {
 export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
 // CREATED payments not approved within this time are removed (status DENIED).
 export const APPROVAL_WINDOW_MS = 7 * 24 * 3600 * 1000;
+// Why a payment not approved within the window is removed (OPENPIX:MOVEMENT_REMOVED's error).
+export const NOT_APPROVED_IN_TIME = 'Not approved within 7 days';
 
 // The canonical JSON of a create body (keys sorted; autoApprove absent is false).
 export function requestHash(body: CreatePaymentBody): string {
@@ -165,7 +167,7 @@ export class PaymentsService {
       const stale = await repo.claimStale(trx, APPROVAL_WINDOW_MS, 100);
       for (const row of stale) {
         const now = await this.clock.now(row.company_id, trx);
-        const reason = 'Not approved within 7 days';
+        const reason = NOT_APPROVED_IN_TIME;
         await repo.updatePayment(trx, row.id, {
           status: 'DENIED',
           failure_code: 'EXPIRED',

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findCompanyCharge, platformChargeView } from '../charges/payable';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
-import { recordEvent } from '../events/events.repository';
+import { recordEvent } from '../events/events.service';
 import { applyMove, applyMoves, counterLeg, type Move, OUTSIDE } from '../ledger/ledger.service';
 import type { Clock } from '../lib/clock';
 import { cents } from '../lib/money';

@@ -19,3 +19,5 @@ export function buildPixInService(
   });
   return pixin;
 }
+
+export { pixInEventSamples } from './pixin-samples';

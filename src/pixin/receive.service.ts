@@ -6,7 +6,7 @@ import { type AccountParty, findAccountParty } from '../accounts/accounts.reposi
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Charge, Database, PixReceived } from '../db/schema';
-import { type NewEvent, recordEvents } from '../events/events.repository';
+import { type NewEvent, recordEvents } from '../events/events.service';
 import { findPixKeyOwner } from '../keys/keys.repository';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { isValidEndToEndId } from '../lib/ids';
@@ -21,7 +21,7 @@ import { insertTransaction } from '../transactions/transactions.repository';
 import type { ChargeWithAccount } from '../charges/charges.repository';
 import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
 import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
-import { chargeEventView } from '../charges/charge-records';
+import { chargeEventView, type ChargeEventView } from '../charges/charge-records';
 
 export interface IncomingPix {
   // Made by the payer's side (E + payer ISPB + yyyyMMddHHmm + 11 alphanumerics).
@@ -253,34 +253,34 @@ async function credit(trx: Kysely<Database>, target: Target, endToEndId: string,
   if (!move.ok) throw new Error(`crediting a received Pix failed: ${move.code}`);
 }
 
+// The platform payloads of a Pix received: the charge completed (when it paid one) and the
+// transaction. Also what test events' samples are made with (pixin-samples.ts).
+export function settlementPayloads(
+  pix: PixReceived,
+  party: AccountParty,
+  chargeView: ChargeEventView | undefined,
+  qrCode: Target['qrCode'],
+) {
+  const common = { pix: platformPixView(pix), company: companyView(party), account: accountEventView(party) };
+  return {
+    completed: chargeView ? { charge: chargeView, ...common } : undefined,
+    received: {
+      ...common,
+      ...(chargeView ? { charge: chargeView } : {}),
+      ...(qrCode ? { pixQrCode: qrCode } : {}),
+    },
+  };
+}
+
 // The events a receiver hears of: the charge completed, the transaction, the Pix API callback.
 function settlementEvents(target: Target, pix: PixReceived, paid: Charge | null, publicUrl: string): NewEvent[] {
   const at = target.at;
   const chargeView = paid && target.charge ? chargeEventView(paid, target.charge, publicUrl, at) : undefined;
-  const common = {
-    pix: platformPixView(pix),
-    company: companyView(target.party),
-    account: accountEventView(target.party),
-  };
+  const payloads = settlementPayloads(pix, target.party, chargeView, target.qrCode);
   const events: NewEvent[] = [];
-  if (chargeView) {
-    events.push({
-      companyId: target.companyId,
-      type: 'OPENPIX:CHARGE_COMPLETED',
-      payload: { charge: chargeView, ...common },
-      at,
-    });
-  }
-  events.push({
-    companyId: target.companyId,
-    type: 'OPENPIX:TRANSACTION_RECEIVED',
-    payload: {
-      ...common,
-      ...(chargeView ? { charge: chargeView } : {}),
-      ...(target.qrCode ? { pixQrCode: target.qrCode } : {}),
-    },
-    at,
-  });
+  if (payloads.completed)
+    events.push({ companyId: target.companyId, type: 'OPENPIX:CHARGE_COMPLETED', payload: payloads.completed, at });
+  events.push({ companyId: target.companyId, type: 'OPENPIX:TRANSACTION_RECEIVED', payload: payloads.received, at });
   if (pix.txid) {
     events.push({
       companyId: target.companyId,

@@ -17,7 +17,7 @@ import type {
   RecurringCharge,
   SolicRecStatus,
 } from '../db/schema';
-import { recordEvent } from '../events/events.repository';
+import { recordEvent } from '../events/events.service';
 import { findCompany } from '../identity/identity.repository';
 import * as cobrRepo from './cobr.repository';
 import { ENDED_REC, OPEN_REQUEST } from './rec.rules';

@@ -32,3 +32,5 @@ export function buildSubscriptionsServices(
   });
   return { subscriptions, installments: new InstallmentsService(db, clock, recurrences.cobrs) };
 }
+
+export { subscriptionEventSamples } from './subscriptions.service';

@@ -1,6 +1,7 @@
 // All SQL of subscriptions and their installments (the charges they generated).
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
+import { type WritePart, withParts } from '../db/together';
 import type {
   Database,
   NewSubscription,
@@ -12,8 +13,9 @@ import type {
 
 type Db = Kysely<Database>;
 
-export async function insertSubscription(db: Db, row: NewSubscription): Promise<Subscription> {
-  return db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+// `also`: writes that go with it in the same statement (its event).
+export async function insertSubscription(db: Db, row: NewSubscription, also: WritePart[] = []): Promise<Subscription> {
+  return withParts(db, also).insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findByCorrelationId(
@@ -96,8 +98,14 @@ export async function updateSubscription(
   db: Db,
   id: string,
   changes: Updateable<SubscriptionsTable>,
+  also: WritePart[] = [],
 ): Promise<Subscription> {
-  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return withParts(db, also)
+    .updateTable('subscriptions')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 // A page of the company's subscriptions, newest first, and how many it has.

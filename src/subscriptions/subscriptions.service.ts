@@ -27,6 +27,8 @@ import type { PlatformChargesService } from '../charges/platform/platform-charge
 import type { Database, Subscription } from '../db/schema';
 import { upsertChargeCustomer } from '../customers/customers.service';
 import { isUniqueViolation } from '../db/errors';
+import type { WritePart } from '../db/together';
+import { type EventSamples, recordEventsPart, SAMPLE_PREFIX, type SampleContext } from '../events/events.service';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
@@ -69,6 +71,56 @@ function jobPrincipal(companyId: string): Principal {
     features: [],
   };
 }
+
+type SubscriptionEvent =
+  'PIXGATE:SUBSCRIPTION_CREATED' | 'PIXGATE:SUBSCRIPTION_CANCELED' | 'PIXGATE:SUBSCRIPTION_VALUE_CHANGED';
+
+// The event of a subscription's change, written in the change's statement: {subscription} as
+// it is after the change (a PIX_RECURRING one without its recurrence's state).
+function subscriptionEventPart(type: SubscriptionEvent, s: Subscription, publicUrl: string, at: Date): WritePart {
+  return recordEventsPart([
+    { companyId: s.company_id, type, payload: { subscription: subscriptionView(s, publicUrl) }, at },
+  ]);
+}
+
+// Sample payloads for test events: a made-up monthly subscription of a made-up customer.
+function sampleSubscription(ctx: SampleContext, status: Subscription['status'], value = 1000) {
+  const s: Subscription = {
+    id: randomUUID(),
+    global_id: Buffer.from(`PaymentSubscription:${randomBytes(12).toString('hex')}`).toString('base64'),
+    company_id: ctx.party.company_id,
+    correlation_id: `${SAMPLE_PREFIX}subscription-${ctx.suffix}`,
+    name: 'Test event: this subscription does not exist',
+    comment: null,
+    value,
+    customer_id: null,
+    customer: { name: 'Cliente de Teste', taxID: { taxID: '12345678909', type: 'BR:CPF' } },
+    type: 'RECURRENT',
+    frequency: 'MONTHLY',
+    charge_type: 'OVERDUE',
+    day_generate_charge: ctx.now.getUTCDate(),
+    day_due: 7,
+    installment_count: null,
+    charges_generated: 0,
+    interests: null,
+    fines: null,
+    additional_info: null,
+    status,
+    next_charge_at: status === 'ACTIVE' ? ctx.now : null,
+    payment_link_id: randomUUID(),
+    id_rec: null,
+    pix_recurring: null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+  return { subscription: subscriptionView(s, ctx.publicUrl) };
+}
+
+export const subscriptionEventSamples: EventSamples = {
+  'PIXGATE:SUBSCRIPTION_CREATED': (ctx) => sampleSubscription(ctx, 'ACTIVE'),
+  'PIXGATE:SUBSCRIPTION_CANCELED': (ctx) => sampleSubscription(ctx, 'CANCELED'),
+  'PIXGATE:SUBSCRIPTION_VALUE_CHANGED': (ctx) => sampleSubscription(ctx, 'ACTIVE', 1500),
+};
 
 export class SubscriptionsService {
   constructor(
@@ -128,14 +180,18 @@ export class SubscriptionsService {
           row.id_rec = made.rec.id_rec;
           recSummary = made.summary;
         }
-        const saved = await repo.insertSubscription(trx, {
-          ...row,
-          customer: JSON.stringify(row.customer),
-          interests: row.interests && JSON.stringify(row.interests),
-          fines: row.fines && JSON.stringify(row.fines),
-          additional_info: row.additional_info && JSON.stringify(row.additional_info),
-          pix_recurring: row.pix_recurring && JSON.stringify(row.pix_recurring),
-        });
+        const saved = await repo.insertSubscription(
+          trx,
+          {
+            ...row,
+            customer: JSON.stringify(row.customer),
+            interests: row.interests && JSON.stringify(row.interests),
+            fines: row.fines && JSON.stringify(row.fines),
+            additional_info: row.additional_info && JSON.stringify(row.additional_info),
+            pix_recurring: row.pix_recurring && JSON.stringify(row.pix_recurring),
+          },
+          [subscriptionEventPart('PIXGATE:SUBSCRIPTION_CREATED', row, this.publicUrl, now)],
+        );
         return subscriptionView(saved, this.publicUrl, recSummary);
       });
     } catch (error) {
@@ -198,11 +254,10 @@ export class SubscriptionsService {
       const now = await this.clock.now(principal.companyId, trx);
       if (sub.id_rec !== null)
         await this.recurrences.recs.cancelOfSubscription(trx, principal.companyId, sub.id_rec, now);
-      const saved = await repo.updateSubscription(trx, sub.id, {
-        status: 'CANCELED',
-        next_charge_at: null,
-        updated_at: now,
-      });
+      const change = { status: 'CANCELED' as const, next_charge_at: null, updated_at: now };
+      const saved = await repo.updateSubscription(trx, sub.id, change, [
+        subscriptionEventPart('PIXGATE:SUBSCRIPTION_CANCELED', { ...sub, ...change }, this.publicUrl, now),
+      ]);
       return this.viewOf(trx, saved);
     });
   }
@@ -214,7 +269,14 @@ export class SubscriptionsService {
       if (!sub) throw errors.missing('subscription');
       checkNewValue(sub, value);
       const now = await this.clock.now(principal.companyId, trx);
-      return this.viewOf(trx, await repo.updateSubscription(trx, sub.id, { value, updated_at: now }));
+      const change = { value, updated_at: now };
+      const event = subscriptionEventPart(
+        'PIXGATE:SUBSCRIPTION_VALUE_CHANGED',
+        { ...sub, ...change },
+        this.publicUrl,
+        now,
+      );
+      return this.viewOf(trx, await repo.updateSubscription(trx, sub.id, change, [event]));
     });
   }
 

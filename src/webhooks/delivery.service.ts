@@ -10,23 +10,29 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { components } from '../../generated/pix.types';
 import type { Config } from '../config';
-import type { Database, EventRow, Webhook, WebhookDelivery } from '../db/schema';
-import type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../events/event-payloads';
+import type { Database, Webhook, WebhookDelivery } from '../db/schema';
+import type { WritePart } from '../db/together';
 import {
+  type AccountEnvironment,
   claimUndispatchedEvents,
   findEvents,
+  isPixCallback,
   markEventsDispatched,
+  type PixCallbackType,
   type UndispatchedEvent,
-} from '../events/events.repository';
+  webhookBodyOf,
+} from '../events/events.service';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '../db/errors';
 import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
-import { send, type Attempt } from './sender';
+import { type Attempt, failedAttempt, send } from './sender';
+import { classifyError } from './attempt-errors';
 import { hmacSignature, RSA_SIGNATURE_HEADER, rsaSignature, SIGNATURE_HEADER } from './signature';
 import type { WebhookKeys } from './webhook-keys';
+
+export type { AccountEnvironment } from '../events/events.service';
 
 export const JOB_NAME = 'webhooks';
 export const JOB_INTERVAL_MS = 1000;
@@ -38,32 +44,15 @@ const RUN_BUDGET_MS = 5000;
 // Recording an attempt is retried until this long before its lease expires.
 const LEASE_MARGIN_MS = 5000;
 
-type PixSchemas = components['schemas'];
+export const TEST_HEADER = 'X-Pixgate-Test';
 
-// The Pix API callbacks: event type -> webhook kind, path appended to the URL, body.
-interface PixCallback<T extends PixCallbackType> {
-  kind: 'pix' | 'rec' | 'cobr';
-  path: string;
-  body: (p: PixCallbackPayloads[T]) => unknown;
-}
-const PIX_CALLBACKS: { [T in PixCallbackType]: PixCallback<T> } = {
-  'PIX_API:PIX': { kind: 'pix', path: '/pix', body: (p): PixSchemas['WebhookPixNotificacao'] => ({ pix: [p.pix] }) },
-  'PIX_API:REC': { kind: 'rec', path: '/rec', body: (p): PixSchemas['WebhookRecNotificacao'] => ({ recs: [p.rec] }) },
-  'PIX_API:COBR': {
-    kind: 'cobr',
-    path: '/cobr',
-    body: (p): PixSchemas['WebhookCobRNotificacao'] => ({ cobsr: [p.cobr] }),
-  },
+// The Pix API callbacks: event type -> webhook kind and the path appended to its URL (the
+// body is the standard's, events/event-body.ts).
+const PIX_CALLBACKS: { [T in PixCallbackType]: { kind: 'pix' | 'rec' | 'cobr'; path: string } } = {
+  'PIX_API:PIX': { kind: 'pix', path: '/pix' },
+  'PIX_API:REC': { kind: 'rec', path: '/rec' },
+  'PIX_API:COBR': { kind: 'cobr', path: '/cobr' },
 };
-
-function isPixCallback(type: string): type is PixCallbackType {
-  return Object.hasOwn(PIX_CALLBACKS, type);
-}
-
-// A callback's body from its stored payload, which recordEvent checked against its type.
-function callbackBody<T extends PixCallbackType>(type: T, payload: EventPayload): unknown {
-  return PIX_CALLBACKS[type].body(payload as PixCallbackPayloads[T]);
-}
 
 export function newDeliveryId(): string {
   return randomBytes(12).toString('hex');
@@ -73,6 +62,21 @@ export interface RunStats {
   fannedOut: number;
   attempted: number;
   succeeded: number;
+}
+
+// The headers as the delivery log keeps them: the webhook's Authorization masked (the end of
+// the credential shows which one it was); the signatures in full (they are not secrets).
+export function loggedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  for (const name of Object.keys(out)) {
+    if (name.toLowerCase() !== 'authorization') continue;
+    const value = out[name]!;
+    const m = /^(\S+)\s+(.+)$/.exec(value);
+    const secret = m ? m[2]! : value;
+    const masked = secret.length >= 12 ? `****${secret.slice(-4)}` : '****';
+    out[name] = m ? `${m[1]} ${masked}` : masked;
+  }
+  return out;
 }
 
 export class WebhookDeliveryService {
@@ -143,7 +147,7 @@ export class WebhookDeliveryService {
           company_id: event.company_id,
           event_id: event.id,
           event_type: event.type,
-          body: bodyOf(payloads.get(event.id)!, this.environment),
+          body: webhookBodyOf(payloads.get(event.id)!, this.environment),
           status: 'PENDING' as const,
           lease_token: null,
           lease_until: null,
@@ -170,29 +174,45 @@ export class WebhookDeliveryService {
     return delivery;
   }
 
+  // A test delivery: written with its event (`also`) already leased to this process, and
+  // attempted now, once. Answers the delivery as inserted.
+  async sendTest(webhook: Webhook, row: repo.NewDelivery, also: WritePart): Promise<WebhookDelivery> {
+    const token = randomUUID();
+    const delivery = await repo.insertLeasedDelivery(this.db, row, [also], { token, ms: this.leaseMs });
+    await this.attempt(delivery, webhook, token, false);
+    return delivery;
+  }
+
   // Sends one delivery and records the attempt (and the outcome while the lease holds).
   private async attempt(delivery: WebhookDelivery, webhook: Webhook, token: string, manual: boolean): Promise<Attempt> {
     const at = new Date();
+    const url = targetUrl(webhook);
+    const headers = await this.headers(delivery, webhook, at);
     let attempt: Attempt;
     try {
       attempt = await send({
-        url: targetUrl(webhook),
+        url,
         body: delivery.body,
-        headers: await this.headers(delivery, webhook, at),
+        headers,
         timeoutMs: this.timeoutMs,
         allowPrivate: this.config.sandbox,
       });
     } catch (err) {
-      attempt = { statusCode: null, latencyMs: 0, error: err instanceof Error ? err.message : String(err), ok: false };
+      attempt = failedAttempt(classifyError(err, { host: url.host }), 0);
     }
     const outcome = manual ? manualOutcome(delivery, attempt) : this.automaticOutcome(delivery, attempt);
-    const record = {
+    const record: repo.AttemptRecord = {
       deliveryId: delivery.id,
       at,
       statusCode: attempt.statusCode,
       latencyMs: attempt.latencyMs,
       error: attempt.error,
       manual,
+      url: url.href,
+      requestHeaders: loggedHeaders(headers),
+      response: attempt.response,
+      errorClass: attempt.errorClass,
+      errorCode: attempt.errorCode,
     };
     const held = await this.recordAttempt(token, record, outcome, at.getTime() + this.leaseMs - LEASE_MARGIN_MS);
     if (!held)
@@ -205,7 +225,9 @@ export class WebhookDeliveryService {
       statusCode: attempt.statusCode,
       latencyMs: attempt.latencyMs,
       error: attempt.error,
+      errorClass: attempt.errorClass,
       manual,
+      ...(delivery.is_test ? { test: true } : {}),
     };
     // A failed attempt is the receiver's problem to look into: warn, with whether it will retry.
     if (attempt.ok) this.log.info(fields, 'webhook delivered');
@@ -246,7 +268,8 @@ export class WebhookDeliveryService {
   private automaticOutcome(delivery: WebhookDelivery, attempt: Attempt): repo.DeliveryOutcome {
     const attemptCount = delivery.attempt_count + 1;
     if (attempt.ok) return { status: 'SUCCEEDED', attemptCount, nextInMs: null };
-    const delay = nextDelayMs(this.schedule, attemptCount);
+    // A test delivery is attempted once: its result is what the tester wants to see.
+    const delay = delivery.is_test ? undefined : nextDelayMs(this.schedule, attemptCount);
     return delay === undefined
       ? { status: 'FAILED', attemptCount, nextInMs: null }
       : { status: 'PENDING', attemptCount, nextInMs: delay };
@@ -261,6 +284,7 @@ export class WebhookDeliveryService {
       'X-Pixgate-Event': delivery.event_type,
       'X-Pixgate-Event-Id': delivery.event_id,
       'X-Pixgate-Delivery-Id': delivery.id,
+      ...(delivery.is_test ? { [TEST_HEADER]: '1' } : {}),
       [SIGNATURE_HEADER]: hmacSignature(webhook.secret, delivery.body, t),
       [RSA_SIGNATURE_HEADER]: rsaSignature(key.privateKeyPem, delivery.body),
       'X-Pixgate-Key-Id': key.kid,
@@ -293,20 +317,6 @@ function matches(webhook: Webhook, event: UndispatchedEvent): boolean {
     return callback.kind !== 'pix' || webhook.chave === event.chave;
   }
   return webhook.kind === 'platform' && webhook.event === event.type;
-}
-
-// What kind of account received the event: a sandbox (test) account or a live one, as the
-// public reference tells them apart (account.environment).
-export type AccountEnvironment = 'TESTING' | 'PRODUCTION';
-
-// Platform webhooks: {event, eventId, ...the objects}, the account saying its environment;
-// Pix API callbacks: the standard's body.
-export function bodyOf(event: EventRow, environment: AccountEnvironment): string {
-  if (isPixCallback(event.type)) return JSON.stringify(callbackBody(event.type, event.payload));
-  const { event: _event, eventId: _eventId, ...objects } = event.payload;
-  const account = objects.account;
-  if (account !== null && typeof account === 'object') objects.account = { ...account, environment };
-  return JSON.stringify({ event: event.type, eventId: event.id, ...objects });
 }
 
 // The Pix API posts to {webhookUrl}/pix (or /rec, /cobr): the path is appended.

@@ -9,16 +9,16 @@ export const SECRET_HEADER = 'X-Pixgate-Webhook-Secret';
 
 export const webhookHandlers = {
   async createWebhook(req, ctx) {
-    const webhook = await ctx.services.webhooks.create(callerOf(ctx), req.body.webhook);
+    const webhook = await ctx.services.webhooks.create(callerOf(ctx).companyId, req.body.webhook);
     return { status: 200, body: { webhook } };
   },
   async listWebhooks(req, ctx) {
     const page = pageOf(req.query);
-    const { webhooks, total } = await ctx.services.webhooks.list(callerOf(ctx), req.query.url, page);
+    const { webhooks, total } = await ctx.services.webhooks.list(callerOf(ctx).companyId, req.query.url, page);
     return { status: 200, body: { webhooks, pageInfo: pageInfo(page, total) } };
   },
   async deleteWebhook(req, ctx) {
-    await ctx.services.webhooks.remove(callerOf(ctx), req.params.id);
+    await ctx.services.webhooks.remove(callerOf(ctx).companyId, req.params.id);
     return { status: 200, body: { status: 'OK', id: req.params.id } };
   },
   async listWebhookEvents(_req, ctx) {
@@ -32,13 +32,49 @@ export const webhookHandlers = {
   },
   async listWebhookDeliveries(req, ctx) {
     const page = pageOf(req.query);
-    const { deliveries, total } = await ctx.services.webhooks.deliveries(callerOf(ctx), req.params.id, page);
+    const { deliveries, total } = await ctx.services.webhooks.deliveries(callerOf(ctx).companyId, req.params.id, page);
     return { status: 200, body: { deliveries, pageInfo: pageInfo(page, total) } };
   },
-  async redeliverWebhookDelivery(req, ctx) {
+  async getWebhookDelivery(req, ctx) {
+    const { id, deliveryId } = req.params;
     return {
       status: 200,
-      body: { delivery: await ctx.services.webhooks.redeliver(callerOf(ctx), req.params.id, req.params.deliveryId) },
+      body: { delivery: await ctx.services.webhooks.delivery(callerOf(ctx).companyId, id, deliveryId) },
+    };
+  },
+  async redeliverWebhookDelivery(req, ctx) {
+    const { id, deliveryId } = req.params;
+    return {
+      status: 200,
+      body: { delivery: await ctx.services.webhooks.redeliver(callerOf(ctx).companyId, id, deliveryId) },
+    };
+  },
+  async testWebhook(req, ctx) {
+    return { status: 200, body: await ctx.services.webhooks.test(callerOf(ctx).companyId, req.params.id) };
+  },
+  async listPixWebhooks(req, ctx) {
+    const page = pageOf(req.query);
+    const { webhooks, total } = await ctx.services.webhooks.listPixWebhooks(callerOf(ctx).companyId, page);
+    return { status: 200, body: { webhooks, pageInfo: pageInfo(page, total) } };
+  },
+  async listPixWebhookDeliveries(req, ctx) {
+    const page = pageOf(req.query);
+    const companyId = callerOf(ctx).companyId;
+    const { deliveries, total } = await ctx.services.webhooks.pixDeliveries(companyId, req.params.id, page);
+    return { status: 200, body: { deliveries, pageInfo: pageInfo(page, total) } };
+  },
+  async getPixWebhookDelivery(req, ctx) {
+    const { id, deliveryId } = req.params;
+    return {
+      status: 200,
+      body: { delivery: await ctx.services.webhooks.pixDelivery(callerOf(ctx).companyId, id, deliveryId) },
+    };
+  },
+  async redeliverPixWebhookDelivery(req, ctx) {
+    const { id, deliveryId } = req.params;
+    return {
+      status: 200,
+      body: { delivery: await ctx.services.webhooks.redeliverPix(callerOf(ctx).companyId, id, deliveryId) },
     };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CompanyDirectory } from '../identity/companies.service';
 import type { Config } from '../config';
+import type { EventSamples } from '../events/events.service';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
@@ -26,6 +27,7 @@ export function buildWebhookServices(
   jobs: Scheduler,
   log: Logger,
   companies: CompanyDirectory,
+  samples: EventSamples,
 ): WebhookServices {
   const webhookKeys = new WebhookKeys(keys);
   const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
@@ -33,8 +35,9 @@ export function buildWebhookServices(
   jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
     await webhookDelivery.runOnce();
   });
+  const wake = () => jobs.wake(JOB_NAME);
   return {
-    webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys),
+    webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys, { companies, samples, wake }),
     pixWebhooks: new PixWebhooksService(db, clock, config, companies),
     webhookDelivery,
   };

@@ -2,6 +2,7 @@
 // scoped to a company; the delivery worker's claims are not (they serve every company).
 import { type Kysely, sql } from 'kysely';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
+import { type WritePart, withParts } from '../db/together';
 import type {
   Database,
   DeliveryStatus,
@@ -24,8 +25,9 @@ const deliveryNow = (ms = 0) => companyNowSql(sql.ref('webhook_deliveries.compan
 
 // ---- webhooks ----
 
-export async function insertWebhook(db: Db, row: NewWebhook): Promise<Webhook> {
-  return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
+// `also`: writes that go with it in the same statement (its test event and delivery).
+export async function insertWebhook(db: Db, row: NewWebhook, also: WritePart[] = []): Promise<Webhook> {
+  return withParts(db, also).insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findWebhook(
@@ -162,6 +164,12 @@ export async function webhooksByIds(db: Db, ids: string[]): Promise<Webhook[]> {
 
 // ---- deliveries ----
 
+// The most attempts one delivery's read answers (automatic ones are bounded by the retry
+// schedule; redeliveries by whoever asks).
+export const ATTEMPTS_READ_LIMIT = 1000;
+
+type StoredAttemptJson = Omit<WebhookAttempt, 'attempted_at'> & { attempted_at: string };
+
 export type NewDelivery = Omit<NewWebhookDelivery, 'next_attempt_at'>;
 
 // One delivery per (webhook, event), due now (server clock): inserting twice does nothing.
@@ -172,6 +180,32 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
     .values(rows.map((r) => ({ ...r, next_attempt_at: companyNowSql(sql.val(r.company_id)) })))
     .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
     .execute();
+}
+
+// A delivery as a part of a statement that writes its event (and webhook) too, due now.
+export function insertDeliveryPart(row: NewDelivery): WritePart {
+  return (qc) =>
+    qc.insertInto('webhook_deliveries').values({ ...row, next_attempt_at: companyNowSql(sql.val(row.company_id)) });
+}
+
+// A delivery with its event, in one statement, leased to the caller for `leaseMs` (it is
+// attempted at once, by the caller); answered as inserted.
+export async function insertLeasedDelivery(
+  db: Db,
+  row: NewDelivery,
+  also: WritePart[],
+  lease: { token: string; ms: number },
+): Promise<WebhookDelivery> {
+  return withParts(db, also)
+    .insertInto('webhook_deliveries')
+    .values({
+      ...row,
+      lease_token: lease.token,
+      lease_until: inMs(lease.ms),
+      next_attempt_at: companyNowSql(sql.val(row.company_id)),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 // Leases up to `limit` due deliveries to the caller for `leaseMs`. Rows another worker is
@@ -227,6 +261,13 @@ export interface AttemptRecord {
   latencyMs: number;
   error: string | null;
   manual: boolean;
+  // What was sent: the URL and the headers as the log shows them (secrets masked).
+  url: string;
+  requestHeaders: Record<string, string>;
+  // What came back (null without an answer).
+  response: { headers: Record<string, string>; body: string; bodyTruncated: boolean } | null;
+  errorClass: string | null;
+  errorCode: string | null;
 }
 
 export interface DeliveryOutcome {
@@ -246,6 +287,7 @@ export async function recordAttempt(
   attempt: AttemptRecord,
   outcome: DeliveryOutcome | undefined,
 ): Promise<boolean> {
+  const response = attempt.response;
   const { rows } = await sql<{ held: number }>`
     with outcome as (${db
       .updateTable('webhook_deliveries')
@@ -266,8 +308,12 @@ export async function recordAttempt(
       .returning('id')}),
     logged as (
       -- logged only while the delivery exists (its webhook may have been deleted meanwhile)
-      insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual)
-      select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text, ${attempt.manual}::boolean
+      insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual, url,
+        request_headers, response_headers, response_body, response_body_truncated, error_class, error_code)
+      select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text,
+        ${attempt.manual}::boolean, ${attempt.url}::text, ${JSON.stringify(attempt.requestHeaders)}::jsonb,
+        ${response ? JSON.stringify(response.headers) : null}::jsonb, ${response?.body ?? null}::text,
+        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text
       from webhook_deliveries where id = ${attempt.deliveryId})
     select count(*)::integer as held from outcome`.execute(db);
   return Number(rows[0]?.held ?? 0) > 0;
@@ -288,23 +334,79 @@ export async function findDeliveryOfWebhook(
     .executeTakeFirst();
 }
 
+const DELIVERY_COLUMNS = [
+  'id',
+  'webhook_id',
+  'company_id',
+  'event_id',
+  'event_type',
+  'body',
+  'status',
+  'attempt_count',
+  'next_attempt_at',
+  'lease_token',
+  'lease_until',
+  'created_at',
+  'updated_at',
+  'is_test',
+] as const;
+
+// Each delivery's attempts, oldest first, as JSON (the columns the log shows).
+const attemptsJson = (delivery: string) => sql<StoredAttemptJson[] | null>`(
+    select json_agg(a order by a.id) from (
+      select * from webhook_attempts where delivery_id = ${sql.ref(delivery)} order by id limit ${ATTEMPTS_READ_LIMIT}) a)`;
+
+function attemptsFromJson(stored: StoredAttemptJson[] | null): WebhookAttempt[] {
+  return (stored ?? []).map((a) => ({ ...a, id: Number(a.id), attempted_at: new Date(a.attempted_at) }));
+}
+
+// A page of a webhook's deliveries, newest first, each with its attempts, and how many it has,
+// in one statement (the page joined laterally to the count: an empty page still answers it).
 export async function listDeliveriesOfWebhook(
   db: Db,
   companyId: string,
   webhookId: string,
   skip: number,
   limit: number,
-) {
-  const q = db.selectFrom('webhook_deliveries').where('company_id', '=', companyId).where('webhook_id', '=', webhookId);
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(skip)
-    .limit(limit)
+): Promise<{ rows: { delivery: WebhookDelivery; attempts: WebhookAttempt[] }[]; total: number }> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .where('company_id', '=', companyId)
+        .where('webhook_id', '=', webhookId)
+        .select(eb.fn.countAll<string>().as('total'))
+        .as('t'),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .where('company_id', '=', companyId)
+          .where('webhook_id', '=', webhookId)
+          .select(DELIVERY_COLUMNS)
+          .select(attemptsJson('webhook_deliveries.id').as('attempts'))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .offset(skip)
+          .limit(limit)
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .select('t.total')
+    .select(DELIVERY_COLUMNS.map((c) => `p.${c}` as const))
+    .select('p.attempts')
     .execute();
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const total = Number(rows[0]?.total ?? 0);
+  return {
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map(({ total: _total, attempts, ...delivery }) => ({
+        delivery: delivery as WebhookDelivery,
+        attempts: attemptsFromJson(attempts),
+      })),
+    total,
+  };
 }
 
 export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
@@ -348,4 +450,52 @@ export async function listDeliveriesWithAttempts(
     delivery: delivery as WebhookDelivery,
     attempts: (attempt_rows ?? []).map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
   }));
+}
+
+// One delivery of one of the company's webhooks (of these kinds) with its attempts, oldest
+// first, in one statement.
+export async function findDeliveryWithAttempts(
+  db: Db,
+  companyId: string,
+  kinds: readonly WebhookKind[],
+  webhookId: string,
+  id: string,
+): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] } | undefined> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .selectAll('d')
+    .select(attemptsJson('d.id').as('attempts'))
+    .where('d.company_id', '=', companyId)
+    .where('d.webhook_id', '=', webhookId)
+    .where('d.id', '=', id)
+    .where('w.kind', 'in', kinds)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { attempts: stored, ...delivery } = row;
+  return { delivery, attempts: attemptsFromJson(stored) };
+}
+
+// The company's Pix API webhooks (kinds pix, rec, cobr), oldest first.
+export async function listPixApiWebhooks(db: Db, companyId: string, skip: number, limit: number) {
+  const q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', 'in', ['pix', 'rec', 'cobr']);
+  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(skip).limit(limit).execute();
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+// One of the company's webhooks of these kinds.
+export async function findWebhookOfKinds(
+  db: Db,
+  companyId: string,
+  kinds: readonly WebhookKind[],
+  id: string,
+): Promise<Webhook | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', 'in', kinds)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -119,8 +119,16 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   listPsps: { max: 1 },
   getReceipt: { max: 1 }, // the transaction with its Pix rows, one statement
   sandboxPayBoleto: { max: 9 }, // BEGIN, lock, credit (2), complete, record, event, read back, COMMIT
-  listWebhookDeliveries: { max: 3 },
+  listWebhookDeliveries: { max: 2 }, // the webhook, then the page with its attempts and count in one statement
   redeliverWebhookDelivery: { max: 9 },
+  getWebhookDelivery: { max: 1, target: 1 }, // the delivery with its attempts, scoped to the webhook
+  testWebhook: { max: 7 }, // webhook; event and delivery in one statement; the attempt's record (4); the read
+  listPixWebhooks: { max: 2 },
+  listPixWebhookDeliveries: { max: 2 },
+  getPixWebhookDelivery: { max: 1, target: 1 },
+  redeliverPixWebhookDelivery: { max: 9 },
+  listEvents: { max: 1, target: 1 }, // the page and the count in one statement
+  getEvent: { max: 1, target: 1 }, // the event with its deliveries' summary
   createSandboxCompany: { max: 6 },
   sandboxPay: { max: 10, target: 12 }, // money in
   sandboxPixIn: { max: 8 },

@@ -113,6 +113,41 @@ test('reads of one object: 2 statements with new credentials, then 1', async () 
   assert.is(await statements(`/qr/v2/${location}`), 1, 'payload location');
 });
 
+// The events API (a dashboard polls it): the list and the read of one event are one statement
+// once the caller's credentials are cached, whatever the filters.
+test('events list and read: 2 statements with new credentials, then 1', async () => {
+  const app = await server.client.post(
+    '/api/v1/application',
+    {
+      accountId: env.company.accountId,
+      application: { name: 'events', type: 'API', scopes: ['EVENT_GET', 'EVENT_GET_LIST'] },
+    },
+    { auth: env.company.appID },
+  );
+  assert.is(app.status, 201, app.text);
+  await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'budget-events', value: 100 },
+    { auth: env.company.appID },
+  );
+  const appID = app.body.application.appID;
+  const statements = async (path: string) => {
+    const res = await server.client.get(path, { auth: appID });
+    assert.is(res.status, 200, `${path}: ${res.text}`);
+    return { n: Number(res.headers.get('x-db-statements')), body: res.body };
+  };
+  assert.is((await statements('/api/v1/events?limit=1')).n, 2, 'events list with new credentials');
+  const first = await statements('/api/v1/events?limit=1');
+  assert.is(first.n, 1, 'events list');
+  const filtered = await statements(
+    `/api/v1/events?type=OPENPIX:CHARGE_CREATED&type=PIXGATE:CHARGE_DELETED&correlationID=budget-events&start=2020-01-01T00:00:00Z&limit=5`,
+  );
+  assert.is(filtered.n, 1, 'filtered events list');
+  assert.is(filtered.body.events.length, 1);
+  assert.is((await statements(`/api/v1/events?limit=1&cursor=${first.body.nextCursor}`)).n, 1, 'next page');
+  assert.is((await statements(`/api/v1/events/${filtered.body.events[0].id}`)).n, 1, 'event read');
+});
+
 // A creation with nothing else to write is one statement, without BEGIN and COMMIT, once the
 // receiving key is cached; a PUT on a txid already taken falls back to the transaction that
 // revises.

@@ -25,4 +25,15 @@ test('PIXGATE_PUBLIC_URL: absolute http(s), trailing slashes dropped, short enou
   assert.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: 'ftp://pix.exemplo.com.br' }), /http\(s\) URL/);
 });
 
+test('PIXGATE_EVENT_RETENTION_DAYS: whole days from 1 to 3650, 30 by default', () => {
+  assert.is(loadConfig({}).events.retentionDays, 30);
+  assert.is(loadConfig({ PIXGATE_EVENT_RETENTION_DAYS: '90' }).events.retentionDays, 90);
+  for (const bad of ['0', '3651', '1.5', 'a month'])
+    assert.throws(
+      () => loadConfig({ PIXGATE_EVENT_RETENTION_DAYS: bad }),
+      /PIXGATE_EVENT_RETENTION_DAYS must be a whole number of days from 1 to 3650/,
+      bad,
+    );
+});
+
 test.run();

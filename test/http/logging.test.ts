@@ -117,7 +117,11 @@ test('a failed webhook attempt is a warning naming the company, delivery and err
   lines = [];
   await server.services.jobs.runNow('webhooks');
   await server.services.jobs.runNow('webhooks');
-  const failed = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'webhook attempt failed');
+  const attempts = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'webhook attempt failed');
+  // The test event the new webhook got: said so, and not retried.
+  const test = attempts.find((e) => e.test === true);
+  assert.equal([test?.companyId, test?.errorClass, test?.gaveUp], [companyId, 'REFUSED', true], lines.join('\n'));
+  const failed = attempts.find((e) => e.test === undefined);
   assert.ok(failed, lines.join('\n'));
   assert.is(failed.level, 40, 'warn');
   assert.is(failed.companyId, companyId);

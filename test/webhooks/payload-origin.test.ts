@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHARGE_EXPIRY_JOB } from '../../src/charges/expiry.job';
 import type { EventRow } from '../../src/db/schema';
-import { bodyOf } from '../../src/webhooks/delivery.service';
+import { webhookBodyOf as bodyOf } from '../../src/events/events.service';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { drain, startReceiver, type Receiver } from './receiver';

@@ -290,9 +290,17 @@ test('an event is delivered once to its webhook: body, headers, both signatures 
     ),
   );
 
+  // The log holds the test event every new webhook gets (first, delivered) and the event.
   const log = await deliveriesOf(acme, created.id);
-  assert.is(log.deliveries.length, 1);
+  assert.equal(
+    log.deliveries.map((x: any) => [x.isTest, x.status]),
+    [
+      [false, 'SUCCEEDED'],
+      [true, 'SUCCEEDED'],
+    ],
+  );
   const d = log.deliveries[0];
+  assert.is(d.eventId, eventId);
   assert.is(d.id, h['x-pixgate-delivery-id']);
   assert.equal(
     [d.webhookId, d.event, d.status, d.nextAttemptAt, d.attempts.length],
@@ -426,11 +434,15 @@ test('a receiver slower than the timeout is a failed attempt; unreachable ones t
   await record(server, acme.companyId, 'OPENPIX:MOVEMENT_REMOVED', { payment: { value: 1 }, transaction: null });
   await drain(server);
   const a = (await deliveriesOf(acme, slow.id)).deliveries[0].attempts[0];
-  assert.equal([a.statusCode, a.error], [null, 'timeout after 400 ms']);
+  assert.equal(
+    [a.statusCode, a.error, a.errorClass],
+    [null, 'no answer within 400 ms (PIXGATE_WEBHOOK_TIMEOUT_MS)', 'TIMEOUT'],
+  );
   assert.ok(a.latencyMs >= 400 && a.latencyMs < 2900, String(a.latencyMs));
   const b = (await deliveriesOf(acme, dead.id)).deliveries[0].attempts[0];
   assert.is(b.statusCode, null);
-  assert.match(b.error, /ECONNREFUSED/);
+  assert.match(b.error, /^connection refused by 127\.0\.0\.1:\d+: nothing listens there \(.*ECONNREFUSED/);
+  assert.is(b.errorClass, 'REFUSED');
   for (const x of [slow, dead])
     await server.client.delete(`/api/v1/webhook/${encodeURIComponent(x.id)}`, { auth: acme.appID });
 });
@@ -446,7 +458,8 @@ test('the delivery log pages newest first; deleting the webhook stops its pendin
   const page = await server.client.get(`/api/v1/webhook/${encodeURIComponent(w.id)}/deliveries?skip=1&limit=1`, {
     auth: acme.appID,
   });
-  assert.equal(page.body.pageInfo, { skip: 1, limit: 1, totalCount: 3, hasPreviousPage: true, hasNextPage: true });
+  // Three events and, oldest, the test event the webhook got when it was created.
+  assert.equal(page.body.pageInfo, { skip: 1, limit: 1, totalCount: 4, hasPreviousPage: true, hasNextPage: true });
   assert.is(page.body.deliveries.length, 1);
   assert.is(page.body.deliveries[0].status, 'PENDING');
   const before = receiver.requests.length;
@@ -473,7 +486,8 @@ test('a webhook deleted while an attempt is in flight: the attempt ends quietly,
     (await server.client.delete(`/api/v1/webhook/${encodeURIComponent(w.id)}`, { auth: acme.appID })).status,
     200,
   );
-  assert.equal((await run).attempted, 1);
+  // The event, and the test event the webhook got when it was created.
+  assert.equal((await run).attempted, 2);
   // The payload cannot overwrite the event name or id.
   assert.equal(
     [receiver.requests[0]!.json.event, receiver.requests[0]!.json.eventId],

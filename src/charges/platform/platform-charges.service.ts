@@ -17,7 +17,15 @@ import type { Clock } from '../../lib/clock';
 import { newTxid } from '../../lib/ids';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.repository';
 import { platformStatusOf } from '../charge-model';
-import { claimLocation, createChargeRecord, relocateCharge, reviseChargeRecord } from '../charge-records';
+import {
+  CHARGE_DELETED,
+  chargeEventPayloadOf,
+  claimLocation,
+  createChargeRecord,
+  relocateCharge,
+  reviseChargeRecord,
+} from '../charge-records';
+import { recordEventsPart } from '../../events/events.service';
 import * as repo from '../charges.repository';
 import type { ChargeInContext } from '../charges.repository';
 import { findCompanyCharge, findCompanyChargeInContext } from '../payable';
@@ -41,7 +49,7 @@ export type ChargeListQuery = Omit<NonNullable<operations['listCharges']['parame
 
 // The platform's charge as the standard's object, checked and built by the same functions as
 // a cob or cobv of the Pix API (one model: both APIs then revise and price this body).
-function standardBodyOf(
+export function standardBodyOf(
   plan: PlatformPlan,
   from: {
     devedor?: StandardInput['devedor'];
@@ -269,19 +277,31 @@ export class PlatformChargesService {
 
   // DELETE: an ATIVA charge is removed by the receiver (as the standard's removal); a paid one
   // cannot be deleted; deleting a removed one again is answered the same.
+  // The removal records PIXGATE:CHARGE_DELETED in the revision's statement (the charge is
+  // locked with what its payload names: location, company, account).
   async delete(principal: Principal, id: string) {
     await this.db.transaction().execute(async (trx) => {
       const found = await findCompanyCharge(trx, principal.companyId, id);
       if (!found) throw errors.notFound(NOT_FOUND);
-      const charge = (await repo.lockChargeById(trx, found.id))!;
+      const locked = (await repo.lockChargeOfTxid(trx, principal.companyId, found.txid))!;
+      const charge = locked.charge;
       if (charge.status === 'CONCLUIDA') throw errors.badRequest('Cannot delete a completed charge');
       if (charge.status !== 'ATIVA') return;
-      await reviseChargeRecord(
-        trx,
-        charge,
-        { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
-        await this.clock.now(principal.companyId, trx),
-      );
+      const now = await this.clock.now(principal.companyId, trx);
+      const status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR' as const;
+      const removed = { ...locked, charge: { ...charge, status, revision: charge.revision + 1, updated_at: now } };
+      const party = {
+        company_id: charge.company_id,
+        company_name: locked.company.name,
+        company_tax_id: locked.company.tax_id,
+        account_id: charge.account_id,
+        branch: locked.account.branch,
+        account_number: locked.account.account_number,
+        status: locked.account.status,
+      };
+      const payload = chargeEventPayloadOf(removed, party, this.publicUrl, now);
+      const event = { companyId: charge.company_id, type: CHARGE_DELETED, payload, at: now };
+      await reviseChargeRecord(trx, charge, { body: charge.body, status }, now, [recordEventsPart([event])]);
     });
     return { status: 'OK', id };
   }

@@ -16,7 +16,10 @@ const LIMIT = 25;
 export async function webhooksPage(ctx: DashContext): Promise<Answer> {
   const { t } = ctx;
   const skip = skipOf(ctx);
-  const { webhooks, total } = await ctx.services.webhooks.list(ctx.principal, undefined, { skip, limit: LIMIT });
+  const { webhooks, total } = await ctx.services.webhooks.list(ctx.principal.companyId, undefined, {
+    skip,
+    limit: LIMIT,
+  });
   return page(
     'webhooks',
     t.webhooks,
@@ -103,7 +106,7 @@ export async function deliveryPage(ctx: DashContext): Promise<Answer> {
 }
 
 export async function resendDelivery(ctx: DashContext): Promise<Answer> {
-  const after = await ctx.services.webhooks.redeliver(ctx.principal, ctx.params.id!, ctx.params.deliveryId!);
+  const after = await ctx.services.webhooks.redeliver(ctx.principal.companyId, ctx.params.id!, ctx.params.deliveryId!);
   const last = after.attempts.at(-1);
   return done(ctx, `/dashboard/webhooks/${ctx.params.id}/deliveries/${after.id}`, `${ctx.t.done} ${answerOf(last)}`);
 }

@@ -69,6 +69,13 @@ export interface EventsTable {
   created_at: Date;
   // Set when the webhooks area fanned the event out to deliveries (migration 1300_webhooks).
   dispatched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  // The object the event is about (migration 2026_11_26_0400_events_api): its type ('charge',
+  // 'pix', 'payment'...), id and correlationID, for the events API's filters.
+  object_type: ColumnType<string | null, string | null | undefined, string | null>;
+  object_id: ColumnType<string | null, string | null | undefined, string | null>;
+  correlation_id: ColumnType<string | null, string | null | undefined, string | null>;
+  // A test event (POST /api/v1/webhook/{id}/test, or the one sent when a webhook is created).
+  is_test: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface MoneyTables {

@@ -34,6 +34,8 @@ export interface WebhookDeliveriesTable {
   lease_until: Date | null;
   created_at: Date;
   updated_at: Date;
+  // A test delivery: attempted once, never retried on the schedule.
+  is_test: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface WebhookAttemptsTable {
@@ -42,8 +44,21 @@ export interface WebhookAttemptsTable {
   attempted_at: Date;
   status_code: number | null;
   latency_ms: number;
+  // Why the attempt failed, in words (null: a 2xx answer).
   error: string | null;
   manual: boolean;
+  // What was sent (null on attempts logged before migration 2026_11_26_0400_events_api): the
+  // URL and headers, secrets masked; the body is the delivery's.
+  url: ColumnType<string | null, string | null | undefined, string | null>;
+  request_headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  // What came back: headers and the first 8 KB of the body (null without an answer).
+  response_headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  response_body: ColumnType<string | null, string | null | undefined, string | null>;
+  response_body_truncated: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  // The failure's class (DNS, REFUSED, TLS, TIMEOUT, RESET, HTTP_STATUS...) and the system's
+  // code (ENOTFOUND, CERT_HAS_EXPIRED...).
+  error_class: ColumnType<string | null, string | null | undefined, string | null>;
+  error_code: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhooksTables {

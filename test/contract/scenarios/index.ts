@@ -2,6 +2,7 @@
 import { boletoScenarios } from './boletos';
 import { catalogScenarios } from './catalog';
 import { chargesScenarios } from './charges';
+import { eventScenarios } from './events';
 import { extrasScenarios } from './extras';
 import { identityScenarios } from './identity';
 import { kycScenarios } from './kyc';
@@ -26,6 +27,7 @@ export const scenarios: Record<string, Scenario> = {
   ...chargesScenarios,
   ...pixinScenarios,
   ...webhookScenarios,
+  ...eventScenarios,
   ...recurrenceScenarios,
   ...extrasScenarios,
   ...subAccountScenarios,

@@ -52,6 +52,38 @@ async function putPix(env: ContractEnv, path: string): Promise<void> {
 // Each Pix API PUT example, with its URL pointed at the local receiver.
 const localBody = async (example: unknown) => ({ ...(example as object), webhookUrl: await localUrl('pix') });
 
+// The id of one of the company's Pix API webhooks (kind PIX, REC or COBR), as listed.
+async function pixWebhookId(env: ContractEnv, kind: 'PIX' | 'REC' | 'COBR'): Promise<string> {
+  const res = await env.client.get('/api/v1/pix-webhooks?limit=100', { auth: env.company.appID });
+  const found = res.body.webhooks?.find((w: { kind: string }) => w.kind === kind);
+  if (!found) throw new Error(`webhook scenario: no ${kind} webhook listed: ${res.text}`);
+  return found.id;
+}
+
+// A delivery of a PIX_API:REC event to the company's /webhookrec, once the server's job (every
+// second in this suite) has attempted it.
+async function attemptedPixDelivery(env: ContractEnv): Promise<{ id: string; deliveryId: string }> {
+  await putPix(env, 'webhookrec');
+  const id = await pixWebhookId(env, 'REC');
+  await env.db!.transaction().execute((trx) =>
+    recordEvent(trx, {
+      companyId: env.company.companyId,
+      type: 'PIX_API:REC',
+      payload: { rec: { idRec: `RR0000000020260316${randomBytes(6).toString('hex')}`, status: 'APROVADA' } } as never,
+      at: new Date(),
+    }),
+  );
+  for (let i = 0; i < 100; i++) {
+    const res = await env.client.get(`/api/v1/pix-webhooks/${encodeURIComponent(id)}/deliveries`, {
+      auth: env.company.appID,
+    });
+    const delivery = res.body.deliveries?.[0];
+    if (delivery?.status === 'SUCCEEDED') return { id, deliveryId: delivery.id };
+    await sleep(100);
+  }
+  throw new Error('webhook scenario: no Pix API delivery was made');
+}
+
 export const webhookScenarios: Record<string, Scenario> = {
   async createWebhook(_env, example) {
     const body = structuredClone(example) as { webhook: { url: string } };
@@ -66,6 +98,29 @@ export const webhookScenarios: Record<string, Scenario> = {
   },
   async listWebhookDeliveries(env) {
     return { params: { id: await platformWebhook(env) } };
+  },
+  // A new webhook's test event: its delivery is written with the webhook.
+  async getWebhookDelivery(env) {
+    const id = await platformWebhook(env, 'OPENPIX:MOVEMENT_CONFIRMED');
+    const res = await env.client.get(`/api/v1/webhook/${encodeURIComponent(id)}/deliveries`, {
+      auth: env.company.appID,
+    });
+    const delivery = res.body.deliveries?.[0];
+    if (!delivery) throw new Error(`webhook scenario: the new webhook has no delivery: ${res.text}`);
+    return { params: { id, deliveryId: delivery.id } };
+  },
+  async testWebhook(env) {
+    return { params: { id: await platformWebhook(env, 'OPENPIX:MOVEMENT_CONFIRMED') } };
+  },
+  async listPixWebhookDeliveries(env) {
+    await putPix(env, 'webhookcobr');
+    return { params: { id: await pixWebhookId(env, 'COBR') } };
+  },
+  async getPixWebhookDelivery(env) {
+    return { params: await attemptedPixDelivery(env) };
+  },
+  async redeliverPixWebhookDelivery(env) {
+    return { params: await attemptedPixDelivery(env) };
   },
   // A delivery of an event recorded as the producing areas do; the server's job (every
   // second in this suite) makes and sends it.
