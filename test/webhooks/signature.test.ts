@@ -155,7 +155,7 @@ test('real deliveries of a paid charge pass the documented verifications; forged
 
 test('the default retry schedule backs off exponentially over at least 24 hours', () => {
   const schedule = parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);
-  assert.equal(loadConfig({}).webhooks, { retryScheduleMs: schedule, timeoutMs: 10_000 });
+  assert.equal(loadConfig({}).webhooks, { retryScheduleMs: schedule, timeoutMs: 10_000, sourceIps: [] });
   assert.ok(totalScheduleMs(schedule) >= 24 * 3600_000, `${totalScheduleMs(schedule) / 3600_000} h`);
   assert.is(schedule[0], 60_000);
   for (let i = 1; i < schedule.length; i++) assert.ok(schedule[i]! >= schedule[i - 1]!);
