@@ -3,7 +3,7 @@
 // destination is checked again here, on the address the connection actually uses.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup, isPrivateAddress, literalAddress } from './url-guard';
+import { checkedLookup, refusedLiteral } from './checked-lookup';
 
 export interface Attempt {
   statusCode: number | null;
@@ -24,11 +24,8 @@ export async function send(options: SendOptions): Promise<Attempt> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { url } = options;
-  if (!options.allowPrivate) {
-    const literal = literalAddress(url);
-    if (literal && isPrivateAddress(literal))
-      return { statusCode: null, latencyMs: elapsed(), error: `refused: ${literal} is a private address`, ok: false };
-  }
+  const refused = options.allowPrivate ? undefined : refusedLiteral(url);
+  if (refused) return { statusCode: null, latencyMs: elapsed(), error: refused, ok: false };
   return new Promise<Attempt>((resolve) => {
     let settled = false;
     const finish = (attempt: Attempt) => {
@@ -43,7 +40,7 @@ export async function send(options: SendOptions): Promise<Attempt> {
         method: 'POST',
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
         agent: false,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(options.allowPrivate ? {} : { lookup: checkedLookup }),
       },
       (res: IncomingMessage) => {
         const statusCode = res.statusCode ?? null;
