@@ -2103,7 +2103,7 @@ export interface components {
                 type?: components["schemas"]["ApplicationType"];
                 /** @description Scopes to grant (platform scopes such as CHARGE_POST, and Pix API scopes such as cob.write); required when the company has the feature APPLICATION_SCOPES_REQUIRED; without scopes the application may call every operation */
                 scopes?: string[];
-                /** @description IP allowlist; when set, requests from any other address are refused with 403 */
+                /** @description IP allowlist (addresses of the connection; forwarding headers are not read); when set, requests from any other address are refused on both APIs, with 403 on this API, and on the Pix API with 401 invalid_client at POST /oauth/token and 403 AcessoNegado on every bearer call */
                 allowedIps?: string[];
             };
         };

@@ -21,14 +21,15 @@ export const platformSecurity: Record<string, SecurityResolver> = {
 
 export const pixSecurity: Record<string, SecurityResolver> = {
   OAuth2: async (koa, operation) => {
-    const principal = await koa.state.requestContext.services.oauth.authenticateBearer(
-      koa.get('authorization') || undefined,
-    );
+    const { services, ip } = koa.state.requestContext;
+    const principal = await services.oauth.authenticateBearer(koa.get('authorization') || undefined, ip);
     if (operation.scope && !principal.scopes?.includes(operation.scope)) {
       throw errors.forbidden(`The token does not carry the scope ${operation.scope}`);
     }
     return principal;
   },
-  BasicClient: async (koa) =>
-    koa.state.requestContext.services.oauth.authenticateClient(koa.get('authorization') || undefined),
+  BasicClient: async (koa) => {
+    const { services, ip } = koa.state.requestContext;
+    return services.oauth.authenticateClient(koa.get('authorization') || undefined, ip);
+  },
 };

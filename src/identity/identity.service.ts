@@ -146,9 +146,7 @@ export class IdentityService {
         : known!.secretHash === app.client_secret_hash);
     if (!matches) throw errors.unauthorized();
     if (credentials) this.verifiedAppIds.set(header!, { clientId, secretHash: app.client_secret_hash });
-    if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
-      throw errors.forbidden('Your IP address is not allowed to use this application');
-    }
+    if (!ipAllowed(app, ip)) throw errors.forbidden(IP_REFUSED);
     return principalOf(app);
   }
 
@@ -338,6 +336,16 @@ export function applicationView(app: {
     createdAt: app.created_at.toISOString(),
     companyBankAccount: app.account_id,
   };
+}
+
+export const IP_REFUSED = 'Your IP address is not allowed to use this application';
+
+// Whether an application's IP allowlist (allowedIps) admits a caller: every use of its
+// credentials checks it, the platform API's Authorization header, the Pix API's token
+// endpoint and each of its bearer calls. `ip` is the socket's address (Koa with proxy off: a
+// forwarding header cannot choose it).
+export function ipAllowed(app: { allowed_ips: string[] | null }, ip: string): boolean {
+  return !app.allowed_ips || app.allowed_ips.includes(normalizeIp(ip));
 }
 
 // "::ffff:127.0.0.1" and "127.0.0.1" are the same caller.
