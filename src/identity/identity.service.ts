@@ -88,6 +88,21 @@ export function requireScope(principal: Principal, scope: string | null): void {
   if (!principal.scopes.includes(scope)) throw errors.missingScope(scope);
 }
 
+// What an application may grant to an application it creates (POST /application, and a
+// partner's POST /partner/application for an affiliate): at most the scopes it holds. A MASTER
+// application holds every scope, as does a legacy API application without scopes; only a
+// MASTER application may create one without scopes (which may call every operation).
+export function requireGrantable(principal: Principal, scopes: readonly string[] | undefined): void {
+  if (principal.applicationType === 'MASTER') return;
+  if (!scopes || scopes.length === 0)
+    throw errors.forbidden('Only a MASTER application can create an application without scopes');
+  if (principal.scopes === null) return;
+  const held = principal.scopes;
+  const refused = [...new Set(scopes)].filter((s) => !held.includes(s));
+  if (refused.length > 0)
+    throw errors.forbidden(`This application cannot grant scopes it does not hold: ${refused.join(', ')}`);
+}
+
 export function hasFeature(principal: Principal, feature: string): boolean {
   return principal.features.includes(feature);
 }
@@ -175,6 +190,7 @@ export class IdentityService {
     }
     const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
     if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
+    requireGrantable(principal, scopes);
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
       const account = await findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
