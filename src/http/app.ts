@@ -12,6 +12,7 @@ import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
+import { htmlSafetyHeaders } from './html-headers';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 
@@ -41,6 +42,7 @@ export function buildApp({
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
   app.use(requestLifecycle(services, logger, counting));
+  app.use(htmlSafetyHeaders());
   if (services.config.corsOrigins.length) app.use(corsOf(services.config.corsOrigins));
   app.use(bodyParser());
 
