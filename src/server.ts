@@ -76,6 +76,7 @@ function buildDispatchers(config: Config): { platform: ApiDispatcher; pix: ApiDi
     handlers: platformHandlers,
     security: platformSecurity,
     validateResponses: config.validateResponses,
+    exactIntegers: true,
   });
   const pix = new ApiDispatcher({
     name: 'pix',

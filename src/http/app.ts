@@ -179,6 +179,8 @@ function koaBodyOf(): Koa.Middleware<AppState> {
     multipart: false,
     jsonStrict: true,
     jsonLimit: JSON_LIMIT,
+    // the text as received, beside the parse: how a number was written (http/exact-integers.ts)
+    includeUnparsed: true,
     formLimit: '64kb',
     parsedMethods: PARSED_METHODS,
     onError: (err: Error) => {

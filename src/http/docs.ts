@@ -58,7 +58,10 @@ let styleHashes: string[] | undefined;
 function swaggerStyleHashes(): string[] {
   styleHashes ??= ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].flatMap((file) =>
     [...readFileSync(resolve(getAbsoluteFSPath(), file), 'utf8').matchAll(STYLE_ELEMENT)].map(
-      (m) => `'sha256-${createHash('sha256').update(JSON.parse(`"${m[1]}"`)).digest('base64')}'`,
+      (m) =>
+        `'sha256-${createHash('sha256')
+          .update(JSON.parse(`"${m[1]}"`))
+          .digest('base64')}'`,
     ),
   );
   return styleHashes;
