@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
+import { SecretBox } from './lib/secret-box';
 import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
 
@@ -35,6 +36,34 @@ export interface Config {
   // The bearer token of platform operators (PIXGATE_OPERATOR_TOKEN, at least 32 characters);
   // undefined: operator operations answer 401.
   operatorToken: string | undefined;
+  // What seals the secrets the server must read back (signing keys, webhook secrets) in the
+  // database: PIXGATE_SECRETS_KEY, at least 32 characters; the published SANDBOX_SECRETS_KEY
+  // in sandbox mode when unset; required outside sandbox mode. Use it through secretsBoxOf.
+  secretsKey: string;
+  // The key secretsKey replaces (PIXGATE_SECRETS_KEY_PREVIOUS): what it sealed still opens,
+  // and the start sealing it again under secretsKey.
+  previousSecretsKey: string | undefined;
+}
+
+// The key that seals secrets at rest in sandbox mode when PIXGATE_SECRETS_KEY is not set. It
+// is published (here and in the README), so it protects nothing from a reader of the
+// database who has read this: a sandbox holds no real money. Outside sandbox mode the
+// server does not start without a key of its own.
+export const SANDBOX_SECRETS_KEY = 'pixgate-sandbox-secrets-key:published,protects-nothing';
+
+const secretBoxes = new WeakMap<Config, SecretBox>();
+
+// The box (AES-256-GCM, src/lib/secret-box.ts) that seals and opens the secrets the server
+// keeps in the database, its key derived from PIXGATE_SECRETS_KEY; one per configuration.
+export function secretsBoxOf(config: Config): SecretBox {
+  let box = secretBoxes.get(config);
+  if (!box) {
+    const derive = (key: string, previous?: SecretBox) =>
+      SecretBox.derived(key, 'pixgate', 'secrets at rest v1', previous);
+    const previous = config.previousSecretsKey === undefined ? undefined : derive(config.previousSecretsKey);
+    secretBoxes.set(config, (box = derive(config.secretsKey, previous)));
+  }
+  return box;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -65,7 +94,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: corsOrigins(env.PIXGATE_CORS_ORIGINS, flag(env.PIXGATE_SANDBOX, true)),
     smtp: smtpConfigOf(env),
     operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
+    secretsKey: secretsKey(env.PIXGATE_SECRETS_KEY, flag(env.PIXGATE_SANDBOX, true)),
+    previousSecretsKey: env.PIXGATE_SECRETS_KEY_PREVIOUS || undefined,
   };
+}
+
+function secretsKey(value: string | undefined, sandbox: boolean): string {
+  if (value === undefined || value === '') {
+    if (sandbox) return SANDBOX_SECRETS_KEY;
+    throw new Error(
+      'PIXGATE_SECRETS_KEY must be set when PIXGATE_SANDBOX=false: at least 32 random characters (e.g. openssl rand -base64 32), kept outside the database; it seals the signing keys and webhook secrets stored there',
+    );
+  }
+  if (value.length < 32) throw new Error('PIXGATE_SECRETS_KEY must have at least 32 characters');
+  return value;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { components } from '../../generated/pix.types';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
 import type { Database, EventRow, Webhook, WebhookDelivery } from '../db/schema';
 import type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../events/event-payloads';
 import {
@@ -25,6 +25,7 @@ import * as repo from './webhooks.repository';
 import { send, type Attempt } from './sender';
 import { hmacSignature, RSA_SIGNATURE_HEADER, rsaSignature, SIGNATURE_HEADER } from './signature';
 import type { WebhookKeys } from './webhook-keys';
+import { openedWebhook } from './webhook-secrets';
 
 export const JOB_NAME = 'webhooks';
 export const JOB_INTERVAL_MS = 1000;
@@ -229,16 +230,17 @@ export class WebhookDeliveryService {
   private async headers(delivery: WebhookDelivery, webhook: Webhook, at: Date): Promise<Record<string, string>> {
     const t = Math.floor(at.getTime() / 1000);
     const key = await this.keys.current();
+    const { secret, authorization } = openedWebhook(secretsBoxOf(this.config), webhook);
     return {
       'Content-Type': 'application/json',
       'User-Agent': 'pixgate-webhooks/1',
       'X-Pixgate-Event': delivery.event_type,
       'X-Pixgate-Event-Id': delivery.event_id,
       'X-Pixgate-Delivery-Id': delivery.id,
-      [SIGNATURE_HEADER]: hmacSignature(webhook.secret, delivery.body, t),
+      [SIGNATURE_HEADER]: hmacSignature(secret, delivery.body, t),
       [RSA_SIGNATURE_HEADER]: rsaSignature(key.privateKeyPem, delivery.body),
       'X-Pixgate-Key-Id': key.kid,
-      ...(webhook.authorization ? { Authorization: webhook.authorization } : {}),
+      ...(authorization ? { Authorization: authorization } : {}),
     };
   }
 }

@@ -2,7 +2,7 @@
 // once), listing, removal, the delivery log, manual redelivery and the RSA public keys.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
 import type { Database, Webhook, WebhookAttempt, WebhookDelivery } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -15,6 +15,7 @@ import { storedWebhookEvent } from './webhook-events';
 import type { components } from '../../generated/platform.types';
 import type { WebhookKeys } from './webhook-keys';
 import * as repo from './webhooks.repository';
+import { openedWebhook, sealedWebhook, sealWebhooksAtRest } from './webhook-secrets';
 
 export const DEFAULT_EVENT = 'OPENPIX:TRANSACTION_RECEIVED';
 
@@ -115,32 +116,41 @@ export class WebhooksService {
         if (await repo.findPlatformDuplicate(trx, principal.companyId, event, input.url))
           throw errors.badRequest(DUPLICATE);
         const now = await this.clock.now(principal.companyId, trx);
-        return repo.insertWebhook(trx, {
-          id: newWebhookId(),
-          company_id: principal.companyId,
-          kind: 'platform',
-          event,
-          chave: null,
-          name: input.name,
-          url: input.url,
-          authorization: input.authorization ?? null,
-          is_active: input.isActive ?? true,
-          secret,
-          created_at: now,
-          updated_at: now,
-        });
+        return repo.insertWebhook(
+          trx,
+          sealedWebhook(secretsBoxOf(this.config), {
+            id: newWebhookId(),
+            company_id: principal.companyId,
+            kind: 'platform' as const,
+            event,
+            chave: null,
+            name: input.name,
+            url: input.url,
+            authorization: input.authorization ?? null,
+            is_active: input.isActive ?? true,
+            secret,
+            created_at: now,
+            updated_at: now,
+          }),
+        );
       });
-      return { ...webhookView(created), secret };
+      return { ...webhookView(openedWebhook(secretsBoxOf(this.config), created)), secret };
     } catch (error) {
       if (isUniqueViolation(error)) throw errors.badRequest(DUPLICATE);
       throw error;
     }
   }
 
+  // Seals the secrets of webhooks stored in clear or under the previous key (at start-up).
+  async sealAtRest(): Promise<number> {
+    return sealWebhooksAtRest(this.db, secretsBoxOf(this.config));
+  }
+
   async list(principal: Principal, url: string | undefined, page: Page) {
     checkSkip(page);
     const { rows, total } = await repo.listPlatformWebhooks(this.db, principal.companyId, url, page.skip, page.limit);
-    return { webhooks: rows.map(webhookView), total };
+    const box = secretsBoxOf(this.config);
+    return { webhooks: rows.map((row) => webhookView(openedWebhook(box, row))), total };
   }
 
   // Removes the webhook with its delivery log; pending deliveries are not attempted again.
