@@ -127,7 +127,11 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   // Secrets an older version stored in clear, or sealed under PIXGATE_SECRETS_KEY_PREVIOUS,
   // are sealed under the current key before anything is served; one sealed under a key this
   // server lacks stops the start (SealedWithAnotherKey).
-  await Promise.all([services.keys.sealAtRest(), services.webhooks.sealAtRest()]);
+  await Promise.all([
+    services.keys.sealAtRest(),
+    services.webhooks.sealAtRest(),
+    services.kyc.onboardings.sealAtRest(),
+  ]);
   // The database actually opened decides (a caller may pass one other than the config's).
   if (database.kind === 'embedded') registerStatisticsJob(services.jobs, database.db);
   // New: a new data folder (maybe already migrated from the template), or a first migration.

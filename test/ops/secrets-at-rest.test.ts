@@ -2,7 +2,7 @@
 // after the flows that make secrets: client secrets and appIDs (a company's, an application
 // made with an Idempotency-Key, a partner's application for an affiliate), the
 // Idempotency-Keys themselves, a webhook's signing secret and the Authorization it sends, a
-// Pix webhook's secret, an access token, and the private keys that sign tokens, payload JWS
+// Pix webhook's secret, an access token, a KYC onboarding's link token, and the private keys that sign tokens, payload JWS
 // and webhooks. Meanwhile an Idempotency-Key still replays its answer byte for byte, the
 // secret included, and the sealed keys and secrets still sign.
 import { randomUUID } from 'node:crypto';
@@ -133,6 +133,27 @@ test('webhooks: the signing secrets and the Authorization they send still sign a
     { ok: true },
     'signed with the secret it was given',
   );
+});
+
+test("a KYC onboarding's link opens its page; the link is shown again", async () => {
+  const onboard = () =>
+    server.client.post(
+      '/api/v1/kyc/onboarding',
+      {
+        taxID: '11222333000181',
+        correlationID: 'kyc-secrets',
+        representatives: [{ taxID: '07149875300', name: 'Carla Ribeiro', email: 'carla@tecidos.com.br' }],
+      },
+      { auth: acme.appID },
+    );
+  const made = await onboard();
+  assert.is(made.status, 201, made.text);
+  const link = made.body.onboarding.link as string;
+  keep('KYC link token', /\/kyc\/onboarding\/([0-9a-f]{32})$/.exec(link)?.[1]);
+  assert.is((await server.client.get(new URL(link).pathname)).status, 200);
+  // the same correlationID answers the onboarding as it is, its link included
+  const again = await onboard();
+  assert.is(again.body.onboarding?.link, link, again.text);
 });
 
 test('the private keys sign: a token, a payload JWS, a webhook', async () => {

@@ -83,7 +83,7 @@ test('idempotency records written in clear are converted by their migration and 
   assert.equal([replay.status, replay.text, replay.headers.get('idempotent-replayed')], [200, answer, 'true']);
 });
 
-test('a webhook secret and a signing key stored in clear are sealed at the next start, and still sign', async () => {
+test('a webhook secret, a signing key and a KYC link token stored in clear are sealed at the next start, and still work', async () => {
   const now = new Date();
   await db()
     .insertInto('webhooks')
@@ -114,7 +114,26 @@ test('a webhook secret and a signing key stored in clear are sealed at the next 
       created_at: now,
     })
     .execute();
+  // an onboarding whose link token was stored in clear (its hash was filled by its migration)
+  const onboard = () =>
+    server!.client.post(
+      '/api/v1/kyc/onboarding',
+      {
+        taxID: '11222333000181',
+        correlationID: 'kyc-legado',
+        representatives: [{ taxID: '07149875300', name: 'Carla Ribeiro', email: 'carla@tecidos.com.br' }],
+      },
+      { auth: acme.appID },
+    );
+  const link = (await onboard()).body.onboarding.link as string;
+  const token = link.split('/').pop()!;
+  await db().updateTable('kyc_onboardings').set({ link_token: token }).execute();
   await restart({ PIXGATE_SECRETS_KEY: KEY_1 });
+  const onboarding = await db().selectFrom('kyc_onboardings').select('link_token').executeTakeFirstOrThrow();
+  assert.match(onboarding.link_token, /^sealed:v1:/);
+  const shown = (await onboard()).body.onboarding.link as string;
+  assert.is(shown.split('/').pop(), token, 'the same link (on the port of this start)');
+  assert.is((await server!.client.get(new URL(shown).pathname)).status, 200);
   const hook = await db().selectFrom('webhooks').selectAll().where('id', '=', 'wh-legacy').executeTakeFirstOrThrow();
   const key = await db()
     .selectFrom('signing_keys')
@@ -135,7 +154,13 @@ test('a new key with the old one as PIXGATE_SECRETS_KEY_PREVIOUS seals everythin
   const prefixes = async () => {
     const hooks = await db().selectFrom('webhooks').select('secret').execute();
     const keys = await db().selectFrom('signing_keys').select('private_key').execute();
-    return new Set([...hooks.map((h) => h.secret), ...keys.map((k) => k.private_key)].map((v) => v.split(':')[2]));
+    const links = await db().selectFrom('kyc_onboardings').select('link_token').execute();
+    const stored = [
+      ...hooks.map((h) => h.secret),
+      ...keys.map((k) => k.private_key),
+      ...links.map((l) => l.link_token),
+    ];
+    return new Set(stored.map((v) => v.split(':')[2]));
   };
   const before = await prefixes();
   assert.is(before.size, 1, 'one key sealed everything');
