@@ -62,8 +62,7 @@ export function isPrivateAddress(address: string): boolean {
 // The IPv4 addresses an IPv6 address carries by a standard transition mechanism.
 export function embeddedIpv4(bytes: Uint8Array): string[] {
   const zero = (from: number, to: number) => bytes.subarray(from, to).every((b) => b === 0);
-  const v4 = (at: number, mask = 0) =>
-    [0, 1, 2, 3].map((i) => (bytes[at + i]! ^ mask).toString()).join('.');
+  const v4 = (at: number, mask = 0) => [0, 1, 2, 3].map((i) => (bytes[at + i]! ^ mask).toString()).join('.');
   const found: string[] = [];
   // ::a.b.c.d (compatible, which also covers :: and ::1), ::ffff:a.b.c.d (mapped)
   if (zero(0, 10) && ((bytes[10] === 0 && bytes[11] === 0) || (bytes[10] === 0xff && bytes[11] === 0xff)))
@@ -71,8 +70,7 @@ export function embeddedIpv4(bytes: Uint8Array): string[] {
   // ::ffff:0:a.b.c.d (translated, RFC 2765)
   if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) found.push(v4(12));
   // 64:ff9b::a.b.c.d (well-known NAT64 prefix, RFC 6052)
-  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12))
-    found.push(v4(12));
+  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) found.push(v4(12));
   // 2002:aabb:ccdd::/48 (6to4, RFC 3056)
   if (bytes[0] === 0x20 && bytes[1] === 0x02) found.push(v4(2));
   // 2001:0:<server>:<flags>:<port>:<client, inverted> (Teredo, RFC 4380)

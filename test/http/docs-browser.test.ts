@@ -121,11 +121,7 @@ inChromium('no page of this server can be framed by another site', async () => {
       .filter((f) => f !== page.mainFrame())
       .map((f) => f.url());
     // a refused frame is left on Chromium's error page
-    assert.equal(urls, [
-      'chrome-error://chromewebdata/',
-      'chrome-error://chromewebdata/',
-      `${server.url}/healthz`,
-    ]);
+    assert.equal(urls, ['chrome-error://chromewebdata/', 'chrome-error://chromewebdata/', `${server.url}/healthz`]);
   } finally {
     await page.close();
     await new Promise((ok) => other.close(ok));

@@ -92,22 +92,20 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
     `${receiver.url}/literal`,
     receiver.url.replace('127.0.0.1', 'localhost') + '/by-name',
     `http://[::127.0.0.1]:${port}/compatible`,
-  ].map(
-    (url, i) => ({
-      id: `wh-private-${i}`,
-      company_id: company.companyId,
-      kind: 'platform' as const,
-      event: 'OPENPIX:CHARGE_COMPLETED',
-      chave: null,
-      name: 'turned private',
-      url,
-      authorization: null,
-      is_active: true,
-      secret: 'whsec_x',
-      created_at: now,
-      updated_at: now,
-    }),
-  );
+  ].map((url, i) => ({
+    id: `wh-private-${i}`,
+    company_id: company.companyId,
+    kind: 'platform' as const,
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    chave: null,
+    name: 'turned private',
+    url,
+    authorization: null,
+    is_active: true,
+    secret: 'whsec_x',
+    created_at: now,
+    updated_at: now,
+  }));
   await server.database.db.insertInto('webhooks').values(rows).execute();
   await record(server, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { value: 1 } });
   await drain(server);
