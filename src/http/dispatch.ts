@@ -274,7 +274,8 @@ export class ApiDispatcher {
       headers: koa.headers,
       query: koa.query,
       body: (koa.request as { body?: unknown }).body,
-      rawBody: (koa.request as { rawBody?: string }).rawBody,
+      // (a JSON body's: a form's text is no JSON to scan)
+      ...(koa.is('json') ? { rawBody: (koa.request as { rawBody?: string }).rawBody } : {}),
       ...(meta
         ? { params: this.pathParams.get(meta.operationId)!(this.backend.router.normalizePath(koa.path)) ?? {} }
         : {}),

@@ -54,9 +54,13 @@ export function inexactNumberLiterals(text: string): NumberLiteral[] {
       i = end;
     } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
       NUMBER.lastIndex = i;
-      const literal = NUMBER.exec(text)![0];
-      if (!isExactIntegerText(literal)) found.push({ path: stack.map((f) => f.key), text: literal });
-      i += literal.length;
+      const literal = NUMBER.exec(text)?.[0];
+      if (literal === undefined)
+        i++; // (not JSON: nothing JSON.parse accepted)
+      else {
+        if (!isExactIntegerText(literal)) found.push({ path: stack.map((f) => f.key), text: literal });
+        i += literal.length;
+      }
     } else i++; // whitespace, ':', and the letters of true, false and null
   }
   return found;

@@ -35,4 +35,8 @@ test('a document of exact integers has nothing to find; a top-level number is fo
   assert.equal(inexactNumberLiterals('1.5'), [{ path: [], text: '1.5' }]);
 });
 
+test('text that is not JSON does not stop the scan', () => {
+  assert.equal(inexactNumberLiterals('{"a": -x, "b": 1.5}'), [{ path: ['b'], text: '1.5' }]);
+});
+
 test.run();
