@@ -4426,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description The client credentials are missing or wrong. */
+            /** @description The client credentials are missing or wrong, or the application's IP allowlist does not name the caller's address. */
             401: {
                 headers: {
                     /**

@@ -118,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Create an application
-         * @description Creates an API credential bound to an account. Only a MASTER application may create types other than API. When the company has the feature APPLICATION_SCOPES_REQUIRED, scopes is required; otherwise an application without scopes is a legacy credential. Needs the BAAS feature.
+         * @description Creates an API credential bound to an account. Only a MASTER application may create types other than API. An application grants only what it holds (a non-MASTER application may create only applications whose scopes are a subset of its own with a 403 naming the scopes it cannot grant, and only a MASTER application may create one without scopes). When the company has the feature APPLICATION_SCOPES_REQUIRED, scopes is required; otherwise an application without scopes (made by MASTER) is a legacy credential that may call every operation. Needs the BAAS feature.
          */
         post: operations["createApplication"];
         /**
@@ -880,7 +880,7 @@ export interface paths {
         put?: never;
         /**
          * Create an application for a pre-registered company
-         * @description Creates an application (credentials) for a company pre-registered by the partner; the first one makes the company itself (an affiliate of the partner, with a default account and an EVP Pix key). Idempotent: an application already registered with this name for the company answers 200, without clientSecret and appID (shown only at creation; the secret is stored hashed). Requires the company feature PARTNER.
+         * @description Creates an application (credentials) for a company pre-registered by the partner; the first one makes the company itself (an affiliate of the partner, with a default account and an EVP Pix key). Idempotent: an application already registered with this name for the company answers 200, without clientSecret and appID (shown only at creation; the secret is stored hashed). The calling application grants only what it holds itself: unless it is the partner's MASTER application, the scopes must be a subset of the calling application's own scopes (403 naming those it cannot grant) and may not be left out (an application without scopes may call every operation of the affiliate). Requires the company feature PARTNER.
          */
         post: operations["createPartnerApplication"];
         delete?: never;
@@ -2737,7 +2737,7 @@ export interface components {
                 type?: components["schemas"]["ApplicationType"];
                 /** @description Scopes to grant (platform scopes such as CHARGE_POST, and Pix API scopes such as cob.write); required when the company has the feature APPLICATION_SCOPES_REQUIRED; without scopes the application may call every operation */
                 scopes?: string[];
-                /** @description IP allowlist; when set, requests from any other address are refused with 403 */
+                /** @description IP allowlist (addresses of the connection; forwarding headers are not read); when set, requests from any other address are refused on both APIs, with 403 on this API, and on the Pix API with 401 invalid_client at POST /oauth/token and 403 AcessoNegado on every bearer call */
                 allowedIps?: string[];
             };
         };

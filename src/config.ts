@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
-import { type SealingKey, sealingKeyOf } from './lib/sealed';
 import { splitPemBundle } from './lib/x509';
+import { SecretBox } from './lib/secret-box';
 import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database';
@@ -58,9 +58,6 @@ export interface Config {
   // Client certificates on the Pix API (PIXGATE_MTLS) and the operator's CAs trusted beside the
   // sandbox CA (PIXGATE_MTLS_CA).
   mtls: MtlsConfig;
-  // Seals private keys kept in the database (PIXGATE_SECRETS_KEY; in sandbox mode a documented
-  // default key when unset, src/tls/authority.service.ts). undefined: nothing can be sealed.
-  secretsKey: SealingKey | undefined;
   // The client certificate pixgate presents to webhook receivers over HTTPS
   // (PIXGATE_WEBHOOK_CLIENT_CERT, PIXGATE_WEBHOOK_CLIENT_KEY); undefined: one from the sandbox CA.
   webhookClientCertificate: CertificateAndKey | undefined;
@@ -70,6 +67,34 @@ export interface Config {
   // A request that has not finished after this long answers 503 and stores nothing
   // (PIXGATE_REQUEST_TIMEOUT_MS; src/db/deadline.ts).
   requestTimeoutMs: number;
+  // What seals the secrets the server must read back (signing keys, webhook secrets) in the
+  // database: PIXGATE_SECRETS_KEY, at least 32 characters; the published SANDBOX_SECRETS_KEY
+  // in sandbox mode when unset; required outside sandbox mode. Use it through secretsBoxOf.
+  secretsKey: string;
+  // The key secretsKey replaces (PIXGATE_SECRETS_KEY_PREVIOUS): what it sealed still opens,
+  // and the start sealing it again under secretsKey.
+  previousSecretsKey: string | undefined;
+}
+
+// The key that seals secrets at rest in sandbox mode when PIXGATE_SECRETS_KEY is not set. It
+// is published (here and in the README), so it protects nothing from a reader of the
+// database who has read this: a sandbox holds no real money. Outside sandbox mode the
+// server does not start without a key of its own.
+export const SANDBOX_SECRETS_KEY = 'pixgate-sandbox-secrets-key:published,protects-nothing';
+
+const secretBoxes = new WeakMap<Config, SecretBox>();
+
+// The box (AES-256-GCM, src/lib/secret-box.ts) that seals and opens the secrets the server
+// keeps in the database, its key derived from PIXGATE_SECRETS_KEY; one per configuration.
+export function secretsBoxOf(config: Config): SecretBox {
+  let box = secretBoxes.get(config);
+  if (!box) {
+    const derive = (key: string, previous?: SecretBox) =>
+      SecretBox.derived(key, 'pixgate', 'secrets at rest v1', previous);
+    const previous = config.previousSecretsKey === undefined ? undefined : derive(config.previousSecretsKey);
+    secretBoxes.set(config, (box = derive(config.secretsKey, previous)));
+  }
+  return box;
 }
 
 export interface CertificateAndKey {
@@ -90,10 +115,6 @@ export interface MtlsConfig {
   // PEM certificates of PIXGATE_MTLS_CA.
   trustedCaPems: string[];
 }
-
-// The sandbox's sealing key when PIXGATE_SECRETS_KEY is unset: written here, so not a secret.
-// It keeps the sandbox CA's key out of plain sight in dumps; production sets its own key.
-export const SANDBOX_SECRETS_KEY = 'pixgate sandbox sealing key: not a secret, set PIXGATE_SECRETS_KEY';
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
@@ -150,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ...tlsSettings(env, flag(env.PIXGATE_SANDBOX, true)),
     ...timeouts(env),
+    secretsKey: secretsKey(env.PIXGATE_SECRETS_KEY, flag(env.PIXGATE_SANDBOX, true)),
+    previousSecretsKey: env.PIXGATE_SECRETS_KEY_PREVIOUS || undefined,
   };
 }
 
@@ -184,7 +207,7 @@ function sourceIps(value: string | undefined): string[] {
   return ips;
 }
 
-type TlsSettings = Pick<Config, 'tls' | 'mtls' | 'secretsKey' | 'webhookClientCertificate'>;
+type TlsSettings = Pick<Config, 'tls' | 'mtls' | 'webhookClientCertificate'>;
 
 function tlsSettings(env: NodeJS.ProcessEnv, sandbox: boolean): TlsSettings {
   const enabled = flag(env.PIXGATE_TLS, false);
@@ -194,22 +217,9 @@ function tlsSettings(env: NodeJS.ProcessEnv, sandbox: boolean): TlsSettings {
   const certificate = certificateAndKey(env, 'PIXGATE_TLS_CERT', 'PIXGATE_TLS_KEY');
   const mode = mtlsMode(env.PIXGATE_MTLS, { enabled, sandbox });
   const trustedCaPems = env.PIXGATE_MTLS_CA ? pemCertificates(env.PIXGATE_MTLS_CA, 'PIXGATE_MTLS_CA') : [];
-  const secretsKey = env.PIXGATE_SECRETS_KEY
-    ? sealingKeyOf(env.PIXGATE_SECRETS_KEY, 'PIXGATE_SECRETS_KEY')
-    : sandbox
-      ? sealingKeyOf(SANDBOX_SECRETS_KEY, 'the sandbox default key (PIXGATE_SECRETS_KEY unset)')
-      : undefined;
-  // The sandbox CA (its key sealed) issues the server certificate when none is given, and
-  // signs the client certificates mTLS checks unless the operator brings its own CA.
-  const needsAuthority = enabled && (!certificate || (mode !== 'off' && trustedCaPems.length === 0));
-  if (needsAuthority && !secretsKey)
-    throw new Error(
-      'PIXGATE_TLS=on outside sandbox mode keeps a certificate authority whose private key is sealed with PIXGATE_SECRETS_KEY: set it (or give PIXGATE_TLS_CERT/PIXGATE_TLS_KEY and, with mTLS, PIXGATE_MTLS_CA)',
-    );
   return {
     tls: { enabled, port, certificate },
     mtls: { mode, trustedCaPems },
-    secretsKey,
     webhookClientCertificate: certificateAndKey(env, 'PIXGATE_WEBHOOK_CLIENT_CERT', 'PIXGATE_WEBHOOK_CLIENT_KEY'),
   };
 }
@@ -287,6 +297,17 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, [m
   if (!Number.isInteger(n) || n < min || n > max)
     throw new Error(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${value}`);
   return n;
+}
+
+function secretsKey(value: string | undefined, sandbox: boolean): string {
+  if (value === undefined || value === '') {
+    if (sandbox) return SANDBOX_SECRETS_KEY;
+    throw new Error(
+      'PIXGATE_SECRETS_KEY must be set when PIXGATE_SANDBOX=false: at least 32 random characters (e.g. openssl rand -base64 32), kept outside the database; it seals the signing keys and webhook secrets stored there',
+    );
+  }
+  if (value.length < 32) throw new Error('PIXGATE_SECRETS_KEY must have at least 32 characters');
+  return value;
 }
 
 function operatorToken(value: string | undefined): string | undefined {

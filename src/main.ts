@@ -1,6 +1,7 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
 import { type Config, loadConfig, maskPassword } from './config';
 import { isDatabaseUnavailable, startupProblemOf } from './db/errors';
+import { SealedWithAnotherKey } from './lib/secret-box';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
@@ -42,6 +43,10 @@ const server = await startServer({
     const variable = config.tls.enabled && port === config.tls.port ? 'PIXGATE_TLS_PORT' : 'PORT';
     fail(`port ${port} is already in use (set ${variable} to another one)`);
   }
+  if (error instanceof SealedWithAnotherKey)
+    fail(
+      `the secrets in the database were sealed under another PIXGATE_SECRETS_KEY (key id ${error.sealedKeyId}; this one's is ${error.keyId}): start with that key, or with it as PIXGATE_SECRETS_KEY_PREVIOUS to seal them again under the new one`,
+    );
   const problem = config.databaseUrl ? startupProblemOf(error) : undefined;
   if (problem) fail(`${problem} (DATABASE_URL=${maskPassword(config.databaseUrl!)})`);
   throw error;

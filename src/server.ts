@@ -79,6 +79,7 @@ function buildDispatchers(config: Config): { platform: ApiDispatcher; pix: ApiDi
     handlers: platformHandlers,
     security: platformSecurity,
     validateResponses: config.validateResponses,
+    exactIntegers: true,
   });
   const pix = new ApiDispatcher({
     name: 'pix',
@@ -131,6 +132,14 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   const database = await opening;
   const migrated = await migrateToLatest(database.db, database.schema);
   const services = buildServices(config, database.db, database.changes, logger);
+  // Secrets an older version stored in clear, or sealed under PIXGATE_SECRETS_KEY_PREVIOUS,
+  // are sealed under the current key before anything is served; one sealed under a key this
+  // server lacks stops the start (SealedWithAnotherKey).
+  await Promise.all([
+    services.keys.sealAtRest(),
+    services.webhooks.sealAtRest(),
+    services.kyc.onboardings.sealAtRest(),
+  ]);
   // The database actually opened decides (a caller may pass one other than the config's).
   if (database.kind === 'embedded') registerStatisticsJob(services.jobs, database.db);
   // New: a new data folder (maybe already migrated from the template), or a first migration.

@@ -5,7 +5,7 @@ import { buildChargesServices, type ChargesServices } from './charges/charges.mo
 import { CustomersService } from './customers/customers.service';
 import { QrCodesService } from './qrcodes/qrcodes.service';
 import { TransactionsService } from './transactions/transactions.service';
-import type { Config } from './config';
+import { type Config, secretsBoxOf } from './config';
 import type { Database } from './db/schema';
 import { IdentityService } from './identity/identity.service';
 import { OAuthService } from './identity/oauth.service';
@@ -104,7 +104,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const jobs = new Scheduler(log);
   const companies = new CompanyDirectory(db, changes);
   const clock = new CompanyClock(companies);
-  const keys = new SigningKeyService(db);
+  const keys = new SigningKeyService(db, secretsBoxOf(config));
   const payloadKeys = new PayloadKeyService(keys, config.publicUrl);
   const identity = new IdentityService(db, clock, companies, changes, new Set([...platformScopes, ...pixScopes]));
   const oauth = new OAuthService(identity, keys, pixScopes);

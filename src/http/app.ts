@@ -15,6 +15,7 @@ import { mountLanding } from './landing';
 import { mountHealth } from './health';
 import { dashboardMiddleware } from '../dashboard/dashboard.handler';
 import { mountSandboxCa } from './sandbox-ca';
+import { htmlSafetyHeaders } from './html-headers';
 import cors from '@koa/cors';
 import { countStatements, type StatementTally } from '../db/statement-counter';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
@@ -47,6 +48,7 @@ export function buildApp({
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
   app.use(requestLifecycle(services, logger, counting));
+  app.use(htmlSafetyHeaders());
   if (services.config.corsOrigins.length) app.use(corsOf(services.config.corsOrigins));
   app.use(bodyParser());
 
@@ -249,6 +251,8 @@ function koaBodyOf(): Koa.Middleware<AppState> {
     multipart: false,
     jsonStrict: true,
     jsonLimit: JSON_LIMIT,
+    // the text as received, beside the parse: how a number was written (http/exact-integers.ts)
+    includeUnparsed: true,
     formLimit: '64kb',
     parsedMethods: PARSED_METHODS,
     onError: (err: Error) => {

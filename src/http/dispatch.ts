@@ -15,6 +15,7 @@ import type { Principal } from '../identity/principal.types';
 import { idempotent } from './idempotency';
 import { pruneOneOfBranches } from './oneof-errors';
 import { tolerate } from './tolerant';
+import { inexactIntegerErrors, withoutRounded } from './exact-integers';
 import { addOpenApiFormats, FORMAT_MESSAGES } from './openapi-formats';
 
 // Resolves one security scheme for a request; throws DomainError (401/403) when it fails.
@@ -31,6 +32,9 @@ export interface ApiDefinition {
   validateResponses: boolean;
   // Normalise what a tolerant PSP accepts before validating (the Pix API: http/tolerant.ts).
   tolerant?: boolean;
+  // Refuse a number written with a fraction or exponent, or beyond 2^53 - 1, where the schema
+  // asks an integer (the platform API's money: http/exact-integers.ts).
+  exactIntegers?: boolean;
 }
 
 type BackendRequest = Parameters<OpenAPIBackend['handleRequest']>[0];
@@ -41,6 +45,8 @@ interface RoutedRequest {
   headers: Record<string, string | string[] | undefined>;
   query: Record<string, string | string[] | undefined>;
   body: unknown;
+  // The body's text as received (JSON bodies), for what the parse loses (exactIntegers).
+  rawBody?: string;
   // Path parameters, parsed once per request (parseRoutedRequest).
   params?: Record<string, string>;
   operation?: Operation;
@@ -97,7 +103,7 @@ export class ApiDispatcher {
       customizeAjv: (ajv) => addOpenApiFormats(ajv),
       handlers: {
         validationFail: async (c: BackendContext) => {
-          throw errors.validation(issuesFromAjv(pruneOneOfBranches(c.validation.errors ?? [])));
+          throw errors.validation(issuesFromAjv(withoutRounded(pruneOneOfBranches(c.validation.errors ?? []))));
         },
         notFound: async () => {
           throw errors.routeNotFound();
@@ -123,6 +129,7 @@ export class ApiDispatcher {
       getAjv(context: string, options?: object): unknown;
       getRequestValidatorsForOperation(operationId: string): unknown[] | null;
     };
+    if (this.definition.exactIntegers) this.checkIntegerText();
     const makeAjv = validator.getAjv.bind(validator);
     const shared = new Map<string, unknown>();
     validator.getAjv = (context: string, options: object = {}) => {
@@ -134,6 +141,22 @@ export class ApiDispatcher {
       (n, op) => n + (validator.getRequestValidatorsForOperation(op.operationId!)?.length ?? 0),
       0,
     );
+  }
+
+  // Both paths to the handler (handleDirect, and openapi-backend's own) validate through
+  // validator.validateRequest: the body's inexact integers join its errors there.
+  private checkIntegerText(): void {
+    const validator = this.backend.validator;
+    const validate = validator.validateRequest.bind(validator);
+    validator.validateRequest = (req, operation) => {
+      const result = validate(req, operation);
+      const op = (typeof operation === 'object' ? operation : (req as unknown as RoutedRequest).operation) as
+        { requestBody?: { content?: Record<string, { schema?: object }> } } | undefined;
+      const schema = op?.requestBody?.content?.['application/json']?.schema;
+      const inexact = inexactIntegerErrors((req as unknown as RoutedRequest).rawBody, schema);
+      if (inexact.length === 0) return result;
+      return { ...result, valid: false, errors: [...(result.errors ?? []), ...inexact] };
+    };
   }
 
   async init(): Promise<void> {
@@ -207,7 +230,8 @@ export class ApiDispatcher {
       }
     }
     const validation = this.backend.validator.validateRequest(asBackendRequest(req), operation);
-    if (validation.errors) throw errors.validation(issuesFromAjv(pruneOneOfBranches(validation.errors)));
+    if (validation.errors)
+      throw errors.validation(issuesFromAjv(withoutRounded(pruneOneOfBranches(validation.errors))));
     // What handleRequest hands the handler, without parsing it again: validateRequest coerced
     // the path and query values (and made single query values arrays where the schema says so)
     // in place, in the parse it cached for this request.
@@ -252,6 +276,8 @@ export class ApiDispatcher {
       headers: koa.headers,
       query: koa.query,
       body: (koa.request as { body?: unknown }).body,
+      // (a JSON body's: a form's text is no JSON to scan)
+      ...(koa.is('json') ? { rawBody: (koa.request as { rawBody?: string }).rawBody } : {}),
       ...(meta
         ? { params: this.pathParams.get(meta.operationId)!(this.backend.router.normalizePath(koa.path)) ?? {} }
         : {}),

@@ -1,4 +1,5 @@
 // GET /docs: a browsable reference of both specs (Swagger UI, served from the package).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Router from '@koa/router';
@@ -11,6 +12,7 @@ function getAbsoluteFSPath(): string {
 }
 import type { AppState } from './types';
 import { PROJECT_ROOT } from '../lib/root';
+import { htmlPageHeaders, newNonce, nonceSource } from '../lib/html';
 
 const SPECS_DIR = join(PROJECT_ROOT, 'specs');
 const ASSETS = new Set([
@@ -20,25 +22,58 @@ const ASSETS = new Set([
   'favicon-32x32.png',
 ]);
 
-const PAGE = `<!doctype html>
+// Swagger UI's files come from this server; its one inline script (the set-up) runs under the
+// answer's nonce. Its stylesheet's icons are data: URIs; "Try it out" and the Authorize
+// dialog's token request reach this server only (the served specs name it). Its style
+// attributes are set by script (React), which a CSP does not govern.
+function page(nonce: string): string {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pixgate API reference</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-<script>
+<script nonce="${nonce}">
 window.ui = SwaggerUIBundle({
   urls: [{ url: '/docs/specs/platform.yaml', name: 'Platform API (/api/v1)' }, { url: '/docs/specs/pix.yaml', name: 'Pix API v2.8.2 (/pix/v2)' }],
   dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout',
   // "Try it out" open on every operation, durations shown, operations filterable by tag
-  tryItOutEnabled: true, displayRequestDuration: true, filter: true, persistAuthorization: true
+  tryItOutEnabled: true, displayRequestDuration: true, filter: true, persistAuthorization: true,
+  // no badge fetched from validator.swagger.io: nothing leaves this server
+  validatorUrl: 'none'
 });
 </script></body></html>`;
+}
+
+const policyOf = (nonce: string) => ({
+  script: ["'self'", nonceSource(nonce)],
+  style: ["'self'", ...swaggerStyleHashes()],
+  img: ["'self'", 'data:'],
+  connect: ["'self'"],
+});
+
+// Swagger UI renders a few <style> elements of its own (the logo's SVG carries one): fixed
+// texts of its scripts, allowed by their hashes, read from the installed version's files once.
+let styleHashes: string[] | undefined;
+function swaggerStyleHashes(): string[] {
+  styleHashes ??= ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].flatMap((file) =>
+    [...readFileSync(resolve(getAbsoluteFSPath(), file), 'utf8').matchAll(STYLE_ELEMENT)].map(
+      (m) =>
+        `'sha256-${createHash('sha256')
+          .update(JSON.parse(`"${m[1]}"`))
+          .digest('base64')}'`,
+    ),
+  );
+  return styleHashes;
+}
+const STYLE_ELEMENT = /createElement\("style",null,"((?:[^"\\]|\\.)*)"\)/g;
 
 export function mountDocs(router: Router<AppState>): void {
   router.get('/docs', async (koa) => {
+    const nonce = newNonce();
     koa.type = 'text/html';
-    koa.body = PAGE;
+    koa.set(htmlPageHeaders(policyOf(nonce)));
+    koa.body = page(nonce);
   });
   router.get('/docs/specs/:name', async (koa) => {
     const name = koa.params.name;

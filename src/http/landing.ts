@@ -4,7 +4,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Router from '@koa/router';
 import { marked } from 'marked';
-import type { AppState } from './types';
+import type { AppState, KoaContext } from './types';
+import { htmlPageHeaders, newNonce, nonceSource } from '../lib/html';
 import { PROJECT_ROOT } from '../lib/root';
 
 const DOCS_DIR = join(PROJECT_ROOT, 'docs');
@@ -14,10 +15,14 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2r
 code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{background:#f4f5f7;padding:.8rem;overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #ccd;padding:.3rem .5rem;vertical-align:top}a{color:#0b5cad}`;
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+// A page with its one style under this answer's nonce; links and images of this server only.
+function page(koa: KoaContext, title: string, body: string): void {
+  const nonce = newNonce();
+  koa.type = 'text/html';
+  koa.set(htmlPageHeaders({ style: [nonceSource(nonce)], img: ["'self'"] }));
+  koa.body = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
-<style>${STYLE}</style></head><body>${body}</body></html>`;
+<style nonce="${nonce}">${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 function guides(): string[] {
@@ -32,7 +37,7 @@ function titleOf(name: string): string {
   return first.replace(/^#\s*/, '') || name;
 }
 
-function landing(sandbox: boolean): string {
+function landing(koa: KoaContext, sandbox: boolean): void {
   const list = guides()
     .map((g) => `<li><a href="/guides/${g}">${titleOf(g)}</a></li>`)
     .join('');
@@ -45,7 +50,8 @@ A new database also made a <em>Demo Company</em>: its credentials are in the ser
 <li>Pay it as a payer would: <code>POST /api/v1/sandbox/pay</code> with the charge's <code>brCode</code>.</li>
 <li>Move the company's clock to see expiries and due dates: <code>POST /api/v1/sandbox/clock/advance</code>.</li></ol>`
     : '';
-  return page(
+  page(
+    koa,
     'pixgate',
     `<h1>pixgate</h1>
 <p>A Pix payment platform: the platform API under <code>/api/v1</code> and the Central Bank's standard Pix receiver
@@ -59,16 +65,12 @@ ${quickStart}
 }
 
 export function mountLanding(router: Router<AppState>, sandbox: boolean): void {
-  router.get('/', async (koa) => {
-    koa.type = 'text/html';
-    koa.body = landing(sandbox);
-  });
+  router.get('/', async (koa) => landing(koa, sandbox));
   router.get('/guides/:name', async (koa) => {
     const name = koa.params.name!;
     const file = resolve(DOCS_DIR, `${name}.md`);
     if (!GUIDE_NAME.test(name) || !existsSync(file)) return;
     const html = await marked.parse(readFileSync(file, 'utf8'));
-    koa.type = 'text/html';
-    koa.body = page(titleOf(name), `<p><a href="/">pixgate</a> · <a href="/docs">API reference</a></p>${html}`);
+    page(koa, titleOf(name), `<p><a href="/">pixgate</a> · <a href="/docs">API reference</a></p>${html}`);
   });
 }

@@ -28,10 +28,10 @@ export const pixSecurity: Record<string, SecurityResolver> = {
   // A bearer token, bound or not to the connection's client certificate (RFC 8705), then the
   // mutual TLS check of its application (PIXGATE_MTLS).
   OAuth2: async (koa, operation) => {
-    const { services } = koa.state.requestContext;
+    const { services, ip } = koa.state.requestContext;
     const connection = connectionOf(koa);
     const presented = connection.tls ? connection.certificate?.thumbprint : undefined;
-    const principal = await services.oauth.authenticateBearer(koa.get('authorization') || undefined, presented);
+    const principal = await services.oauth.authenticateBearer(koa.get('authorization') || undefined, { ip, presented });
     await services.certificates.admit(connection, principal.applicationId, 'api');
     // known before the scope check, as above
     koa.state.requestContext.principal = principal;
@@ -40,11 +40,12 @@ export const pixSecurity: Record<string, SecurityResolver> = {
     }
     return principal;
   },
-  // Client credentials at the token endpoint, then the mutual TLS check; the certificate that
-  // admitted the client is what the token will be bound to.
+  // Client credentials at the token endpoint (from an address the application's allowlist
+  // admits), then the mutual TLS check; the certificate that admitted the client is what the
+  // token will be bound to.
   BasicClient: async (koa) => {
-    const { services } = koa.state.requestContext;
-    const principal = await services.oauth.authenticateClient(koa.get('authorization') || undefined);
+    const { services, ip } = koa.state.requestContext;
+    const principal = await services.oauth.authenticateClient(koa.get('authorization') || undefined, ip);
     koa.state.requestContext.clientCertificate = await services.certificates.admit(
       connectionOf(koa),
       principal.applicationId,

@@ -1,4 +1,5 @@
-// All SQL of idempotency records: one per (company, Idempotency-Key).
+// All SQL of idempotency records: one per (company, Idempotency-Key), found by the key's
+// hash (idempotency.service.ts keyHashOf); the key itself is never stored.
 import { type Kysely, sql } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
 import type { Database, IdempotencyRecordRow } from '../db/schema';
@@ -7,7 +8,7 @@ type Db = Kysely<Database>;
 
 export interface Fresh {
   companyId: string;
-  key: string;
+  keyHash: string;
   operationId: string;
   fingerprint: string;
   now: Date;
@@ -21,7 +22,7 @@ export async function insertRunning(db: Db, r: Fresh): Promise<boolean> {
     .insertInto('idempotency_records')
     .values({
       company_id: r.companyId,
-      idempotency_key: r.key,
+      key_hash: r.keyHash,
       operation_id: r.operationId,
       fingerprint: r.fingerprint,
       state: 'RUNNING',
@@ -29,18 +30,22 @@ export async function insertRunning(db: Db, r: Fresh): Promise<boolean> {
       locked_until: r.lockedUntil,
       expires_at: r.expiresAt,
     })
-    .onConflict((oc) => oc.columns(['company_id', 'idempotency_key']).doNothing())
-    .returning('idempotency_key')
+    .onConflict((oc) => oc.columns(['company_id', 'key_hash']).doNothing())
+    .returning('key_hash')
     .executeTakeFirst();
   return inserted !== undefined;
 }
 
-export async function lockRecord(db: Db, companyId: string, key: string): Promise<IdempotencyRecordRow | undefined> {
+export async function lockRecord(
+  db: Db,
+  companyId: string,
+  keyHash: string,
+): Promise<IdempotencyRecordRow | undefined> {
   return db
     .selectFrom('idempotency_records')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('idempotency_key', '=', key)
+    .where('key_hash', '=', keyHash)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -62,15 +67,16 @@ export async function takeOver(db: Db, r: Fresh): Promise<void> {
       expires_at: r.expiresAt,
     })
     .where('company_id', '=', r.companyId)
-    .where('idempotency_key', '=', r.key)
+    .where('key_hash', '=', r.keyHash)
     .execute();
 }
 
 export async function complete(
   db: Db,
   companyId: string,
-  key: string,
+  keyHash: string,
   fingerprint: string,
+  // the body sealed (the service seals it)
   response: { status: number; type: string | null; headers: Record<string, string>; body: string | null },
 ): Promise<void> {
   await db
@@ -83,17 +89,17 @@ export async function complete(
       response_body: response.body,
     })
     .where('company_id', '=', companyId)
-    .where('idempotency_key', '=', key)
+    .where('key_hash', '=', keyHash)
     .where('fingerprint', '=', fingerprint)
     .where('state', '=', 'RUNNING')
     .execute();
 }
 
-export async function release(db: Db, companyId: string, key: string, fingerprint: string): Promise<void> {
+export async function release(db: Db, companyId: string, keyHash: string, fingerprint: string): Promise<void> {
   await db
     .deleteFrom('idempotency_records')
     .where('company_id', '=', companyId)
-    .where('idempotency_key', '=', key)
+    .where('key_hash', '=', keyHash)
     .where('fingerprint', '=', fingerprint)
     .where('state', '=', 'RUNNING')
     .execute();

@@ -2,10 +2,19 @@
 // request with a key claims it; the same request again replays the kept answer; another
 // request with the key is a mismatch; a request still running makes others wait. Records live
 // in the database, so several processes share them (the HTTP layer is http/idempotency.ts).
+//
+// A kept answer may carry a secret (POST /application answers a clientSecret and an appID),
+// so neither the key nor the answer is stored in clear: a record is found by the SHA-256 of
+// "<company id>\n<Idempotency-Key>" (key_hash), and its answer is sealed (AES-256-GCM) under
+// a key derived (HKDF-SHA256) from the Idempotency-Key itself, which only the caller holds.
+// The replay opens it with the key the caller sends again and answers it byte for byte.
+// Someone who reads the database (or its files) reads neither, unless they guess the key: a
+// key with little entropy ("order-1") is as weak here as it is anywhere; send a random one.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
+import { SecretBox } from '../lib/secret-box';
 import * as repo from './idempotency.repository';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -40,6 +49,23 @@ export function fingerprintOf(operationId: string, url: string, body: unknown): 
     .digest('hex');
 }
 
+// What a record stores of a company's Idempotency-Key.
+export function keyHashOf(companyId: string, key: string): string {
+  return createHash('sha256').update(`${companyId}\n${key}`).digest('hex');
+}
+
+// The box that seals a record's answer: its key only the Idempotency-Key gives.
+export function answerBoxOf(companyId: string, key: string): SecretBox {
+  return SecretBox.derived(key, companyId, ANSWER_KEY_PURPOSE);
+}
+
+// Where a sealed answer belongs (its associated data): it opens in no other record.
+export function answerPlaceOf(keyHash: string): string {
+  return `idempotency_records.response_body:${keyHash}`;
+}
+
+const ANSWER_KEY_PURPOSE = 'pixgate idempotency answer v1';
+
 export class IdempotencyStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -48,9 +74,10 @@ export class IdempotencyStore {
 
   async claim(companyId: string, key: string, operationId: string, fingerprint: string): Promise<Claim> {
     const now = await this.clock.now(companyId);
+    const keyHash = keyHashOf(companyId, key);
     const fresh = {
       companyId,
-      key,
+      keyHash,
       operationId,
       fingerprint,
       now,
@@ -60,7 +87,7 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repo.insertRunning(this.db, fresh)) return { kind: 'claimed' };
       const claim = await this.db.transaction().execute(async (trx): Promise<Claim | undefined> => {
-        const row = await repo.lockRecord(trx, companyId, key);
+        const row = await repo.lockRecord(trx, companyId, keyHash);
         if (!row) return undefined; // released meanwhile: insert again
         const abandoned = row.state === 'RUNNING' && row.locked_until <= now;
         if (row.expires_at <= now || abandoned) {
@@ -73,7 +100,9 @@ export class IdempotencyStore {
           kind: 'replay',
           reply: {
             status: row.response_status!,
-            ...(row.response_body !== null ? { body: Buffer.from(row.response_body, 'utf8') } : {}),
+            ...(row.response_body !== null
+              ? { body: answerBoxOf(companyId, key).openBytes(row.response_body, answerPlaceOf(keyHash)) }
+              : {}),
             ...(row.response_type ? { contentType: row.response_type } : {}),
             headers: { ...(row.response_headers ?? {}), 'Idempotent-Replayed': 'true' },
           },
@@ -86,15 +115,16 @@ export class IdempotencyStore {
 
   // Keeps a 2xx answer; anything else frees the key.
   async finish(companyId: string, key: string, fingerprint: string, reply: Reply | undefined): Promise<void> {
+    const keyHash = keyHashOf(companyId, key);
     const storable = reply && reply.status >= 200 && reply.status < 300 && !Buffer.isBuffer(reply.body);
-    if (!storable) return repo.release(this.db, companyId, key, fingerprint);
+    if (!storable) return repo.release(this.db, companyId, keyHash, fingerprint);
     const body =
       reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    await repo.complete(this.db, companyId, key, fingerprint, {
+    await repo.complete(this.db, companyId, keyHash, fingerprint, {
       status: reply.status,
       type: reply.contentType ?? (body === null ? null : 'application/json'),
       headers: reply.headers ?? {},
-      body,
+      body: body === null ? null : answerBoxOf(companyId, key).seal(body, answerPlaceOf(keyHash)),
     });
   }
 

@@ -89,6 +89,21 @@ export function requireScope(principal: Principal, scope: string | null): void {
   if (!principal.scopes.includes(scope)) throw errors.missingScope(scope);
 }
 
+// What an application may grant to an application it creates (POST /application, and a
+// partner's POST /partner/application for an affiliate): at most the scopes it holds. A MASTER
+// application holds every scope, as does a legacy API application without scopes; only a
+// MASTER application may create one without scopes (which may call every operation).
+export function requireGrantable(principal: Principal, scopes: readonly string[] | undefined): void {
+  if (principal.applicationType === 'MASTER') return;
+  if (!scopes || scopes.length === 0)
+    throw errors.forbidden('Only a MASTER application can create an application without scopes');
+  if (principal.scopes === null) return;
+  const held = principal.scopes;
+  const refused = [...new Set(scopes)].filter((s) => !held.includes(s));
+  if (refused.length > 0)
+    throw errors.forbidden(`This application cannot grant scopes it does not hold: ${refused.join(', ')}`);
+}
+
 export function hasFeature(principal: Principal, feature: string): boolean {
   return principal.features.includes(feature);
 }
@@ -154,9 +169,7 @@ export class IdentityService {
     if (credentials) this.verifiedAppIds.set(header!, { clientId, secretHash: app.client_secret_hash });
     const principal = principalOf(app);
     verified?.(principal);
-    if (app.allowed_ips && !app.allowed_ips.includes(normalizeIp(ip))) {
-      throw errors.forbidden('Your IP address is not allowed to use this application');
-    }
+    if (!ipAllowed(app, ip)) throw errors.forbidden(IP_REFUSED);
     return principal;
   }
 
@@ -201,6 +214,7 @@ export class IdentityService {
     }
     const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
     if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
+    requireGrantable(principal, scopes);
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
       const account = await findOpenAccountOfCompany(trx, principal.companyId, input.accountId);
@@ -362,6 +376,16 @@ export function applicationView(app: {
     createdAt: app.created_at.toISOString(),
     companyBankAccount: app.account_id,
   };
+}
+
+export const IP_REFUSED = 'Your IP address is not allowed to use this application';
+
+// Whether an application's IP allowlist (allowedIps) admits a caller: every use of its
+// credentials checks it, the platform API's Authorization header, the Pix API's token
+// endpoint and each of its bearer calls. `ip` is the socket's address (Koa with proxy off: a
+// forwarding header cannot choose it).
+export function ipAllowed(app: { allowed_ips: string[] | null }, ip: string): boolean {
+  return !app.allowed_ips || app.allowed_ips.includes(normalizeIp(ip));
 }
 
 // "::ffff:127.0.0.1" and "127.0.0.1" are the same caller.

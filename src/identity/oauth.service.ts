@@ -7,7 +7,7 @@ import { DomainError, errors } from '../errors/errors';
 import type { Principal } from './principal.types';
 import type { SigningKeyService } from '../signing/signing.service';
 import type { IdentityService } from './identity.service';
-import { principalOf } from './identity.service';
+import { IP_REFUSED, ipAllowed, principalOf } from './identity.service';
 import { BoundedMap } from '../lib/bounded-map';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -50,8 +50,9 @@ export class OAuthService {
     return Buffer.from(key.private_key, 'base64');
   }
 
-  // Verifies HTTP Basic client credentials (the security of POST /oauth/token).
-  async authenticateClient(authorization: string | undefined): Promise<Principal> {
+  // Verifies HTTP Basic client credentials (the security of POST /oauth/token), from an
+  // address the application's allowlist admits.
+  async authenticateClient(authorization: string | undefined, ip: string): Promise<Principal> {
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
     if (!basic)
       throw oauthError(401, 'invalid_client', 'Send the clientId and clientSecret with HTTP Basic authentication');
@@ -62,6 +63,7 @@ export class OAuthService {
         ? await this.identity.verifyClient(safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1)))
         : undefined;
     if (!app) throw oauthError(401, 'invalid_client', 'Unknown client or wrong secret');
+    if (!ipAllowed(app, ip)) throw oauthError(401, 'invalid_client', IP_REFUSED);
     return principalOf(app);
   }
 
@@ -127,10 +129,14 @@ export class OAuthService {
     return claims;
   }
 
-  // Resolves a Pix API bearer token; the principal carries the token's scopes. A token bound
-  // to a client certificate (RFC 8705) is refused unless `presented`, the thumbprint of the
-  // certificate of the request's connection, is that one.
-  async authenticateBearer(authorization: string | undefined, presented?: string): Promise<Principal> {
+  // Resolves a Pix API bearer token, used from an address its application's allowlist admits
+  // (checked on every call: the list may change while a token lives); the principal carries
+  // the token's scopes. A token bound to a client certificate (RFC 8705) is refused unless
+  // `presented`, the thumbprint of the certificate of the request's connection, is that one.
+  async authenticateBearer(
+    authorization: string | undefined,
+    { ip, presented }: { ip: string; presented?: string | undefined },
+  ): Promise<Principal> {
     const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     if (!bearer) throw errors.unauthorized('Missing bearer token: get one from POST /oauth/token');
     const claims = await this.verifiedClaims(bearer[1]!);
@@ -142,6 +148,7 @@ export class OAuthService {
       );
     const app = claims.sub ? await this.identity.findActiveApplication(claims.sub) : undefined;
     if (!app) throw errors.unauthorized('The application of this token is no longer active');
+    if (!ipAllowed(app, ip)) throw errors.forbidden(IP_REFUSED);
     const scopes = typeof claims.scope === 'string' && claims.scope ? claims.scope.split(' ') : [];
     return { ...principalOf(app), applicationType: 'API', scopes };
   }

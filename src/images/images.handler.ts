@@ -1,8 +1,8 @@
 // HTTP in/out of the QR code images (a PNG, or a PNG data URI) and of the payment page.
-import { randomBytes } from 'node:crypto';
 import type { PlatformHandlers } from '../../generated/platform.operations';
 import { callerOf } from '../http/principal-guard';
-import { localeOf, paymentPageCsp } from './payment-page.view';
+import { htmlPageHeaders, newNonce } from '../lib/html';
+import { localeOf, paymentPagePolicy } from './payment-page.view';
 
 export const imageHandlers = {
   async getChargeQrImage(req, ctx) {
@@ -11,21 +11,14 @@ export const imageHandlers = {
   },
   async getPaymentLinkPage(req, ctx) {
     // a new nonce per answer: the page's own style and script run, nothing injected does
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = newNonce();
     const locale = localeOf(req.headers['accept-language']);
     const html = await ctx.services.charges.paymentPages.render(req.params.paymentLinkID, locale, nonce);
     return {
       status: 200,
       body: html,
       contentType: 'text/html; charset=utf-8',
-      headers: {
-        'Cache-Control': 'no-store',
-        'Content-Security-Policy': paymentPageCsp(nonce),
-        'Content-Language': locale,
-        Vary: 'Accept-Language',
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-      },
+      headers: { ...htmlPageHeaders(paymentPagePolicy(nonce)), 'Content-Language': locale, Vary: 'Accept-Language' },
     };
   },
   async getPaymentLinkStatus(req, ctx) {

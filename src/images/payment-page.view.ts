@@ -2,6 +2,8 @@
 // in Portuguese unless the browser prefers English, amounts as R$ 12,34, times in Brasília.
 // Everything shown is computed before (PaymentPageModel); the page's one small script (allowed
 // by the CSP nonce) copies the code, pays in the sandbox and polls the status endpoint.
+import { nonceSource, type PagePolicy } from '../lib/html';
+
 export type Locale = 'pt-BR' | 'en';
 export type PaymentLinkState = 'ACTIVE' | 'COMPLETED' | 'EXPIRED' | 'REMOVED' | 'WAITING';
 
@@ -310,15 +312,11 @@ ${renderPaymentMain(m, locale)}
 }
 
 // The page's CSP: its own images and status endpoint, its one nonce'd style and script.
-export function paymentPageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    "img-src 'self'",
-    `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+export function paymentPagePolicy(nonce: string): PagePolicy {
+  return {
+    img: ["'self'"],
+    style: [nonceSource(nonce)],
+    script: [nonceSource(nonce)],
+    connect: ["'self'"],
+  };
 }

@@ -12,6 +12,8 @@ import type { Clock } from '../lib/clock';
 import * as repo from './kyc.repository';
 import { codeMessage } from './kyc.view';
 import { insertMessagePart, listMessagesTo } from './messages.repository';
+import type { SecretBox } from '../lib/secret-box';
+import { messageBodyPlace, openedMessageBody } from './kyc-secrets';
 import { writeTogether } from '../db/together';
 import { renderInboxPage } from './pages.view';
 import { isValidEmail, normalizePhone } from '../lib/taxid';
@@ -82,6 +84,7 @@ export class KycCodesService {
     private readonly clock: Clock,
     // Sandbox mode keeps the plain last code for GET /api/v1/sandbox/kyc/codes.
     private readonly sandbox: boolean,
+    private readonly secrets: SecretBox,
   ) {}
 
   async send(principal: Principal, channel: KycChannel, target: CodeTarget): Promise<SendOutcome> {
@@ -172,6 +175,8 @@ export class KycCodesService {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const salt = randomBytes(16).toString('hex');
     const codeId = randomUUID();
+    const messageId = randomUUID();
+    const message = codeMessage(code, onboarding.trade_name || onboarding.official_name);
     await writeTogether(trx, [
       repo.insertCodePart({
         id: codeId,
@@ -186,12 +191,13 @@ export class KycCodesService {
         expires_at: new Date(now.getTime() + CODE_RULES.lifeMs),
       }),
       insertMessagePart({
-        id: randomUUID(),
+        id: messageId,
         company_id: companyId,
         code_id: codeId,
         channel,
         address,
-        ...codeMessage(code, onboarding.trade_name || onboarding.official_name),
+        subject: message.subject,
+        body: this.secrets.seal(message.body, messageBodyPlace(messageId)),
         status: 'PENDING',
         next_attempt_at: now,
         created_at: now,
@@ -225,7 +231,11 @@ export class KycCodesService {
         'address must be an e-mail address or a phone (+55...)',
       );
     }
-    return renderInboxPage(normalized, await listMessagesTo(this.db, normalized, INBOX_SIZE));
+    const messages = await listMessagesTo(this.db, normalized, INBOX_SIZE);
+    return renderInboxPage(
+      normalized,
+      messages.map((m) => ({ ...m, body: openedMessageBody(this.secrets, m) })),
+    );
   }
 
   // The register (locked) and its representative; a send needs an address on the channel.

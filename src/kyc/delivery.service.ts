@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { Database, KycChannel, KycCodeMessageRow } from '../db/schema';
 import * as repo from './messages.repository';
 import type { MessageSenders } from './smtp-sender';
+import type { SecretBox } from '../lib/secret-box';
+import { openedMessageBody } from './kyc-secrets';
 
 export const JOB_NAME = 'kyc-messages';
 export const JOB_INTERVAL_MS = 1000;
@@ -26,6 +28,7 @@ export class KycMessageDelivery {
     // Sandbox mode keeps each message's text after delivery (the inbox page shows it).
     private readonly sandbox: boolean,
     private readonly log: Logger,
+    private readonly secrets: SecretBox,
   ) {
     this.channels = (Object.keys(senders) as KycChannel[]).filter((c) => senders[c] !== undefined);
   }
@@ -45,7 +48,8 @@ export class KycMessageDelivery {
   private async attempt(message: KycCodeMessageRow, token: string): Promise<boolean> {
     const sender = this.senders[message.channel]!;
     try {
-      await sender.send({ to: message.address, subject: message.subject, text: message.body ?? '' });
+      const text = openedMessageBody(this.secrets, message) ?? '';
+      await sender.send({ to: message.address, subject: message.subject, text });
       await repo.markSent(this.db, message.id, token, this.sandbox);
       return true;
     } catch (error) {

@@ -1,7 +1,7 @@
 // The KYC services, built once per process, and the delivery job of one-time code messages.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
@@ -25,14 +25,15 @@ export function buildKycServices(
 ): KycServices {
   // E-mail through SMTP when configured; the phone channel has no sender yet.
   const senders: MessageSenders = config.smtp ? { EMAIL: new SmtpSender(config.smtp) } : {};
-  const delivery = new KycMessageDelivery(db, senders, config.sandbox, log.child({ area: 'kyc' }));
+  const secrets = secretsBoxOf(config);
+  const delivery = new KycMessageDelivery(db, senders, config.sandbox, log.child({ area: 'kyc' }), secrets);
   // Hands the outbox's messages to their senders (tests: jobs.runNow('kyc-messages')).
   jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
     await delivery.runOnce();
   });
   return {
-    onboardings: new KycOnboardingService(db, clock, config.publicUrl),
-    codes: new KycCodesService(db, clock, config.sandbox),
+    onboardings: new KycOnboardingService(db, clock, config.publicUrl, secrets),
+    codes: new KycCodesService(db, clock, config.sandbox, secrets),
     delivery,
   };
 }

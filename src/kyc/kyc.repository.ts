@@ -91,17 +91,39 @@ export async function lockOnboardingByTaxId(
   return selectOnboardingByTaxId(db, companyId, taxId).forUpdate().executeTakeFirst();
 }
 
-function selectOnboardingByLinkToken(db: Db, token: string) {
-  return db.selectFrom('kyc_onboardings').selectAll().where('link_token', '=', token);
+function selectOnboardingByLinkTokenHash(db: Db, hash: string) {
+  return db.selectFrom('kyc_onboardings').selectAll().where('link_token_hash', '=', hash);
 }
 
-export async function findOnboardingByLinkToken(db: Db, token: string): Promise<KycOnboardingRow | undefined> {
-  return selectOnboardingByLinkToken(db, token).executeTakeFirst();
+export async function findOnboardingByLinkTokenHash(db: Db, hash: string): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByLinkTokenHash(db, hash).executeTakeFirst();
 }
 
 // The same row, locked FOR UPDATE until the transaction ends.
-export async function lockOnboardingByLinkToken(db: Db, token: string): Promise<KycOnboardingRow | undefined> {
-  return selectOnboardingByLinkToken(db, token).forUpdate().executeTakeFirst();
+export async function lockOnboardingByLinkTokenHash(db: Db, hash: string): Promise<KycOnboardingRow | undefined> {
+  return selectOnboardingByLinkTokenHash(db, hash).forUpdate().executeTakeFirst();
+}
+
+// Onboardings whose link token is not stored sealed under the key with this prefix.
+export async function findOnboardingsNotSealedWith(
+  db: Db,
+  sealedPrefix: string,
+): Promise<Array<{ id: string; link_token: string }>> {
+  return db
+    .selectFrom('kyc_onboardings')
+    .select(['id', 'link_token'])
+    .where('link_token', 'not like', `${sealedPrefix}%`)
+    .execute();
+}
+
+// Replaces a link token by its sealed form, unless another process did meanwhile.
+export async function replaceLinkToken(db: Db, id: string, from: string, to: string): Promise<void> {
+  await db
+    .updateTable('kyc_onboardings')
+    .set({ link_token: to })
+    .where('id', '=', id)
+    .where('link_token', '=', from)
+    .execute();
 }
 
 export async function setOnboardingStatus(

@@ -101,3 +101,22 @@ export async function listMessagesTo(db: Db, address: string, limit: number): Pr
     .limit(limit)
     .execute();
 }
+
+// Messages whose text is kept and not sealed under the key with this prefix.
+export async function findBodiesNotSealedWith(
+  db: Db,
+  sealedPrefix: string,
+): Promise<Array<{ id: string; body: string }>> {
+  const rows = await db
+    .selectFrom('kyc_code_messages')
+    .select(['id', 'body'])
+    .where('body', 'is not', null)
+    .where('body', 'not like', `${sealedPrefix}%`)
+    .execute();
+  return rows.map((r) => ({ id: r.id, body: r.body! }));
+}
+
+// Replaces a message's text by its sealed form, unless it changed meanwhile (sent: cleared).
+export async function replaceBody(db: Db, id: string, from: string, to: string): Promise<void> {
+  await db.updateTable('kyc_code_messages').set({ body: to }).where('id', '=', id).where('body', '=', from).execute();
+}

@@ -23,6 +23,8 @@ import { hasFeature } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
 import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';
 import * as repo from './kyc.repository';
+import type { SecretBox } from '../lib/secret-box';
+import { linkTokenHashOf, linkTokenPlace, openedLinkToken, sealKycAtRest } from './kyc-secrets';
 import {
   emailConfirmed,
   enrichedCompanyNames,
@@ -122,7 +124,9 @@ function sampleOnboarding(ctx: SampleContext, status: KycOnboardingRow['status']
     tax_id: taxId,
     ...((n) => ({ official_name: n.officialName, trade_name: n.tradeName }))(enrichedCompanyNames(taxId)),
     status,
-    link_token: randomBytes(16).toString('hex'),
+    // never stored: the event view shows no link
+    link_token: '',
+    link_token_hash: '',
     redirect_url: null,
     created_at: ctx.now,
     updated_at: ctx.now,
@@ -142,7 +146,13 @@ export class KycOnboardingService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly secrets: SecretBox,
   ) {}
+
+  // Seals link tokens and code messages kept in clear (at start-up; src/kyc/kyc-secrets.ts).
+  async sealAtRest(): Promise<number> {
+    return sealKycAtRest(this.db, this.secrets);
+  }
 
   async create(
     principal: Principal,
@@ -174,18 +184,7 @@ export class KycOnboardingService {
       const existing = await repo.findOnboardingByCorrelationId(trx, principal.companyId, correlationId);
       if (existing) return { created: false, onboarding: await this.view(trx, principal.companyId, existing) };
       const now = await this.clock.now(principal.companyId, trx);
-      const row: KycOnboardingRow = {
-        id: randomUUID(),
-        company_id: principal.companyId,
-        correlation_id: correlationId,
-        tax_id: taxId,
-        ...((n) => ({ official_name: n.officialName, trade_name: n.tradeName }))(enrichedCompanyNames(taxId)),
-        status: 'PENDING',
-        link_token: randomBytes(16).toString('hex'),
-        redirect_url: input.redirectUrl ?? null,
-        created_at: now,
-        updated_at: now,
-      };
+      const row = this.newOnboardingRow({ companyId: principal.companyId, correlationId, taxId, now, input });
       // Its event is written only when the onboarding is (not on a conflict).
       const inserted = await repo.insertOnboardingIfFree(trx, row, [
         recordEventWhenPart(onboardingEvent('PIXGATE:KYC_ONBOARDING_CREATED', row, now), repo.INSERTED_ONBOARDING),
@@ -215,6 +214,31 @@ export class KycOnboardingService {
       }
       return { created: true, onboarding: await this.view(trx, principal.companyId, inserted) };
     });
+  }
+
+  // A new onboarding's row: its link token kept sealed, and found by its hash.
+  private newOnboardingRow(o: {
+    companyId: string;
+    correlationId: string;
+    taxId: string;
+    now: Date;
+    input: OnboardingInput;
+  }): KycOnboardingRow {
+    const id = randomUUID();
+    const linkToken = randomBytes(16).toString('hex');
+    return {
+      id,
+      company_id: o.companyId,
+      correlation_id: o.correlationId,
+      tax_id: o.taxId,
+      ...((n) => ({ official_name: n.officialName, trade_name: n.tradeName }))(enrichedCompanyNames(o.taxId)),
+      status: 'PENDING',
+      link_token: this.secrets.seal(linkToken, linkTokenPlace(id)),
+      link_token_hash: linkTokenHashOf(linkToken),
+      redirect_url: o.input.redirectUrl ?? null,
+      created_at: o.now,
+      updated_at: o.now,
+    };
   }
 
   async listRepresentatives(principal: Principal, correlationId: string, page: Page) {
@@ -320,7 +344,7 @@ export class KycOnboardingService {
   async review(link: string, decision: 'APPROVED' | 'REJECTED') {
     const token = /\/kyc\/onboarding\/([0-9a-f]{32})\/?$/.exec(link)?.[1];
     return this.db.transaction().execute(async (trx) => {
-      const onboarding = token ? await repo.lockOnboardingByLinkToken(trx, token) : undefined;
+      const onboarding = token ? await repo.lockOnboardingByLinkTokenHash(trx, linkTokenHashOf(token)) : undefined;
       if (!onboarding) throw errors.missing('onboarding');
       if (onboarding.status !== 'SUBMITTED')
         throw errors.badRequest(`Only a SUBMITTED onboarding can be reviewed (it is ${onboarding.status})`);
@@ -336,7 +360,9 @@ export class KycOnboardingService {
 
   // The merchant page behind the onboarding's link (GET /kyc/onboarding/{token}).
   async page(token: string): Promise<string> {
-    const onboarding = LINK_TOKEN.test(token) ? await repo.findOnboardingByLinkToken(this.db, token) : undefined;
+    const onboarding = LINK_TOKEN.test(token)
+      ? await repo.findOnboardingByLinkTokenHash(this.db, linkTokenHashOf(token))
+      : undefined;
     if (!onboarding) throw errors.missing('onboarding');
     const [reps, emails] = [
       await repo.listRepresentatives(this.db, onboarding.id),
@@ -347,7 +373,8 @@ export class KycOnboardingService {
 
   private async view(trx: Db, companyId: string, onboarding: KycOnboardingRow) {
     const reps = await repo.listRepresentatives(trx, onboarding.id);
-    return onboardingView(onboarding, this.publicUrl, reps, await accountUserEmails(trx, companyId));
+    const opened = { ...onboarding, link_token: openedLinkToken(this.secrets, onboarding) };
+    return onboardingView(opened, this.publicUrl, reps, await accountUserEmails(trx, companyId));
   }
 }
 

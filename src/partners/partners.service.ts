@@ -11,7 +11,7 @@ import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { newCredentials } from '../identity/credentials';
 import * as identityRepo from '../identity/identity.repository';
-import { applicationView, hasFeature } from '../identity/identity.service';
+import { applicationView, hasFeature, requireGrantable } from '../identity/identity.service';
 import { insertPixKey } from '../keys/keys.repository';
 import type { Clock } from '../lib/clock';
 import { newEvpKey } from '../lib/ids';
@@ -158,6 +158,7 @@ export class PartnersService {
     const scopes = input.application.scopes;
     const invalid = (scopes ?? []).filter((s) => !this.knownScopes.has(s));
     if (invalid.length > 0) throw errors.badRequest(`Invalid scopes: ${invalid.join(', ')}`);
+    requireGrantable(principal, scopes);
     return this.db.transaction().execute(async (trx) => {
       const pre = await repo.lockPreRegistration(trx, principal.companyId, taxId);
       if (!pre) throw errors.missing('preRegistration');

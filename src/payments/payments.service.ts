@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database, PaymentRow } from '../db/schema';
 import { isUniqueViolation, retryOnConflict } from '../db/errors';
 import { recordEvent, recordEventsPart } from '../events/events.service';
-import { errors } from '../errors/errors';
+import { errors, isDomainError } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import type { Clock } from '../lib/clock';
@@ -87,12 +87,9 @@ export class PaymentsService {
   async create(principal: Principal, request: PaymentCreateRequest): Promise<PaymentResult> {
     const body = withPaymentType(request);
     const hash = requestHash(body);
-    const source = await this.sourceAccount(principal, body.sourceAccountId);
-    const resolved = await this.destinations.resolve(
-      principal,
-      body,
-      localDate(await this.clock.now(principal.companyId)),
-    );
+    const prepared = await this.prepare(principal, body, hash);
+    if (prepared.kind === 'existing') return prepared.result;
+    const { source, resolved } = prepared;
     const id = `pay_${randomUUID().replace(/-/g, '')}`;
     try {
       return await retryOnConflict(() =>
@@ -128,6 +125,25 @@ export class PaymentsService {
       const raced = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
       if (raced) return this.sameOrRefuse(raced, hash);
       throw errors.badRequest('pixKeyEndToEndId was already used by another payment');
+    }
+  }
+
+  // The source account and the destination of a new payment. When either is refused (the
+  // charge paid since, the key deleted, the account closed), a payment already made with this
+  // correlationID is the answer: a repeat of a request that succeeded answers what it did, with
+  // no second debit, whatever happened to the destination since. The lookup costs a statement
+  // only on that refusal path.
+  private async prepare(principal: Principal, body: CreatePaymentBody, hash: string) {
+    try {
+      const source = await this.sourceAccount(principal, body.sourceAccountId);
+      const today = localDate(await this.clock.now(principal.companyId));
+      const resolved = await this.destinations.resolve(principal, body, today);
+      return { kind: 'new' as const, source, resolved };
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      const existing = await repo.findByCorrelation(this.db, principal.companyId, body.correlationID);
+      if (!existing) throw err;
+      return { kind: 'existing' as const, result: this.sameOrRefuse(existing, hash) };
     }
   }
 

@@ -31,3 +31,26 @@ export async function insertKeyIfNoneActive(
     .onConflict((oc) => oc.column('purpose').where(sql.ref('retired_at'), 'is', null).doNothing())
     .execute();
 }
+
+// Keys whose private key is not stored sealed under the key with this prefix (in clear, or
+// sealed under another key).
+export async function findKeysNotSealedWith(
+  db: Kysely<Database>,
+  sealedPrefix: string,
+): Promise<Array<Pick<SigningKey, 'kid' | 'private_key'>>> {
+  return db
+    .selectFrom('signing_keys')
+    .select(['kid', 'private_key'])
+    .where('private_key', 'not like', `${sealedPrefix}%`)
+    .execute();
+}
+
+// Replaces a private key by its sealed form, unless another process did meanwhile.
+export async function replacePrivateKey(db: Kysely<Database>, kid: string, from: string, to: string): Promise<void> {
+  await db
+    .updateTable('signing_keys')
+    .set({ private_key: to })
+    .where('kid', '=', kid)
+    .where('private_key', '=', from)
+    .execute();
+}

@@ -1,13 +1,12 @@
 // The sandbox certificate authority and the certificates this process serves and presents.
 // The authority is made once (across every process sharing the database) and kept with its
-// private key sealed (src/lib/sealed.ts, PIXGATE_SECRETS_KEY; in sandbox mode a default key
+// private key sealed (src/lib/secret-box.ts, PIXGATE_SECRETS_KEY; in sandbox mode a default key
 // written in src/config.ts, so a sandbox's CA is a test authority, not a secret one). The
 // server's certificate and the webhook client certificate are issued by each process at start
 // with keys that never leave its memory.
 import type { Kysely } from 'kysely';
-import type { CertificateAndKey, Config } from '../config';
+import { type CertificateAndKey, type Config, secretsBoxOf } from '../config';
 import type { Database } from '../db/schema';
-import { seal, SealedValueError, unseal } from '../lib/sealed';
 import {
   type Authority,
   createAuthority,
@@ -29,12 +28,13 @@ export class TlsAuthorityService {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly config: Pick<Config, 'secretsKey' | 'publicUrl' | 'tls' | 'mtls' | 'webhookClientCertificate'>,
+    private readonly config: Config,
   ) {}
 
-  // Whether this server can issue certificates (it can seal its authority's key).
+  // Whether this server can issue certificates: it can always seal its authority's key
+  // (PIXGATE_SECRETS_KEY is required outside sandbox mode).
   get canIssue(): boolean {
-    return this.config.secretsKey !== undefined;
+    return true;
   }
 
   // The sandbox authority with its private key, made on first use.
@@ -51,27 +51,21 @@ export class TlsAuthorityService {
   }
 
   private async loadOrCreate(): Promise<Authority> {
-    const key = this.config.secretsKey;
-    if (!key) throw new Error('no PIXGATE_SECRETS_KEY: the certificate authority cannot be kept');
+    const box = secretsBoxOf(this.config);
     let row = await repo.findAuthority(this.db, SANDBOX);
     if (!row) {
       const made = await createAuthority('pixgate sandbox CA', new Date());
       await repo.insertAuthorityIfAbsent(this.db, {
         name: SANDBOX,
         certificate_pem: made.certificatePem,
-        private_key_sealed: seal(made.privateKeyPem, key, SEAL_CONTEXT),
+        private_key_sealed: box.seal(made.privateKeyPem, SEAL_CONTEXT),
         created_at: new Date(),
       });
       row = await repo.findAuthority(this.db, SANDBOX);
       if (!row) throw new Error('the sandbox certificate authority could not be stored');
     }
-    try {
-      return { certificatePem: row.certificate_pem, privateKeyPem: unseal(row.private_key_sealed, key, SEAL_CONTEXT) };
-    } catch (error) {
-      if (error instanceof SealedValueError)
-        throw new Error(`the sandbox CA's private key cannot be opened: ${error.message}`);
-      throw error;
-    }
+    // A key sealed under another PIXGATE_SECRETS_KEY throws SealedWithAnotherKey (main.ts names it).
+    return { certificatePem: row.certificate_pem, privateKeyPem: box.open(row.private_key_sealed, SEAL_CONTEXT) };
   }
 
   // The certificate this process serves HTTPS with: the operator's, or one the sandbox

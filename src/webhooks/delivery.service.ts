@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
 import type { Database, Webhook, WebhookDelivery } from '../db/schema';
 import type { WritePart } from '../db/together';
 import {
@@ -31,6 +31,7 @@ import { type Attempt, failedAttempt, send } from './sender';
 import { classifyError } from './attempt-errors';
 import { hmacSignature, RSA_SIGNATURE_HEADER, rsaSignature, SIGNATURE_HEADER } from './signature';
 import type { WebhookKeys } from './webhook-keys';
+import { openedWebhook } from './webhook-secrets';
 
 export type { AccountEnvironment } from '../events/events.service';
 
@@ -278,6 +279,7 @@ export class WebhookDeliveryService {
   private async headers(delivery: WebhookDelivery, webhook: Webhook, at: Date): Promise<Record<string, string>> {
     const t = Math.floor(at.getTime() / 1000);
     const key = await this.keys.current();
+    const { secret, authorization } = openedWebhook(secretsBoxOf(this.config), webhook);
     return {
       'Content-Type': 'application/json',
       'User-Agent': 'pixgate-webhooks/1',
@@ -285,10 +287,10 @@ export class WebhookDeliveryService {
       'X-Pixgate-Event-Id': delivery.event_id,
       'X-Pixgate-Delivery-Id': delivery.id,
       ...(delivery.is_test ? { [TEST_HEADER]: '1' } : {}),
-      [SIGNATURE_HEADER]: hmacSignature(webhook.secret, delivery.body, t),
+      [SIGNATURE_HEADER]: hmacSignature(secret, delivery.body, t),
       [RSA_SIGNATURE_HEADER]: rsaSignature(key.privateKeyPem, delivery.body),
       'X-Pixgate-Key-Id': key.kid,
-      ...(webhook.authorization ? { Authorization: webhook.authorization } : {}),
+      ...(authorization ? { Authorization: authorization } : {}),
     };
   }
 }

@@ -5,7 +5,8 @@
 // X-Pixgate-Webhook-Secret header (the same secret until the webhook is deleted).
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
+import { openedWebhook, sealedWebhook } from './webhook-secrets';
 import type { Database, Webhook } from '../db/schema';
 import { errors } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
@@ -56,7 +57,7 @@ export class PixWebhooksService {
         );
       }
       const saved = await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, 'pix', webhookUrl, chave));
-      return saved.secret;
+      return openedWebhook(secretsBoxOf(this.config), saved).secret;
     });
   }
 
@@ -98,7 +99,11 @@ export class PixWebhooksService {
     return this.db
       .transaction()
       .execute(
-        async (trx) => (await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, kind, webhookUrl))).secret,
+        async (trx) =>
+          openedWebhook(
+            secretsBoxOf(this.config),
+            await repo.upsertPixWebhook(trx, await this.newRow(trx, principal, kind, webhookUrl)),
+          ).secret,
       );
   }
 
@@ -132,7 +137,7 @@ export class PixWebhooksService {
     chave?: string,
   ) {
     const now = await this.clock.now(principal.companyId, trx);
-    return {
+    return sealedWebhook(secretsBoxOf(this.config), {
       id: newWebhookId(),
       company_id: principal.companyId,
       kind,
@@ -145,6 +150,6 @@ export class PixWebhooksService {
       secret: newWebhookSecret(),
       created_at: now,
       updated_at: now,
-    };
+    });
   }
 }

@@ -15,7 +15,8 @@ import {
   statusFailure,
   timeoutFailure,
 } from './attempt-errors';
-import { guardedLookup, isPrivateAddress, literalAddress } from './url-guard';
+import { checkedLookup } from './checked-lookup';
+import { isPrivateAddress, literalAddress } from './url-guard';
 
 // What is kept of an answer's body and headers.
 export const RESPONSE_BODY_LIMIT = 8192;
@@ -101,7 +102,7 @@ export async function send(options: SendOptions): Promise<Attempt> {
         method: 'POST',
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
         agent: false,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(options.allowPrivate ? {} : { lookup: checkedLookup }),
       },
       (res: IncomingMessage) => {
         answered = readAnswer(res, elapsed(), finish);

@@ -499,3 +499,34 @@ export async function findWebhookOfKinds(
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+// Webhooks whose secret or authorization is not stored sealed under the key with this prefix.
+export async function findWebhooksNotSealedWith(
+  db: Db,
+  sealedPrefix: string,
+): Promise<Array<Pick<Webhook, 'id' | 'secret' | 'authorization'>>> {
+  return db
+    .selectFrom('webhooks')
+    .select(['id', 'secret', 'authorization'])
+    .where((eb) =>
+      eb.or([eb('secret', 'not like', `${sealedPrefix}%`), eb('authorization', 'not like', `${sealedPrefix}%`)]),
+    )
+    .execute();
+}
+
+// Replaces a webhook's secrets by their sealed forms, unless another process did meanwhile.
+export async function replaceWebhookSecrets(
+  db: Db,
+  from: Pick<Webhook, 'id' | 'secret' | 'authorization'>,
+  to: Pick<Webhook, 'secret' | 'authorization'>,
+): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set(to)
+    .where('id', '=', from.id)
+    .where('secret', '=', from.secret)
+    .where((eb) =>
+      from.authorization === null ? eb('authorization', 'is', null) : eb('authorization', '=', from.authorization),
+    )
+    .execute();
+}

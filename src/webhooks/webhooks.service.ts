@@ -7,7 +7,7 @@
 // passes the company it shows.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config';
+import { type Config, secretsBoxOf } from '../config';
 import type { Database, Webhook, WebhookKind } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
@@ -32,6 +32,7 @@ import { storedWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from './webhook
 import type { components } from '../../generated/platform.types';
 import type { WebhookKeys } from './webhook-keys';
 import * as repo from './webhooks.repository';
+import { openedWebhook, sealedWebhook, sealWebhooksAtRest } from './webhook-secrets';
 
 export const DEFAULT_EVENT = 'OPENPIX:TRANSACTION_RECEIVED';
 const PIX_KINDS: readonly WebhookKind[] = ['pix', 'rec', 'cobr'];
@@ -150,10 +151,14 @@ export class WebhooksService {
           created_at: now,
           updated_at: now,
         };
-        return repo.insertWebhook(trx, row, isActive ? this.creationTestParts(companyId, id, event, now) : []);
+        return repo.insertWebhook(
+          trx,
+          sealedWebhook(secretsBoxOf(this.config), row),
+          isActive ? this.creationTestParts(companyId, id, event, now) : [],
+        );
       });
       if (isActive) this.tests.wake();
-      return { ...webhookView(created), secret };
+      return { ...webhookView(openedWebhook(secretsBoxOf(this.config), created)), secret };
     } catch (error) {
       if (isUniqueViolation(error)) throw errors.badRequest(DUPLICATE);
       throw error;
@@ -202,10 +207,16 @@ export class WebhooksService {
     };
   }
 
+  // Seals the secrets of webhooks stored in clear or under the previous key (at start-up).
+  async sealAtRest(): Promise<number> {
+    return sealWebhooksAtRest(this.db, secretsBoxOf(this.config));
+  }
+
   async list(companyId: string, url: string | undefined, page: Page) {
     checkSkip(page);
     const { rows, total } = await repo.listPlatformWebhooks(this.db, companyId, url, page.skip, page.limit);
-    return { webhooks: rows.map(webhookView), total };
+    const box = secretsBoxOf(this.config);
+    return { webhooks: rows.map((row) => webhookView(openedWebhook(box, row))), total };
   }
 
   // Removes the webhook with its delivery log; pending deliveries are not attempted again.
@@ -258,7 +269,9 @@ export class WebhooksService {
 
   // One platform webhook of the company (404 otherwise).
   async get(principal: Principal, id: string) {
-    return webhookView(await this.webhookOf(principal.companyId, PLATFORM, id));
+    return webhookView(
+      openedWebhook(secretsBoxOf(this.config), await this.webhookOf(principal.companyId, PLATFORM, id)),
+    );
   }
 
   // The newest deliveries with their attempts, of one webhook or about one charge (by its

@@ -3,7 +3,7 @@
 // characters by the standard, the longest being a cobv's).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadConfig } from '../../src/config';
+import { loadConfig, SANDBOX_SECRETS_KEY, secretsBoxOf } from '../../src/config';
 
 test('PIXGATE_PUBLIC_URL: absolute http(s), trailing slashes dropped, short enough for BR Codes', () => {
   assert.is(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080');
@@ -34,6 +34,25 @@ test('PIXGATE_EVENT_RETENTION_DAYS: whole days from 1 to 3650, 30 by default', (
       /PIXGATE_EVENT_RETENTION_DAYS must be a whole number of days from 1 to 3650/,
       bad,
     );
+});
+
+test('PIXGATE_SECRETS_KEY: the published key in sandbox mode, required outside it, 32 characters at least', () => {
+  assert.is(loadConfig({}).secretsKey, SANDBOX_SECRETS_KEY);
+  assert.throws(
+    () => loadConfig({ PIXGATE_SANDBOX: 'false' }),
+    /PIXGATE_SECRETS_KEY must be set when PIXGATE_SANDBOX=false/,
+  );
+  assert.throws(() => loadConfig({ PIXGATE_SECRETS_KEY: 'short' }), /at least 32 characters/);
+  const key = 'a-production-secrets-key:0123456789abcdef';
+  const config = loadConfig({ PIXGATE_SANDBOX: 'false', PIXGATE_SECRETS_KEY: key });
+  assert.is(config.secretsKey, key);
+  // the key derived from it seals, and another configuration with the same key opens
+  const sealed = secretsBoxOf(config).seal('whsec_x', 'place');
+  assert.is(secretsBoxOf(loadConfig({ PIXGATE_SECRETS_KEY: key })).open(sealed, 'place'), 'whsec_x');
+  assert.throws(() => secretsBoxOf(loadConfig({})).open(sealed, 'place'), /sealed under another key/);
+  // the previous key still opens what it sealed
+  const rotated = loadConfig({ PIXGATE_SECRETS_KEY: `${key}-2`, PIXGATE_SECRETS_KEY_PREVIOUS: key });
+  assert.is(secretsBoxOf(rotated).open(sealed, 'place'), 'whsec_x');
 });
 
 test.run();

@@ -2,6 +2,8 @@
 // "Try it out" reaches this server on whatever port it runs (the served specs name the origin
 // they were loaded from), with an appID for the platform API and with OAuth client
 // credentials typed into the page's Authorize dialog for the Pix API.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Browser, type Page } from 'playwright-core';
@@ -31,8 +33,19 @@ test('the served specs name the server they were loaded from', async () => {
   }
 });
 
+// What the page's CSP blocked (Chromium reports each refusal as a console error) or its
+// scripts threw, by page.
+const problems = new WeakMap<Page, string[]>();
+
 async function reference(definition: number): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
+  const seen: string[] = [];
+  problems.set(page, seen);
+  // (the browser's own request for /favicon.ico, which this server does not have, aside)
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) seen.push(m.text());
+  });
+  page.on('pageerror', (e) => seen.push(e.message));
   await page.goto(`${server.url}/docs`);
   await page.locator('.topbar select').selectOption({ index: definition });
   await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
@@ -60,6 +73,7 @@ inChromium('platform API: Authorize with an appID, then Try it out answers 200',
   await page.locator('.modal-ux button.btn-done').first().click();
   assert.is(await execute(page, 'getCompany'), '200');
   assert.match((await page.locator('.curl').first().textContent())!, new RegExp(`${server.url}/api/v1/company`));
+  assert.equal(problems.get(page), [], 'nothing blocked by the CSP, no script error');
   await page.close();
 });
 
@@ -84,8 +98,34 @@ inChromium(
     await page.locator('.modal-ux button.btn-done').first().click();
     assert.ok(txid, cob.text);
     assert.is(await execute(page, 'getCob', { txid: txid! }), '200');
+    assert.equal(problems.get(page), [], 'nothing blocked by the CSP, no script error');
     await page.close();
   },
 );
+
+inChromium('no page of this server can be framed by another site', async () => {
+  // Another origin (this machine, another port) whose page frames the reference, the landing
+  // page and, as a control that framing itself works here, a JSON answer (not a page).
+  const framed = ['/docs', '/', '/healthz'];
+  const other = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(framed.map((p) => `<iframe src="${server.url}${p}"></iframe>`).join(''));
+  });
+  await new Promise<void>((ok) => other.listen(0, '127.0.0.1', ok));
+  const page = await browser!.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+    await page.waitForLoadState('load');
+    const urls = page
+      .frames()
+      .filter((f) => f !== page.mainFrame())
+      .map((f) => f.url());
+    // a refused frame is left on Chromium's error page
+    assert.equal(urls, ['chrome-error://chromewebdata/', 'chrome-error://chromewebdata/', `${server.url}/healthz`]);
+  } finally {
+    await page.close();
+    await new Promise((ok) => other.close(ok));
+  }
+});
 
 test.run();

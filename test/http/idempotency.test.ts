@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import { postgresOnly } from '../support/skip';
 import * as assert from 'uvu/assert';
-import { fingerprintOf } from '../../src/idempotency/idempotency.service';
+import { fingerprintOf, keyHashOf } from '../../src/idempotency/idempotency.service';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { auditMoneyOut } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
@@ -116,7 +116,7 @@ test('while the first request runs the same key answers 409; an abandoned one is
   const now = await server.services.clock.now(a.companyId);
   const record = {
     company_id: a.companyId,
-    idempotency_key: 'running-1',
+    key_hash: keyHashOf(a.companyId, 'running-1'),
     operation_id: 'createPayment',
     fingerprint: fingerprintOf('createPayment', url, body),
     state: 'RUNNING' as const,
@@ -136,7 +136,7 @@ test('while the first request runs the same key answers 409; an abandoned one is
   await server.database.db
     .updateTable('idempotency_records')
     .set({ locked_until: new Date(now.getTime() - 1) })
-    .where('idempotency_key', '=', 'running-1')
+    .where('key_hash', '=', keyHashOf(a.companyId, 'running-1'))
     .execute();
   const taken = await post(a, url, body, 'running-1');
   assert.is(taken.status, 200, taken.text);
@@ -158,7 +158,7 @@ test('records are kept 24 hours; after that the key is new again, and the cleanu
   await server.services.jobs.runNow('idempotency.cleanup');
   const left = await server.database.db
     .selectFrom('idempotency_records')
-    .select('idempotency_key')
+    .select('key_hash')
     .where('company_id', '=', a.companyId)
     .execute();
   assert.equal(left, []);

@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { smtpConfigOf } from '../../src/kyc/smtp-sender';
+import { secretsBoxOf } from '../../src/config';
+import { openedMessageBody } from '../../src/kyc/kyc-secrets';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp';
 import { advance, codes, lastCode, register } from './support';
 
@@ -40,7 +42,10 @@ const messagesTo = (s: TestServer, address: string) =>
     .selectAll()
     .where('address', '=', address)
     .orderBy('created_at')
-    .execute();
+    .execute()
+    .then((rows) =>
+      rows.map((m) => ({ ...m, stored: m.body, body: openedMessageBody(secretsBoxOf(s.services.config), m) })),
+    );
 
 // The text of a received mail with quoted-printable soft line breaks joined.
 const textOf = (data: string) => data.replace(/=\r\n/g, '');
@@ -52,6 +57,7 @@ test('an e-mail code goes into the outbox and out through SMTP to the representa
   const [queued] = await messagesTo(server, 'ana@entrega.com.br');
   assert.is(queued!.status, 'PENDING');
   assert.ok(queued!.body!.includes(code), 'the message carries the code');
+  assert.not.ok(queued!.stored!.includes(code), 'sealed: the code is not readable in the table');
   assert.is(smtp.received.length, 0, 'nothing sent inside the request');
 
   await server.services.jobs.runNow('kyc-messages');

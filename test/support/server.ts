@@ -32,6 +32,9 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
+// The secrets key of test servers started outside sandbox mode.
+export const TEST_SECRETS_KEY = 'test-secrets-key:0123456789abcdefghijklmnopqrstuv';
+
 export interface TestServerOptions {
   // Postgres: work in this schema (another server's, to run two servers on one database)
   // and leave it in place on close; the server that created a schema drops it.
@@ -82,6 +85,8 @@ async function startTestServerOnPort(
     LOG_LEVEL: 'silent',
     PIXGATE_VALIDATE_RESPONSES: 'true',
     PIXGATE_COUNT_STATEMENTS: 'true',
+    // outside sandbox mode the server needs a key of its own to seal secrets at rest
+    ...(env.PIXGATE_SANDBOX === 'false' ? { PIXGATE_SECRETS_KEY: TEST_SECRETS_KEY } : {}),
     ...env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

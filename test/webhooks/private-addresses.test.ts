@@ -41,6 +41,12 @@ const PRIVATE = [
   'http://localhost:3000/hook',
   'http://api.localhost/hook',
   'http://0.0.0.0/hook',
+  // IPv6 spellings of loopback and private IPv4 addresses: IPv4-compatible, 6to4, NAT64
+  'http://[::127.0.0.1]/',
+  'http://[2002:7f00:1::]/',
+  'http://[64:ff9b::7f00:1]/',
+  'http://[::ffff:0:a00:1]/hook',
+  'http://[2002:a9fe:a9fe::1]/latest/meta-data',
 ];
 
 test('registration refuses private addresses on the platform API', async () => {
@@ -63,7 +69,7 @@ test('registration refuses private addresses on the platform API', async () => {
 });
 
 test('registration refuses private addresses on the Pix API, with the standard errors', async () => {
-  for (const url of PRIVATE.slice(0, 4)) {
+  for (const url of [...PRIVATE.slice(0, 4), 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/']) {
     const res = await server.client.put(
       `/pix/v2/webhook/${company.key}`,
       { webhookUrl: url },
@@ -81,22 +87,25 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
   // Webhooks that were public when registered and now point (directly, or through a name
   // resolving) to this machine: written as a registration made earlier would be.
   const now = new Date();
-  const rows = [`${receiver.url}/literal`, receiver.url.replace('127.0.0.1', 'localhost') + '/by-name'].map(
-    (url, i) => ({
-      id: `wh-private-${i}`,
-      company_id: company.companyId,
-      kind: 'platform' as const,
-      event: 'OPENPIX:CHARGE_COMPLETED',
-      chave: null,
-      name: 'turned private',
-      url,
-      authorization: null,
-      is_active: true,
-      secret: 'whsec_x',
-      created_at: now,
-      updated_at: now,
-    }),
-  );
+  const port = new URL(receiver.url).port;
+  const rows = [
+    `${receiver.url}/literal`,
+    receiver.url.replace('127.0.0.1', 'localhost') + '/by-name',
+    `http://[::127.0.0.1]:${port}/compatible`,
+  ].map((url, i) => ({
+    id: `wh-private-${i}`,
+    company_id: company.companyId,
+    kind: 'platform' as const,
+    event: 'OPENPIX:CHARGE_COMPLETED',
+    chave: null,
+    name: 'turned private',
+    url,
+    authorization: null,
+    is_active: true,
+    secret: 'whsec_x',
+    created_at: now,
+    updated_at: now,
+  }));
   await server.database.db.insertInto('webhooks').values(rows).execute();
   await record(server, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { value: 1 } });
   await drain(server);
@@ -120,10 +129,12 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
     [
       ['wh-private-0', 'FAILED', null],
       ['wh-private-1', 'FAILED', null],
+      ['wh-private-2', 'FAILED', null],
     ],
   );
   assert.is(attempts[0]!.error, 'refused: 127.0.0.1 is a private address');
   assert.match(attempts[1]!.error!, /refused: localhost resolves to the private address (127\.0\.0\.1|::1)/);
+  assert.is(attempts[2]!.error, 'refused: ::7f00:1 is a private address');
 });
 
 test('a name that resolves (by DNS, not by its spelling) to a loopback address is refused at registration and at delivery', async () => {
@@ -163,6 +174,17 @@ test('a name that resolves (by DNS, not by its spelling) to a loopback address i
       [400, 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida'],
       pix.text,
     );
+    // An AAAA answer that carries a loopback IPv4 address (NAT64, 6to4) is loopback too.
+    for (const carried of ['64:ff9b::7f00:1', '2002:7f00:1::1']) {
+      answer = carried;
+      const res6 = await server.client.post(
+        '/api/v1/webhook',
+        { webhook: { name: 'x', event: 'OPENPIX:CHARGE_COMPLETED', url } },
+        { auth: company.appID },
+      );
+      assert.is(res6.status, 400, res6.text);
+      assert.match(res6.body.error, `(${name} resolves to ${carried})`);
+    }
     // Public when registered, loopback when delivered: nothing is sent.
     answer = '93.184.215.14';
     const ok = await server.client.post(
@@ -171,7 +193,7 @@ test('a name that resolves (by DNS, not by its spelling) to a loopback address i
       { auth: company.appID },
     );
     assert.is(ok.status, 200, ok.text);
-    answer = '127.0.0.1';
+    answer = '2002:7f00:1::';
     receiver.requests.length = 0;
     await record(server, company.companyId, 'OPENPIX:CHARGE_EXPIRED', { charge: { value: 1 } });
     await drain(server);
@@ -183,7 +205,7 @@ test('a name that resolves (by DNS, not by its spelling) to a loopback address i
     assert.equal([delivery.status, delivery.attempts.length, delivery.attempts[0].statusCode], ['FAILED', 1, null]);
     assert.equal(
       [delivery.isTest, delivery.attempts[0].error, delivery.attempts[0].errorClass],
-      [false, `refused: ${name} resolves to the private address 127.0.0.1`, 'BLOCKED'],
+      [false, `refused: ${name} resolves to the private address 2002:7f00:1::`, 'BLOCKED'],
     );
   } finally {
     (dns as { lookup: unknown }).lookup = original;

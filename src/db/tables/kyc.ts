@@ -14,7 +14,9 @@ export interface KycOnboardingsTable {
   official_name: string;
   trade_name: string;
   status: KycStatus;
+  // sealed (src/kyc/kyc-secrets.ts); found by link_token_hash, its SHA-256 (2026_11_26_0210)
   link_token: string;
+  link_token_hash: string;
   redirect_url: string | null;
   created_at: Date;
   updated_at: Date;
@@ -67,6 +69,7 @@ export interface KycCodeMessagesTable {
   channel: KycChannel;
   address: string;
   subject: string;
+  // sealed (src/kyc/kyc-secrets.ts): it carries the code
   body: string | null;
   status: KycMessageStatus;
   attempts: ColumnType<number, number | undefined, number>;

@@ -96,13 +96,15 @@ export interface PixKeyTokenLogsTable {
 
 export interface IdempotencyRecordsTable {
   company_id: string;
-  idempotency_key: string;
+  // SHA-256 of "<company id>\n<Idempotency-Key>" (2026_11_26_0200); the key is not stored
+  key_hash: string;
   operation_id: string;
   fingerprint: string;
   state: 'RUNNING' | 'DONE';
   response_status: number | null;
   response_type: string | null;
   response_headers: NullableJson<Record<string, string>>;
+  // sealed under a key derived from the Idempotency-Key (src/lib/secret-box.ts)
   response_body: string | null;
   created_at: Date;
   locked_until: Date;

@@ -5,7 +5,7 @@ import type { Insertable, Selectable } from 'kysely';
 export interface TlsAuthoritiesTable {
   name: string;
   certificate_pem: string;
-  // src/lib/sealed.ts, context `tls-authority:<name>`.
+  // src/lib/secret-box.ts, place `tls-authority:<name>`.
   private_key_sealed: string;
   created_at: Date;
 }
