@@ -1306,7 +1306,7 @@ export interface components {
          * @description Start of the period (RFC 3339), inclusive.
          */
         Inicio: string;
-        /** @description ISPB code of a participant (8 digits). */
+        /** @description ISPB code of a participant (8 digits or capital letters, the alphanumeric ISPB of 2.9.0 included). */
         Ispb: string;
         /** @description Public key that signs the payload JWS, with its certificate. */
         Jwk: {
@@ -1762,7 +1762,7 @@ export interface components {
         } & components["schemas"]["RecConfiguracao"] & components["schemas"]["RecStatus"] & {
             loc?: components["schemas"]["PayloadLocationRecCompleta"];
         } & components["schemas"]["RecAtualizacao"] & components["schemas"]["RecEncerramento"] & components["schemas"]["RecAtivacao"];
-        /** @description Id of a recurrence: R, then R (retries allowed) or N, the agent (8 digits), the date yyyyMMdd and 11 letters or digits. */
+        /** @description Id of a recurrence: R, then R (retries allowed) or N, the agent (8 digits or capital letters: an ISPB, the alphanumeric ISPB of 2.9.0 included), the date yyyyMMdd and 11 letters or digits. */
         RecId: string;
         /** @description Recurrence notification sent to the recurrence webhook. */
         RecNotification: {

@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Start a KYC onboarding
-         * @description Starts the onboarding of a merchant and answers the link where the merchant completes it. Idempotent by correlationID per company: a later call with the same correlationID answers 200 with the original onboarding (redirectUrl is fixed at creation). After a terminal state the merchant page redirects to redirectUrl after 5 seconds. One onboarding per CNPJ per company: the same CNPJ under another correlationID answers 409. officialName, tradeName and representatives[].name come from data enrichment; the sandbox has no registry and fills them deterministically: officialName `Empresa <first 8 CNPJ digits> Ltda`, tradeName `Empresa <first 8 CNPJ digits>`, and a representative sent without a name `Representante ***.<CPF digits 4 to 9 as 000.000>-**`. SUBMITTED is reached by submitKycOnboarding; APPROVED and REJECTED by the analysis, which in the sandbox is reviewSandboxKycOnboarding.
+         * @description Starts the onboarding of a merchant and answers the link where the merchant completes it. Idempotent by correlationID per company: a later call with the same correlationID answers 200 with the original onboarding (redirectUrl is fixed at creation). After a terminal state the merchant page redirects to redirectUrl after 5 seconds. One onboarding per CNPJ per company: the same CNPJ under another correlationID answers 409. officialName, tradeName and representatives[].name come from data enrichment; the sandbox has no registry and fills them deterministically: officialName `Empresa <first 8 CNPJ characters> Ltda`, tradeName `Empresa <first 8 CNPJ characters>`, and a representative sent without a name `Representante ***.<CPF digits 4 to 9 as 000.000>-**`. SUBMITTED is reached by submitKycOnboarding; APPROVED and REJECTED by the analysis, which in the sandbox is reviewSandboxKycOnboarding.
          */
         post: operations["createKycOnboarding"];
         delete?: never;
@@ -1938,7 +1938,7 @@ export interface components {
         };
         /** @description Tax identifier with its kind (input). */
         TaxIDInput: {
-            /** @description CPF or CNPJ, digits only or masked */
+            /** @description CPF or CNPJ (the alphanumeric CNPJ included), without mask or masked */
             taxID: string;
             /**
              * @description Kind of tax identifier
@@ -2201,7 +2201,7 @@ export interface components {
         ChargeCustomerInput: {
             /** @description Customer name */
             name: string;
-            /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+            /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
             taxID?: string;
             /**
              * Format: email
@@ -2663,7 +2663,7 @@ export interface components {
         KycOnboardingCreatePayload: {
             /** @description Merchant CNPJ, masked or not */
             taxID: string;
-            /** @description Identifier of the onboarding; defaults to the CNPJ (digits only) */
+            /** @description Identifier of the onboarding; defaults to the CNPJ (without mask) */
             correlationID?: string;
             /**
              * Format: uri
@@ -2705,7 +2705,7 @@ export interface components {
         KycOnboarding: {
             /** @description Identifier of the onboarding */
             correlationID?: string;
-            /** @description Merchant CNPJ, digits only */
+            /** @description Merchant CNPJ (the alphanumeric CNPJ included), without mask */
             taxID?: string;
             /** @description Official name (data enrichment) */
             officialName?: string;
@@ -2986,7 +2986,7 @@ export interface components {
                 taxID: components["schemas"]["TaxIDInput"];
             };
             psp: {
-                /** @description ISPB of the destination institution (8 digits) */
+                /** @description ISPB of the destination institution (8 digits or capital letters, as the standard allows since 2.9.0) */
                 id: string;
                 /** @description Institution name */
                 name?: string;
@@ -3381,7 +3381,7 @@ export interface components {
                 /** Format: email */
                 email?: string;
                 phone?: string;
-                /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+                /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
                 taxID: string;
                 address?: components["schemas"]["AddressInput"];
             };
@@ -3999,7 +3999,7 @@ export interface components {
         SandboxPayer: {
             /** @description Payer name */
             name: string;
-            /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+            /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
             taxID: string;
         };
         /** @description Simulated Pix. */
@@ -4721,7 +4721,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Raw tax id (CPF or CNPJ, digits only) of the customer
+                 * @description Tax id without mask (CPF, or CNPJ of 14 characters, the alphanumeric CNPJ included) of the customer
                  * @example 52998224725
                  */
                 taxID: string;
@@ -6544,7 +6544,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Raw tax id (digits only) of the pre-registration
+                 * @description Tax id without mask (CPF, or CNPJ of 14 characters, the alphanumeric CNPJ included) of the pre-registration
                  * @example 19382956000123
                  */
                 taxID: string;
@@ -8616,7 +8616,7 @@ export interface operations {
                 "application/json": {
                     /** @description Company name */
                     name?: string;
-                    /** @description Company CNPJ */
+                    /** @description Company CNPJ, numeric or alphanumeric (check digits verified); without it, a random one (one in three alphanumeric) */
                     taxID?: string;
                     /** @description Company features; default BAAS, BANK_ACCOUNT, MED_API, SUBACCOUNT and SPLIT (send [] for none) */
                     features?: ("APPLICATION_SCOPES_REQUIRED" | "BAAS" | "BANK_ACCOUNT" | "MED_API" | "SUBACCOUNT" | "SPLIT" | "INSTALLMENT" | "KYC_REPRESENTATIVE_EMAIL_OTP" | "KYC_REPRESENTATIVE_PHONE_OTP" | "PARTNER")[];

@@ -1,10 +1,9 @@
 // The sandbox: companies on demand and a clock that moves forward. Present only in
 // sandbox mode (the routes are not mounted otherwise).
-import { randomInt } from 'node:crypto';
 import { errors } from '../errors/errors';
 import { DEFAULT_SANDBOX_FEATURES, type IdentityService } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
-import { normalizeTaxId } from '../lib/taxid';
+import { normalizeTaxId, randomCnpj } from '../lib/taxid';
 import { newEvpKey } from '../lib/ids';
 import { insertPixKey } from '../keys/keys.repository';
 
@@ -69,17 +68,4 @@ export class SandboxService {
     await this.clock.advance(companyId, seconds);
     return this.clockNow(companyId);
   }
-}
-
-// A random numeric CNPJ with valid check digits (sandbox companies need distinct ones).
-export function randomCnpj(): string {
-  const base = Array.from({ length: 8 }, () => randomInt(10)).join('') + '0001';
-  const digit = (s: string) => {
-    const weights = s.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = [...s].reduce((acc, c, i) => acc + Number(c) * weights[i]!, 0);
-    const rest = sum % 11;
-    return rest < 2 ? '0' : String(11 - rest);
-  };
-  const first = digit(base);
-  return base + first + digit(base + first);
 }
