@@ -2233,7 +2233,7 @@ export interface components {
             expiresDate?: string;
             /**
              * Format: date-time
-             * @description Due date (ISO 8601) for OVERDUE, BOLETO or subscription charges
+             * @description Due date (ISO 8601) for OVERDUE, BOLETO or subscription charges: the calendar date written in it, whatever its time and offset (2026-12-15T00:00:00Z is 15 December); the charge is due until the end of that day in Brasília time
              */
             dueDate?: string;
             customer?: components["schemas"]["ChargeCustomerInput"];
@@ -2264,7 +2264,7 @@ export interface components {
         ChargePatchPayload: {
             /**
              * Format: date-time
-             * @description New expiry date (ISO 8601)
+             * @description New expiry date (ISO 8601): for an immediate charge the instant; for a due-date charge the last payable day is the calendar date written in it, payable through 23:59:59.999 of that day in Brasília time
              */
             expiresDate: string;
         };
@@ -2338,12 +2338,12 @@ export interface components {
             expiresIn?: number;
             /**
              * Format: date-time
-             * @description Expiry date
+             * @description When the charge stops being payable: an immediate charge's expiry instant; a due-date charge's last payable instant, 23:59:59.999 in Brasília of its last day, written with its offset (2026-04-25T23:59:59.999-03:00)
              */
             expiresDate: string;
             /**
              * Format: date-time
-             * @description Due date (OVERDUE, BOLETO and subscription charges)
+             * @description Due date (OVERDUE, BOLETO and subscription charges): the end of the due day in Brasília, written with its offset (2026-04-10T23:59:59.999-03:00)
              */
             dueDate?: string;
             /** @description Days until the deadline */
