@@ -3224,8 +3224,8 @@ export interface components {
         };
         /** @description Pix key create body. */
         PixKeyCreatePayload: {
-            /** @description The key: the company CNPJ for CNPJ keys (masked or not); for EVP keys the server generates the key and this value is ignored */
-            key: string;
+            /** @description The key: the company CNPJ for CNPJ keys (masked or not; without it, the company's CNPJ); for EVP keys the server generates the key and this value, if sent, is ignored */
+            key?: string;
             /** @enum {string} */
             type: "CNPJ" | "EVP";
         };
