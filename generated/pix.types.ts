@@ -941,7 +941,7 @@ export interface components {
         } & {
             valor?: components["schemas"]["CobValor"];
         } & components["schemas"]["CobBase"];
-        /** @description Recurring charge as created or revised. */
+        /** @description Recurring charge as created or revised, with its settlement attempts (tentativas) as GET /cobr/{txid} shows them. */
         CobRGerada: {
             idRec: components["schemas"]["RecId"];
             txid: components["schemas"]["TxId"];
@@ -962,7 +962,7 @@ export interface components {
              */
             ajusteDiaUtil: boolean;
             recebedor: components["schemas"]["DadosBancariosRecebedor"] & components["schemas"]["PessoaJuridicaRecorrencia"];
-        } & WithRequired<components["schemas"]["CobRStatus"], "status"> & components["schemas"]["CobRConfiguracao"] & components["schemas"]["CobRAtualizacao"] & components["schemas"]["DadosDevedorRecorrencia"];
+        } & WithRequired<components["schemas"]["CobRStatus"], "status"> & components["schemas"]["CobRConfiguracao"] & components["schemas"]["CobRAtualizacao"] & components["schemas"]["DadosDevedorRecorrencia"] & components["schemas"]["CobRTentativas"];
         /** @description Recurring-charge notification sent to the recurring-charge webhook. */
         CobRNotification: {
             idRec: components["schemas"]["RecId"];
