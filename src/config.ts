@@ -1,4 +1,5 @@
 // Configuration, read once from the environment (documented in the README).
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { locationUrlOf } from './charges/charge-model';
 import { newAccessToken } from './lib/ids';
@@ -9,6 +10,9 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface Config {
   port: number;
+  // The address the server listens on (PIXGATE_HOST): the loopback by default, since the
+  // sandbox routes need no credentials; 0.0.0.0 (the container's) for every interface.
+  host: string;
   databaseUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
@@ -47,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${env.PORT}`);
   return {
     port,
+    host: listenHost(env.PIXGATE_HOST),
     databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
     publicUrl: publicUrl(env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`),
@@ -66,6 +71,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: smtpConfigOf(env),
     operatorToken: operatorToken(env.PIXGATE_OPERATOR_TOKEN),
   };
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+// An IP address (v4 or v6) or a host name to listen on.
+function listenHost(value: string | undefined): string {
+  if (value === undefined || value === '') return DEFAULT_HOST;
+  if (
+    isIP(value) ||
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(value)
+  )
+    return value;
+  throw new Error(
+    `PIXGATE_HOST must be an IP address or a host name to listen on (127.0.0.1, 0.0.0.0, ::), got ${value}`,
+  );
+}
+
+// Every interface, on either family: what PIXGATE_HOST names to be reached from other machines.
+export function listensEverywhere(host: string): boolean {
+  return host === '0.0.0.0' || host === '::';
 }
 
 function operatorToken(value: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
-import { type Config, loadConfig, maskPassword } from './config';
+import { type Config, listensEverywhere, loadConfig, maskPassword } from './config';
 import { startupProblemOf } from './db/errors';
 import { createLogger, startServer } from './server';
 
@@ -44,10 +44,21 @@ const server = await startServer({
 });
 
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
+const { url, reach } = listeningOn(config.host, new URL(server.url).port);
 process.stderr.write(
-  `pixgate listening on http://localhost:${new URL(server.url).port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+  `pixgate listening on ${url} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+    `  ${reach}\n` +
     `  reference: ${config.publicUrl}/docs\n`,
 );
+
+// Where a person reaches it, and from where: the loopback answers this machine only.
+function listeningOn(host: string, port: string): { url: string; reach: string } {
+  const local = `http://localhost:${port}`;
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost')
+    return { url: local, reach: `on ${host} only (PIXGATE_HOST=0.0.0.0 listens on every interface)` };
+  if (listensEverywhere(host)) return { url: local, reach: `on every interface (PIXGATE_HOST=${host})` };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, reach: `on ${host} (PIXGATE_HOST)` };
+}
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

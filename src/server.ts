@@ -1,11 +1,11 @@
 // Assembles a server: database (migrated), services, one dispatcher per spec, the Koa app.
 import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { pixOperations } from '../generated/pix.operations';
 import { platformOperations } from '../generated/platform.operations';
-import type { Config } from './config';
+import { type Config, listensEverywhere } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { registerStatisticsJob } from './db/statistics.job';
@@ -141,14 +141,14 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   http.on('clientError', answerClientError);
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
-    http.listen(config.port, ok);
+    http.listen(config.port, config.host, ok);
   });
   const port = (http.address() as AddressInfo).port;
   if (options.backgroundJobs ?? true) services.jobs.start();
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${urlHostOf(config.host)}:${port}`,
     validators: platform.validatorCount + pix.validatorCount,
     services,
     database,
@@ -167,4 +167,11 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
       return closing;
     },
   };
+}
+
+// Where this process reaches the server it started: the loopback when it listens on every
+// interface, else the address it listens on (an IPv6 one in brackets).
+function urlHostOf(host: string): string {
+  if (listensEverywhere(host)) return '127.0.0.1';
+  return isIP(host) === 6 ? `[${host}]` : host;
 }

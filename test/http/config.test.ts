@@ -25,4 +25,13 @@ test('PIXGATE_PUBLIC_URL: absolute http(s), trailing slashes dropped, short enou
   assert.throws(() => loadConfig({ PIXGATE_PUBLIC_URL: 'ftp://pix.exemplo.com.br' }), /http\(s\) URL/);
 });
 
+test('PIXGATE_HOST: the loopback by default; an IP address or host name; anything else refused', () => {
+  assert.is(loadConfig({}).host, '127.0.0.1');
+  assert.is(loadConfig({ PIXGATE_HOST: '' }).host, '127.0.0.1');
+  for (const host of ['0.0.0.0', '::', '::1', '10.0.0.7', 'pixgate.internal'])
+    assert.is(loadConfig({ PIXGATE_HOST: host }).host, host);
+  for (const host of ['http://0.0.0.0', '0.0.0.0:8080', 'a b', '-bad-'])
+    assert.throws(() => loadConfig({ PIXGATE_HOST: host }), /PIXGATE_HOST must be an IP address or a host name/);
+});
+
 test.run();
