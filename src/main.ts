@@ -1,6 +1,7 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
 import { type Config, listensEverywhere, loadConfig, maskPassword } from './config';
 import { startupProblemOf } from './db/errors';
+import { credentialLines } from './sandbox/credential-lines';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
@@ -22,22 +23,16 @@ const server = await startServer({
   config,
   logger,
   onNewDatabase: async (services) => {
-    const demo = await services.sandbox.createCompany({ name: 'Demo Company' });
-    // Printed once, on a new database: the secret is stored hashed and cannot be shown again.
-    // On stderr, for the person who started it: stdout is the JSON log stream.
-    process.stderr.write(
-      [
-        '',
-        'New database: created the demo company.',
-        `  appID (platform API, Authorization header): ${demo.application.appID}`,
-        `  clientId (Pix API, POST /oauth/token):       ${demo.application.clientId}`,
-        `  clientSecret:                                ${demo.application.clientSecret}`,
-        '',
-      ].join('\n') + '\n',
-    );
+    const demo = await services.sandbox.createDemoCompany();
+    // Printed once, on a new database: the secret is stored hashed and cannot be shown again
+    // (make demo-credentials issues new ones). On stderr, for the person who started it:
+    // stdout is the JSON log stream.
+    process.stderr.write(`\nNew database: created the demo company.\n${credentialLines(demo.application)}\n`);
   },
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') fail(`port ${config.port} is already in use (set PORT to another one)`);
+  if (error.code === 'DATA_DIR_IN_USE')
+    fail(`${error.message}: stop it first, or set PIXGATE_DATA_DIR to another folder`);
   const problem = config.databaseUrl ? startupProblemOf(error) : undefined;
   if (problem) fail(`${problem} (DATABASE_URL=${maskPassword(config.databaseUrl!)})`);
   throw error;

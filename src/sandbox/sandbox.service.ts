@@ -9,6 +9,9 @@ import { insertPixKey } from '../keys/keys.repository';
 
 const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
+// The company a new database is given (make run prints its credentials once).
+export const DEMO_COMPANY_NAME = 'Demo Company';
+
 export interface SandboxCompanyInput {
   name?: string;
   taxID?: string;
@@ -50,6 +53,15 @@ export class SandboxService {
       },
     );
     return { ...created, pixKey: { key: evp, type: 'EVP' as const, isDefault: true } };
+  }
+
+  async createDemoCompany() {
+    return this.createCompany({ name: DEMO_COMPANY_NAME });
+  }
+
+  // Fresh credentials of the demo company (a new MASTER application), or undefined without one.
+  async issueDemoCredentials() {
+    return this.identity.issueMasterApplicationOfCompanyNamed(DEMO_COMPANY_NAME);
   }
 
   // The company's clock; the server's own time (offset 0) for an operator without a company.
