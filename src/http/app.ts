@@ -47,7 +47,7 @@ export function buildApp({
   const router = new Router<AppState>();
   mountHealth(router, services.db, logger);
   mountLanding(router, services.config.sandbox);
-  mountDocs(router);
+  mountDocs(router, services);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);
   app.use(router.routes());

@@ -49,6 +49,11 @@ export class PixKeysService {
     };
   }
 
+  // The key the company's charges are paid into when none is named (its default key).
+  async defaultKey(principal: Principal): Promise<string | undefined> {
+    return (await repo.findDefaultKey(this.db, principal.companyId))?.key;
+  }
+
   // An EVP key is made here (a key sent is ignored); a CNPJ key is the company's CNPJ, the one
   // sent (checked) or, without one, the company's own.
   async create(principal: Principal, input: { key?: string; type: 'CNPJ' | 'EVP' }) {
