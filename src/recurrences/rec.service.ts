@@ -8,16 +8,7 @@ import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import { findChargeInContextByTxid } from '../charges/charges.repository';
 import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
-import type {
-  Company,
-  Database,
-  RecBody,
-  RecEnd,
-  RecJourney,
-  RecLocation,
-  RecStatus,
-  Recurrence,
-} from '../db/schema';
+import type { Company, Database, RecBody, RecEnd, RecJourney, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal';
