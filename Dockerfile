@@ -21,8 +21,11 @@ RUN ./node_modules/.bin/tsx scripts/prepare-embedded.ts && ./node_modules/.bin/t
 
 # Runtime stage: the same files without npm's cache, run by the unprivileged `node` user.
 FROM node:20-bookworm-slim
+# PIXGATE_HOST: a container is reached through its published port, so it listens on every
+# interface of its own network namespace (the server's default is the loopback).
 ENV NODE_ENV=production \
     PORT=8080 \
+    PIXGATE_HOST=0.0.0.0 \
     PIXGATE_DATA_DIR=/data \
     NODE_OPTIONS="--max-semi-space-size=16 --v8-pool-size=1"
 WORKDIR /app

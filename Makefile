@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate
+.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate demo-credentials
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -75,6 +75,11 @@ export SERVER_NODE_OPTIONS
 run: install
 	tsx scripts/build.ts
 	NODE_OPTIONS="$(SERVER_NODE_OPTIONS) $$NODE_OPTIONS" node dist/main.js
+
+# New credentials of the demo company (a new MASTER application), on the database make run
+# uses (./data, PIXGATE_DATA_DIR or DATABASE_URL); the embedded one only while make run is stopped.
+demo-credentials: install
+	tsx scripts/demo-credentials.ts
 
 # pixgate beside a bare Koa + pg route, embedded and (with DATABASE_URL) Postgres.
 bench: install

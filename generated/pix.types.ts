@@ -461,7 +461,7 @@ export interface paths {
         };
         /**
          * Get a recurrence
-         * @description dadosQR carries the composite QR code (field 26 for a charge, field 80 for the recurrence location) of the journey asked: no txid, journey 2 (the recurrence's own QR, when it has a location); the txid of an immediate charge, journey 3 (that charge must be ativacao.dadosJornada.txid); the txid of a due-date charge, journey 4. dadosQR is left out when a location it needs is missing. A txid of no charge, of an immediate charge other than dadosJornada.txid, or of a kind other than the journey the payer used (tipoJornada) answers 400.
+         * @description dadosQR carries the composite QR code (field 26 for a charge, field 80 for the recurrence location) of the journey asked: no txid, journey 2 (the recurrence's own QR, when it has a location); the txid of an immediate charge, journey 3 (that charge must be ativacao.dadosJornada.txid); the txid of a due-date charge, journey 4. dadosQR is left out when a location it needs is missing. A txid of no charge, of an immediate charge other than dadosJornada.txid, or of a kind other than the recurrence's journey (tipoJornada: a cobv on journey 3, which a recurrence created with dadosJornada.txid is on from the start; a cob on journey 4) answers 400 RecConsultaInvalida.
          */
         get: operations["getRec"];
         put?: never;
@@ -941,7 +941,7 @@ export interface components {
         } & {
             valor?: components["schemas"]["CobValor"];
         } & components["schemas"]["CobBase"];
-        /** @description Recurring charge as created or revised. */
+        /** @description Recurring charge as created or revised, with its settlement attempts (tentativas) as GET /cobr/{txid} shows them. */
         CobRGerada: {
             idRec: components["schemas"]["RecId"];
             txid: components["schemas"]["TxId"];
@@ -962,7 +962,7 @@ export interface components {
              */
             ajusteDiaUtil: boolean;
             recebedor: components["schemas"]["DadosBancariosRecebedor"] & components["schemas"]["PessoaJuridicaRecorrencia"];
-        } & WithRequired<components["schemas"]["CobRStatus"], "status"> & components["schemas"]["CobRConfiguracao"] & components["schemas"]["CobRAtualizacao"] & components["schemas"]["DadosDevedorRecorrencia"];
+        } & WithRequired<components["schemas"]["CobRStatus"], "status"> & components["schemas"]["CobRConfiguracao"] & components["schemas"]["CobRAtualizacao"] & components["schemas"]["DadosDevedorRecorrencia"] & components["schemas"]["CobRTentativas"];
         /** @description Recurring-charge notification sent to the recurring-charge webhook. */
         CobRNotification: {
             idRec: components["schemas"]["RecId"];
@@ -1306,7 +1306,7 @@ export interface components {
          * @description Start of the period (RFC 3339), inclusive.
          */
         Inicio: string;
-        /** @description ISPB code of a participant (8 digits). */
+        /** @description ISPB code of a participant (8 digits or capital letters, the alphanumeric ISPB of 2.9.0 included). */
         Ispb: string;
         /** @description Public key that signs the payload JWS, with its certificate. */
         Jwk: {
@@ -1646,7 +1646,10 @@ export interface components {
         /** @description How the recurrence is activated (journey). */
         RecAtivacao: {
             ativacao?: {
-                /** @enum {string} */
+                /**
+                 * @description The journey by which the payer approved the recurrence. Before approval: JORNADA_3 when the recurrence names its immediate charge (dadosJornada.txid), as the standard's example of a recurrence CRIADA shows, else AGUARDANDO_DEFINICAO. Approval by journey 1, 2 or 4 removes dadosJornada.
+                 * @enum {string}
+                 */
                 tipoJornada: "JORNADA_1" | "JORNADA_2" | "JORNADA_3" | "JORNADA_4" | "AGUARDANDO_DEFINICAO";
                 dadosJornada?: {
                     txid: components["schemas"]["TxId"];
@@ -1759,7 +1762,7 @@ export interface components {
         } & components["schemas"]["RecConfiguracao"] & components["schemas"]["RecStatus"] & {
             loc?: components["schemas"]["PayloadLocationRecCompleta"];
         } & components["schemas"]["RecAtualizacao"] & components["schemas"]["RecEncerramento"] & components["schemas"]["RecAtivacao"];
-        /** @description Id of a recurrence: R, then R (retries allowed) or N, the agent (8 digits), the date yyyyMMdd and 11 letters or digits. */
+        /** @description Id of a recurrence: R, then R (retries allowed) or N, the agent (8 digits or capital letters: an ISPB, the alphanumeric ISPB of 2.9.0 included), the date yyyyMMdd and 11 letters or digits. */
         RecId: string;
         /** @description Recurrence notification sent to the recurrence webhook. */
         RecNotification: {

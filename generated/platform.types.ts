@@ -664,7 +664,7 @@ export interface paths {
         put?: never;
         /**
          * Start a KYC onboarding
-         * @description Starts the onboarding of a merchant and answers the link where the merchant completes it. Idempotent by correlationID per company: a later call with the same correlationID answers 200 with the original onboarding (redirectUrl is fixed at creation). After a terminal state the merchant page redirects to redirectUrl after 5 seconds. One onboarding per CNPJ per company: the same CNPJ under another correlationID answers 409. officialName, tradeName and representatives[].name come from data enrichment; the sandbox has no registry and fills them deterministically: officialName `Empresa <first 8 CNPJ digits> Ltda`, tradeName `Empresa <first 8 CNPJ digits>`, and a representative sent without a name `Representante ***.<CPF digits 4 to 9 as 000.000>-**`. SUBMITTED is reached by submitKycOnboarding; APPROVED and REJECTED by the analysis, which in the sandbox is reviewSandboxKycOnboarding.
+         * @description Starts the onboarding of a merchant and answers the link where the merchant completes it. Idempotent by correlationID per company: a later call with the same correlationID answers 200 with the original onboarding (redirectUrl is fixed at creation). After a terminal state the merchant page redirects to redirectUrl after 5 seconds. One onboarding per CNPJ per company: the same CNPJ under another correlationID answers 409. officialName, tradeName and representatives[].name come from data enrichment; the sandbox has no registry and fills them deterministically: officialName `Empresa <first 8 CNPJ characters> Ltda`, tradeName `Empresa <first 8 CNPJ characters>`, and a representative sent without a name `Representante ***.<CPF digits 4 to 9 as 000.000>-**`. SUBMITTED is reached by submitKycOnboarding; APPROVED and REJECTED by the analysis, which in the sandbox is reviewSandboxKycOnboarding.
          */
         post: operations["createKycOnboarding"];
         delete?: never;
@@ -2443,7 +2443,7 @@ export interface components {
         };
         /** @description Tax identifier with its kind (input). */
         TaxIDInput: {
-            /** @description CPF or CNPJ, digits only or masked */
+            /** @description CPF or CNPJ (the alphanumeric CNPJ included), without mask or masked */
             taxID: string;
             /**
              * @description Kind of tax identifier
@@ -2835,7 +2835,7 @@ export interface components {
         ChargeCustomerInput: {
             /** @description Customer name */
             name: string;
-            /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+            /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
             taxID?: string;
             /**
              * Format: email
@@ -2867,7 +2867,7 @@ export interface components {
             expiresDate?: string;
             /**
              * Format: date-time
-             * @description Due date (ISO 8601) for OVERDUE, BOLETO or subscription charges
+             * @description Due date (ISO 8601) for OVERDUE, BOLETO or subscription charges: the calendar date written in it, whatever its time and offset (2026-12-15T00:00:00Z is 15 December); the charge is due until the end of that day in Brasília time
              */
             dueDate?: string;
             customer?: components["schemas"]["ChargeCustomerInput"];
@@ -2898,7 +2898,7 @@ export interface components {
         ChargePatchPayload: {
             /**
              * Format: date-time
-             * @description New expiry date (ISO 8601)
+             * @description New expiry date (ISO 8601): for an immediate charge the instant; for a due-date charge the last payable day is the calendar date written in it, payable through 23:59:59.999 of that day in Brasília time
              */
             expiresDate: string;
         };
@@ -2972,12 +2972,12 @@ export interface components {
             expiresIn?: number;
             /**
              * Format: date-time
-             * @description Expiry date
+             * @description When the charge stops being payable: an immediate charge's expiry instant; a due-date charge's last payable instant, 23:59:59.999 in Brasília of its last day, written with its offset (2026-04-25T23:59:59.999-03:00)
              */
             expiresDate: string;
             /**
              * Format: date-time
-             * @description Due date (OVERDUE, BOLETO and subscription charges)
+             * @description Due date (OVERDUE, BOLETO and subscription charges): the end of the due day in Brasília, written with its offset (2026-04-10T23:59:59.999-03:00)
              */
             dueDate?: string;
             /** @description Days until the deadline */
@@ -3298,7 +3298,7 @@ export interface components {
         KycOnboardingCreatePayload: {
             /** @description Merchant CNPJ, masked or not */
             taxID: string;
-            /** @description Identifier of the onboarding; defaults to the CNPJ (digits only) */
+            /** @description Identifier of the onboarding; defaults to the CNPJ (without mask) */
             correlationID?: string;
             /**
              * Format: uri
@@ -3340,7 +3340,7 @@ export interface components {
         KycOnboarding: {
             /** @description Identifier of the onboarding */
             correlationID?: string;
-            /** @description Merchant CNPJ, digits only */
+            /** @description Merchant CNPJ (the alphanumeric CNPJ included), without mask */
             taxID?: string;
             /** @description Official name (data enrichment) */
             officialName?: string;
@@ -3621,7 +3621,7 @@ export interface components {
                 taxID: components["schemas"]["TaxIDInput"];
             };
             psp: {
-                /** @description ISPB of the destination institution (8 digits) */
+                /** @description ISPB of the destination institution (8 digits or capital letters, as the standard allows since 2.9.0) */
                 id: string;
                 /** @description Institution name */
                 name?: string;
@@ -3920,8 +3920,8 @@ export interface components {
         };
         /** @description Pix key create body. */
         PixKeyCreatePayload: {
-            /** @description The key: the company CNPJ for CNPJ keys (masked or not); for EVP keys the server generates the key and this value is ignored */
-            key: string;
+            /** @description The key: the company CNPJ for CNPJ keys (masked or not; without it, the company's CNPJ); for EVP keys the server generates the key and this value, if sent, is ignored */
+            key?: string;
             /** @enum {string} */
             type: "CNPJ" | "EVP";
         };
@@ -4077,7 +4077,7 @@ export interface components {
                 /** Format: email */
                 email?: string;
                 phone?: string;
-                /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+                /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
                 taxID: string;
                 address?: components["schemas"]["AddressInput"];
             };
@@ -4900,7 +4900,7 @@ export interface components {
         SandboxPayer: {
             /** @description Payer name */
             name: string;
-            /** @description CPF (11 digits) or CNPJ (14 digits), masked or not */
+            /** @description CPF (11 digits) or CNPJ (14 characters, the alphanumeric CNPJ included), masked or not */
             taxID: string;
         };
         /** @description Simulated Pix. */
@@ -5964,7 +5964,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Raw tax id (CPF or CNPJ, digits only) of the customer
+                 * @description Tax id without mask (CPF, or CNPJ of 14 characters, the alphanumeric CNPJ included) of the customer
                  * @example 52998224725
                  */
                 taxID: string;
@@ -7787,7 +7787,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Raw tax id (digits only) of the pre-registration
+                 * @description Tax id without mask (CPF, or CNPJ of 14 characters, the alphanumeric CNPJ included) of the pre-registration
                  * @example 19382956000123
                  */
                 taxID: string;
@@ -10571,7 +10571,7 @@ export interface operations {
                 "application/json": {
                     /** @description Company name */
                     name?: string;
-                    /** @description Company CNPJ */
+                    /** @description Company CNPJ, numeric or alphanumeric (check digits verified); without it, a random one (one in three alphanumeric) */
                     taxID?: string;
                     /** @description Company features; default BAAS, BANK_ACCOUNT, MED_API, SUBACCOUNT and SPLIT (send [] for none) */
                     features?: ("APPLICATION_SCOPES_REQUIRED" | "BAAS" | "BANK_ACCOUNT" | "MED_API" | "SUBACCOUNT" | "SPLIT" | "INSTALLMENT" | "KYC_REPRESENTATIVE_EMAIL_OTP" | "KYC_REPRESENTATIVE_PHONE_OTP" | "PARTNER")[];

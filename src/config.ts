@@ -14,6 +14,9 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface Config {
   port: number;
+  // The address the server listens on (PIXGATE_HOST): the loopback by default, since the
+  // sandbox routes need no credentials; 0.0.0.0 (the container's) for every interface.
+  host: string;
   databaseUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${env.PORT}`);
   return {
     port,
+    host: listenHost(env.PIXGATE_HOST),
     databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: resolve(env.PIXGATE_DATA_DIR || './data'),
     publicUrl: publicUrl(env.PIXGATE_PUBLIC_URL || `http://localhost:${port}`),
@@ -308,6 +312,26 @@ function secretsKey(value: string | undefined, sandbox: boolean): string {
   }
   if (value.length < 32) throw new Error('PIXGATE_SECRETS_KEY must have at least 32 characters');
   return value;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+// An IP address (v4 or v6) or a host name to listen on.
+function listenHost(value: string | undefined): string {
+  if (value === undefined || value === '') return DEFAULT_HOST;
+  if (
+    isIP(value) ||
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(value)
+  )
+    return value;
+  throw new Error(
+    `PIXGATE_HOST must be an IP address or a host name to listen on (127.0.0.1, 0.0.0.0, ::), got ${value}`,
+  );
+}
+
+// Every interface, on either family: what PIXGATE_HOST names to be reached from other machines.
+export function listensEverywhere(host: string): boolean {
+  return host === '0.0.0.0' || host === '::';
 }
 
 function operatorToken(value: string | undefined): string | undefined {

@@ -1,7 +1,8 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
-import { type Config, loadConfig, maskPassword } from './config';
+import { type Config, listensEverywhere, loadConfig, maskPassword } from './config';
 import { isDatabaseUnavailable, startupProblemOf } from './db/errors';
 import { SealedWithAnotherKey } from './lib/secret-box';
+import { credentialLines } from './sandbox/credential-lines';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
@@ -23,19 +24,11 @@ const server = await startServer({
   config,
   logger,
   onNewDatabase: async (services) => {
-    const demo = await services.sandbox.createCompany({ name: 'Demo Company' });
-    // Printed once, on a new database: the secret is stored hashed and cannot be shown again.
-    // On stderr, for the person who started it: stdout is the JSON log stream.
-    process.stderr.write(
-      [
-        '',
-        'New database: created the demo company.',
-        `  appID (platform API, Authorization header): ${demo.application.appID}`,
-        `  clientId (Pix API, POST /oauth/token):       ${demo.application.clientId}`,
-        `  clientSecret:                                ${demo.application.clientSecret}`,
-        '',
-      ].join('\n') + '\n',
-    );
+    const demo = await services.sandbox.createDemoCompany();
+    // Printed once, on a new database: the secret is stored hashed and cannot be shown again
+    // (make demo-credentials issues new ones). On stderr, for the person who started it:
+    // stdout is the JSON log stream.
+    process.stderr.write(`\nNew database: created the demo company.\n${credentialLines(demo.application)}\n`);
   },
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') {
@@ -47,14 +40,18 @@ const server = await startServer({
     fail(
       `the secrets in the database were sealed under another PIXGATE_SECRETS_KEY (key id ${error.sealedKeyId}; this one's is ${error.keyId}): start with that key, or with it as PIXGATE_SECRETS_KEY_PREVIOUS to seal them again under the new one`,
     );
+  if (error.code === 'DATA_DIR_IN_USE')
+    fail(`${error.message}: stop it first, or set PIXGATE_DATA_DIR to another folder`);
   const problem = config.databaseUrl ? startupProblemOf(error) : undefined;
   if (problem) fail(`${problem} (DATABASE_URL=${maskPassword(config.databaseUrl!)})`);
   throw error;
 });
 
 const where = config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}`;
+const { url, reach } = listeningOn(config.host, new URL(server.url).port);
 process.stderr.write(
-  `pixgate listening on http://localhost:${new URL(server.url).port} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+  `pixgate listening on ${url} (${where}, sandbox ${config.sandbox ? 'on' : 'off'}, started in ${Date.now() - started} ms)\n` +
+    `  ${reach}\n` +
     (server.tlsUrl
       ? `  https://localhost:${new URL(server.tlsUrl).port} (TLS; mTLS on the Pix API: ${config.mtls.mode}; CA: ${config.publicUrl}/sandbox/ca.pem)\n`
       : '') +
@@ -68,6 +65,15 @@ process.on('unhandledRejection', (reason) => {
   if (!isDatabaseUnavailable(reason)) throw reason;
   logger.warn({ error: (reason as Error).message }, 'a database failure was left unhandled');
 });
+
+// Where a person reaches it, and from where: the loopback answers this machine only.
+function listeningOn(host: string, port: string): { url: string; reach: string } {
+  const local = `http://localhost:${port}`;
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost')
+    return { url: local, reach: `on ${host} only (PIXGATE_HOST=0.0.0.0 listens on every interface)` };
+  if (listensEverywhere(host)) return { url: local, reach: `on every interface (PIXGATE_HOST=${host})` };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, reach: `on ${host} (PIXGATE_HOST)` };
+}
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -2,11 +2,11 @@
 import { answerClientError } from './http/client-errors';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { pixOperations } from '../generated/pix.operations';
 import { platformOperations } from '../generated/platform.operations';
-import type { Config } from './config';
+import { type Config, listensEverywhere } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { registerStatisticsJob } from './db/statistics.job';
@@ -156,7 +156,7 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   const http: Server = createHttpServer(app.callback());
   http.keepAliveTimeout = 5000;
   http.on('clientError', answerClientError);
-  await listen(http, config.port);
+  await listen(http, config.port, config.host);
   const port = (http.address() as AddressInfo).port;
   let https: HttpsServer | undefined;
   try {
@@ -170,8 +170,8 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
-    tlsUrl: https ? `https://127.0.0.1:${(https.address() as AddressInfo).port}` : undefined,
+    url: `http://${urlHostOf(config.host)}:${port}`,
+    tlsUrl: https ? `https://${urlHostOf(config.host)}:${(https.address() as AddressInfo).port}` : undefined,
     validators: platform.validatorCount + pix.validatorCount,
     services,
     database,
@@ -201,10 +201,10 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   };
 }
 
-function listen(server: Server | HttpsServer, port: number): Promise<void> {
+function listen(server: Server | HttpsServer, port: number, host: string): Promise<void> {
   return new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', fail);
       ok();
     });
@@ -241,6 +241,13 @@ async function serveTls(
   https.on('tlsClientError', (err: NodeJS.ErrnoException) =>
     logger.debug({ err: { code: err.code, message: err.message } }, 'TLS handshake failed'),
   );
-  await listen(https, config.tls.port);
+  await listen(https, config.tls.port, config.host);
   return https;
+}
+
+// Where this process reaches the server it started: the loopback when it listens on every
+// interface, else the address it listens on (an IPv6 one in brackets).
+function urlHostOf(host: string): string {
+  if (listensEverywhere(host)) return '127.0.0.1';
+  return isIP(host) === 6 ? `[${host}]` : host;
 }

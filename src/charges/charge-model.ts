@@ -3,7 +3,8 @@
 // URL and the BR Code. Pure functions over a charge row (no SQL here).
 import type { Charge, Company, Location } from '../db/schema';
 import { buildDynamicBrCode } from '../lib/brcode';
-import { addCalendarDays, todayUtc } from '../lib/business-days';
+import { brasiliaDate, endOfBrasiliaDay } from '../lib/brasilia';
+import { addCalendarDays } from '../lib/business-days';
 import { dueChargeAmount, type DueChargeAmounts } from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
@@ -29,11 +30,18 @@ export function cobvLastDay(charge: Pick<Charge, 'due_date' | 'validity_after_du
 }
 
 // When a charge stops being payable: a cob at creation + expiracao (its expires_at), a cobv at
-// the end (UTC) of dueDate + validity. Stored as charges.payable_until whenever the charge is
-// written: every read, the payer's check and the expiry job compare that column.
+// the end of its last day (dueDate + validity) in Brasília, the standard's dates being civil
+// dates there: payable through 23:59:59.999 America/Sao_Paulo. Stored as charges.payable_until
+// whenever the charge is written: every read, the payer's check and the expiry job compare
+// that column.
 export function payableUntilOf(charge: Pick<Charge, 'kind' | 'expires_at' | 'due_date' | 'validity_after_due'>): Date {
   if (charge.kind === 'cob') return charge.expires_at!;
-  return new Date(Date.parse(`${addCalendarDays(cobvLastDay(charge), 1)}T00:00:00.000Z`));
+  return endOfBrasiliaDay(cobvLastDay(charge));
+}
+
+// The day a charge's dates are compared with at an instant: the civil date in Brasília.
+export function chargeDayOf(at: Date): string {
+  return brasiliaDate(at);
 }
 
 export function isPastExpiry(charge: Pick<Charge, 'payable_until'>, now: Date): boolean {
@@ -72,7 +80,7 @@ export function cobvAmountsOn(charge: Charge, paymentDate: string): Result<DueCh
 // How much a payer must pay at `at` (cob: the original value; cobv: final for that day).
 export function amountDueAt(charge: Charge, at: Date): Result<Cents> {
   if (charge.kind === 'cob') return ok(cents(charge.value));
-  const amounts = cobvAmountsOn(charge, todayUtc(at));
+  const amounts = cobvAmountsOn(charge, chargeDayOf(at));
   return amounts.ok ? ok(amounts.value.final) : fail(amounts.reason);
 }
 

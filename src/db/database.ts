@@ -15,6 +15,7 @@ import { checkDeadline } from './deadline';
 import { type ChangeFeed, EmbeddedChangeFeed, PostgresChangeFeed, channelOf, destroyConnection } from './change-feed';
 import { patientTimeout } from '../lib/patient-timer';
 import { isNewDataDir, readInitdbTemplate, seedFromMigratedTemplate } from './embedded-template';
+import { lockDataDir } from './data-dir-lock';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -212,7 +213,23 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
   // compiles the request validators.
   const fresh = dataDir !== undefined && isNewDataDir(dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const seeding = fresh ? seedFromMigratedTemplate(dataDir) : Promise.resolve(false);
+  // Before PGlite touches a file: another process on this folder would corrupt it.
+  const release = dataDir ? lockDataDir(dataDir) : () => undefined;
+  try {
+    return await openEmbeddedLocked(dataDir, templateFile, fresh, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openEmbeddedLocked(
+  dataDir: string | undefined,
+  templateFile: string | undefined,
+  fresh: boolean,
+  release: () => void,
+): Promise<DatabaseHandle> {
+  const seeding = fresh && dataDir ? seedFromMigratedTemplate(dataDir) : Promise.resolve(false);
   seeding.catch(() => undefined); // awaited below, after the import
   const { PGlite } = await import('@electric-sql/pglite');
   const seeded = await seeding;
@@ -239,6 +256,7 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
       await changes.close();
       await db.destroy();
       await pglite.close();
+      release();
     },
   };
 }

@@ -55,7 +55,7 @@ export function buildApp({
   const router = new Router<AppState>();
   mountHealth(router, services.db, logger, () => ({ requestLog: services.requestLogs.status() }));
   mountLanding(router, services.config.sandbox);
-  mountDocs(router);
+  mountDocs(router, services);
   mountSandboxCa(router, services.tlsAuthority);
   dispatchers.platform.mount(router);
   dispatchers.pix.mount(router);

@@ -24,7 +24,8 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
   const path = (lineEnd < 0 ? received : received.slice(0, lineEnd)).split(' ')[1] ?? '';
   const requestLine = lineEnd < 0 ? received.length : lineEnd;
   const refused = refusalOf(error.code, requestLine > MAX_URI_LINE);
-  const { contentType, body } = errorResponseOf(apiOfPath(path.split('?')[0] ?? '') ?? 'platform', refused);
+  const pathname = path.split('?')[0] ?? '';
+  const { contentType, body } = errorResponseOf(apiOfPath(pathname) ?? 'platform', refused, { path: pathname });
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${refused.status} ${REASONS[refused.status]}\r\n` +

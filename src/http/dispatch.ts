@@ -411,11 +411,27 @@ export function issuesFromAjv(list: ErrorObject[]): FieldIssue[] {
     const field = path.slice(1).join('.');
     const message = extra
       ? 'is not an accepted field'
-      : (FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ?? e.message ?? 'is invalid');
+      : (allowedValuesMessage(e) ??
+        FORMAT_MESSAGES[(e.params as { format?: string }).format ?? ''] ??
+        e.message ??
+        'is invalid');
     const issue: FieldIssue = { field, in: part, message };
     if (e.data !== undefined && typeof e.data !== 'object') issue.value = String(e.data);
     return issue;
   });
+}
+
+// The spec's enums are short; a long one is cut so an answer stays readable.
+const MAX_LISTED_VALUES = 30;
+
+// An enum or const error says what is accepted ("must be one of CNPJ, EVP"), not ajv's "must be
+// equal to one of the allowed values".
+function allowedValuesMessage(e: ErrorObject): string | undefined {
+  if (e.keyword === 'const') return `must be ${String((e.params as { allowedValue?: unknown }).allowedValue)}`;
+  if (e.keyword !== 'enum') return undefined;
+  const allowed = ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
+  const listed = allowed.slice(0, MAX_LISTED_VALUES).join(', ');
+  return `must be one of ${listed}${allowed.length > MAX_LISTED_VALUES ? ', ...' : ''}`;
 }
 
 function toKoaPath(path: string): string {

@@ -45,7 +45,7 @@ function landing(koa: KoaContext, sandbox: boolean): void {
     ? `<h2>Sandbox quick start</h2>
 <ol><li>Make a company: <code>curl -X POST $URL/api/v1/sandbox/companies -H 'content-type: application/json' -d '{"name":"Acme"}'</code>
 (it answers an <code>appID</code> for the platform API and a <code>clientId</code>/<code>clientSecret</code> for the Pix API).
-A new database also made a <em>Demo Company</em>: its credentials are in the server's first start-up log.</li>
+A new database also made a <em>Demo Company</em>: its credentials are in the server's first start-up log (<code>make demo-credentials</code>, with the server stopped, issues new ones).</li>
 <li>Create a charge: <code>POST /api/v1/charge</code> with <code>Authorization: &lt;appID&gt;</code>.</li>
 <li>Pay it as a payer would: <code>POST /api/v1/sandbox/pay</code> with the charge's <code>brCode</code>.</li>
 <li>Move the company's clock to see expiries and due dates: <code>POST /api/v1/sandbox/clock/advance</code>.</li></ol>`

@@ -62,15 +62,23 @@ export function renderError(
 ): void {
   koa.status = error.status;
   for (const [k, v] of Object.entries(error.options.headers ?? {})) koa.set(k, v);
-  const { contentType, body } = errorResponseOf(api, error, operation);
+  const { contentType, body } = errorResponseOf(api, error, { operation, path: koa.path });
   koa.type = contentType;
   koa.body = body;
 }
 
+// The token endpoint's path: what goes wrong there before its operation is known (a body that
+// cannot be parsed, a request Node's parser refuses) is answered in its format too.
+const TOKEN_PATH = '/oauth/token';
+
 // The error in the called API's format (also written by hand for what Koa never sees).
-export function errorResponseOf(api: ApiName, error: DomainError, operation?: OperationMeta): ErrorResponse {
+export function errorResponseOf(
+  api: ApiName,
+  error: DomainError,
+  { operation, path }: { operation?: OperationMeta | undefined; path?: string } = {},
+): ErrorResponse {
   if (api === 'platform') return { contentType: 'application/json', body: platformErrorOf(error) };
-  if (error.options.oauthError || operation?.operationId === 'issueToken') {
+  if (error.options.oauthError || operation?.operationId === 'issueToken' || path === TOKEN_PATH) {
     // The token endpoint speaks OAuth2 (RFC 6749 5.2), whatever went wrong.
     const code =
       error.options.oauthError ??

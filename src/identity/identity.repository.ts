@@ -162,6 +162,18 @@ export async function findCompany(db: Db, id: string): Promise<Company | undefin
   return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+// The first company made with this name (the demo company of a new database).
+export async function findOldestCompanyNamed(db: Db, name: string): Promise<Company | undefined> {
+  return db
+    .selectFrom('companies')
+    .selectAll()
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function countCompanies(db: Db): Promise<number> {
   const row = await db
     .selectFrom('companies')

@@ -1,5 +1,5 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
-import { findOpenAccountOfCompany, insertBankAccount } from '../accounts/accounts.repository';
+import { defaultOpenAccount, findOpenAccountOfCompany, insertBankAccount } from '../accounts/accounts.repository';
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -253,6 +253,32 @@ export class IdentityService {
     });
     await this.companies.changed(principal.companyId);
     return removed;
+  }
+
+  // A new MASTER application (every scope) on the default account of the first company of
+  // this name, its secret answered once and stored hashed; undefined when there is none or it
+  // has no open default account. For the operator's `make demo-credentials`.
+  async issueMasterApplicationOfCompanyNamed(name: string): Promise<NewApplicationView | undefined> {
+    const credentials = newCredentials();
+    return this.db.transaction().execute(async (trx) => {
+      const company = await repo.findOldestCompanyNamed(trx, name);
+      const accountId = company ? await defaultOpenAccount(trx, company.id) : undefined;
+      if (!company || !accountId) return undefined;
+      const app = await repo.insertApplication(trx, {
+        id: randomUUID(),
+        company_id: company.id,
+        account_id: accountId,
+        name: `${name} master (make demo-credentials)`,
+        type: 'MASTER',
+        is_active: true,
+        client_id: credentials.clientId,
+        client_secret_hash: credentials.clientSecretHash,
+        scopes: null,
+        allowed_ips: null,
+        created_at: await this.clock.now(company.id, trx),
+      });
+      return { ...applicationView(app), clientSecret: credentials.clientSecret, appID: credentials.appID };
+    });
   }
 
   // A company with its default bank account and a MASTER application (sandbox, demo data).

@@ -4,13 +4,13 @@
 // id is unguessable.
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { cobvAmountsOn, cobvLastDay, platformStatusOf } from '../charges/charge-model';
+import { cobvAmountsOn, cobvLastDay, cobvValorOf, platformStatusOf } from '../charges/charge-model';
 import * as charges from '../charges/charges.repository';
 import { findCompany } from '../identity/identity.repository';
 import { buildPlatformChargeView, chargeViewContext } from '../charges/platform/platform.view';
 import type { Charge, Database } from '../db/schema';
 import { errors } from '../errors/errors';
-import { todayUtc } from '../lib/business-days';
+import { brasiliaDate } from '../lib/brasilia';
 import type { Clock } from '../lib/clock';
 import { paymentsOfCharges } from '../pixin/pixin.repository';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.repository';
@@ -41,15 +41,16 @@ function stateOf(charge: Charge, now: Date): PaymentLinkState {
   return platformStatusOf(charge, now);
 }
 
-// A due-date charge's lines for today (its last payable day once past it), as the view's
-// valueToPay computes them.
+// A due-date charge's lines for today in Brasília (its last payable day once past it), as the
+// view's valueToPay computes them, and the fine and interest its body states for late payment.
 function breakdownOf(charge: Charge, now: Date): DueBreakdown | undefined {
   if (charge.kind !== 'cobv') return undefined;
   const lastDay = cobvLastDay(charge);
-  const today = todayUtc(now);
+  const today = brasiliaDate(now);
   const computed = cobvAmountsOn(charge, today > lastDay ? lastDay : today);
   if (!computed.ok) return undefined;
   const a = computed.value;
+  const { multa, juros } = cobvValorOf(charge);
   return {
     dueDate: charge.due_date!,
     original: a.original,
@@ -57,6 +58,10 @@ function breakdownOf(charge: Charge, now: Date): DueBreakdown | undefined {
     abatement: a.abatimento,
     fine: a.multa,
     interest: a.juros,
+    terms: {
+      ...(multa ? { fine: { modality: multa.modalidade, value: multa.valorPerc } } : {}),
+      ...(juros ? { interest: { modality: juros.modalidade, value: juros.valorPerc } } : {}),
+    },
   };
 }
 

@@ -3,6 +3,7 @@
 // Everything shown is computed before (PaymentPageModel); the page's one small script (allowed
 // by the CSP nonce) copies the code, pays in the sandbox and polls the status endpoint.
 import { nonceSource, type PagePolicy } from '../lib/html';
+import { BRASILIA_TIME_ZONE } from '../lib/brasilia';
 
 export type Locale = 'pt-BR' | 'en';
 export type PaymentLinkState = 'ACTIVE' | 'COMPLETED' | 'EXPIRED' | 'REMOVED' | 'WAITING';
@@ -13,7 +14,16 @@ export interface PaymentPageRefund {
   at: string;
 }
 
-// What a due-date charge costs today, line by line (cents).
+// The fine and interest a due-date charge adds once past its due date, as its body states them
+// (the standard's modalities: multa 1 fixed, 2 percent; juros 1-4 calendar days, 5-8 business
+// days, each a value per day, a percent a day, a month or a year). Values as the body writes
+// them: reais or percent with a dot ("2.00").
+export interface LateTerms {
+  fine?: { modality: number; value: string };
+  interest?: { modality: number; value: string };
+}
+
+// What a due-date charge costs today, line by line (cents), and its terms after the due date.
 export interface DueBreakdown {
   dueDate: string;
   original: number;
@@ -21,6 +31,7 @@ export interface DueBreakdown {
   abatement: number;
   fine: number;
   interest: number;
+  terms?: LateTerms;
 }
 
 export interface PaymentPageModel {
@@ -63,6 +74,17 @@ const TEXTS = {
     fine: 'Multa',
     interest: 'Juros',
     dueToday: 'Total a pagar hoje',
+    afterDue: 'Após o vencimento',
+    and: 'e',
+    fineFixed: 'multa de {v}',
+    finePercent: 'multa de {v}%',
+    interestFixed: 'juros de {v} por dia {days}',
+    interestPercent: 'juros de {v}% ao {per} ({days})',
+    per: { day: 'dia', month: 'mês', year: 'ano' },
+    calendarDay: 'corrido',
+    businessDay: 'útil',
+    calendarDays: 'dias corridos',
+    businessDays: 'dias úteis',
     qrAlt: 'QR Code Pix',
     copyLabel: 'Pix Copia e Cola',
     copy: 'Copiar código',
@@ -94,6 +116,17 @@ const TEXTS = {
     fine: 'Fine',
     interest: 'Interest',
     dueToday: 'Total due today',
+    afterDue: 'After the due date',
+    and: 'and',
+    fineFixed: 'a fine of {v}',
+    finePercent: 'a fine of {v}%',
+    interestFixed: 'interest of {v} per {days}',
+    interestPercent: 'interest of {v}% a {per} ({days})',
+    per: { day: 'day', month: 'month', year: 'year' },
+    calendarDay: 'calendar day',
+    businessDay: 'business day',
+    calendarDays: 'calendar days',
+    businessDays: 'business days',
     qrAlt: 'Pix QR code',
     copyLabel: 'Pix copy and paste',
     copy: 'Copy code',
@@ -109,7 +142,7 @@ const TEXTS = {
 
 type Texts = (typeof TEXTS)[Locale];
 
-const TIME_ZONE = 'America/Sao_Paulo';
+const TIME_ZONE = BRASILIA_TIME_ZONE;
 
 // The language a payer reads: English only when the browser ranks some `en` above every `pt`.
 export function localeOf(acceptLanguage: string | undefined): Locale {
@@ -159,6 +192,41 @@ function formatDay(day: string, locale: Locale): string {
 const time = (iso: string, locale: Locale) =>
   `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatDateTime(iso, locale))}</time>`;
 
+// A percent as the body writes it ("2.50") in the payer's notation: "2,50" / "2.50".
+const percentText = (value: string, locale: Locale) => (locale === 'en' ? value : value.replace('.', ','));
+// Reais as the body writes them ("2.50") as R$ 2,50.
+const reaisText = (value: string, locale: Locale) => formatBrl(Math.round(Number(value) * 100), locale);
+
+function fineText(fine: NonNullable<LateTerms['fine']>, t: Texts, locale: Locale): string | undefined {
+  if (fine.modality === 1) return t.fineFixed.replace('{v}', reaisText(fine.value, locale));
+  if (fine.modality === 2) return t.finePercent.replace('{v}', percentText(fine.value, locale));
+  return undefined;
+}
+
+function interestText(interest: NonNullable<LateTerms['interest']>, t: Texts, locale: Locale): string | undefined {
+  const { modality, value } = interest;
+  if (modality < 1 || modality > 8) return undefined;
+  const business = modality > 4;
+  const kind = (modality - 1) % 4; // 0 a value per day, 1 a percent a day, 2 a month, 3 a year
+  if (kind === 0)
+    return t.interestFixed
+      .replace('{v}', reaisText(value, locale))
+      .replace('{days}', business ? t.businessDay : t.calendarDay);
+  return t.interestPercent
+    .replace('{v}', percentText(value, locale))
+    .replace('{per}', [t.per.day, t.per.month, t.per.year][kind - 1]!)
+    .replace('{days}', business ? t.businessDays : t.calendarDays);
+}
+
+// "Após o vencimento: multa de 2,00% e juros de 1,00% ao mês (dias corridos)."
+function lateTermsRow(terms: LateTerms | undefined, t: Texts, locale: Locale): string {
+  const parts = [
+    terms?.fine ? fineText(terms.fine, t, locale) : undefined,
+    terms?.interest ? interestText(terms.interest, t, locale) : undefined,
+  ].filter((p): p is string => p !== undefined);
+  return parts.length ? `<p class="terms">${t.afterDue}: ${escapeHtml(parts.join(` ${t.and} `))}.</p>` : '';
+}
+
 function breakdownRows(b: DueBreakdown, amount: number, t: Texts, locale: Locale): string {
   const line = (label: string, cents: number, sign = '') =>
     `<tr><th scope="row">${label}</th><td>${sign}${formatBrl(cents, locale)}</td></tr>`;
@@ -170,7 +238,7 @@ function breakdownRows(b: DueBreakdown, amount: number, t: Texts, locale: Locale
     b.fine ? line(t.fine, b.fine, '+ ') : '',
     b.interest ? line(t.interest, b.interest, '+ ') : '',
     `<tr class="total"><th scope="row">${t.dueToday}</th><td>${formatBrl(amount, locale)}</td></tr>`,
-  ].join('')}</table>`;
+  ].join('')}</table>${lateTermsRow(b.terms, t, locale)}`;
 }
 
 function paidRows(paid: NonNullable<PaymentPageModel['paid']>, t: Texts, locale: Locale): string {
@@ -246,7 +314,7 @@ button{box-sizing:border-box;width:100%;padding:.8rem;border:0;border-radius:.5r
 button.secondary{background:#fff;color:#0b5cad;border:1px solid #0b5cad}button:disabled{opacity:.6}
 .breakdown{margin:0 auto .8rem;border-collapse:collapse}.breakdown th{text-align:left;font-weight:400;padding:.1rem 1rem .1rem 0}
 .breakdown td{text-align:right}.breakdown .total th,.breakdown .total td{font-weight:700;border-top:1px solid #ccd}
-.refunds{list-style:none;padding:0}.error{color:#8a1c17}.due,.expires{color:#444}`;
+.refunds{list-style:none;padding:0}.error{color:#8a1c17}.due,.expires,.terms{color:#444}`;
 
 // Copies the code, pays through the sandbox, and polls the status endpoint: when the state
 // moves, the page's <main> is fetched again and swapped in, without a reload.

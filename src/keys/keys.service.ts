@@ -86,11 +86,18 @@ export class PixKeysService {
     };
   }
 
-  async create(principal: Principal, input: { key: string; type: 'CNPJ' | 'EVP' }) {
+  // The key the company's charges are paid into when none is named (its default key).
+  async defaultKey(principal: Principal): Promise<string | undefined> {
+    return (await repo.findDefaultKey(this.db, principal.companyId))?.key;
+  }
+
+  // An EVP key is made here (a key sent is ignored); a CNPJ key is the company's CNPJ, the one
+  // sent (checked) or, without one, the company's own.
+  async create(principal: Principal, input: { key?: string; type: 'CNPJ' | 'EVP' }) {
     const account = await requireLinkedAccount(this.db, principal);
     let key: string;
     if (input.type === 'CNPJ') {
-      const given = onlyDigitsAndLetters(input.key).toUpperCase();
+      const given = onlyDigitsAndLetters(input.key ?? account.tax_id).toUpperCase();
       if (!validatePixKey(given, 'CNPJ').ok || given !== onlyDigitsAndLetters(account.tax_id).toUpperCase()) {
         throw errors.badRequest('The CNPJ key must be the CNPJ of the company');
       }

@@ -1,6 +1,7 @@
 // The KYC HTML pages, in Portuguese: the merchant page behind an onboarding's link and the
 // sandbox inbox of one-time code messages. Pure: what to show is computed by the services.
 import type { KycChannel, KycCodeMessageRow, KycOnboardingRow, KycStatus } from '../db/schema';
+import { formatBrasiliaDateTime } from '../lib/brasilia';
 import { escapeHtml as e, htmlPage } from '../lib/html';
 import type { RepresentativeWithChannels } from './kyc.repository';
 import { emailConfirmed, phoneConfirmed } from './kyc.view';
@@ -104,10 +105,9 @@ const MESSAGE_STATUS_TEXT: Record<KycCodeMessageRow['status'], string> = {
   FAILED: 'não entregue',
 };
 
-// dd/mm/aaaa hh:mm:ss UTC
+// dd/mm/aaaa hh:mm:ss on the Brasília clock, the time of every page
 function formatInstant(d: Date): string {
-  const iso = d.toISOString();
-  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)} UTC`;
+  return `${formatBrasiliaDateTime(d)} (horário de Brasília)`;
 }
 
 export function renderInboxPage(address: string | undefined, messages: KycCodeMessageRow[]): string {

@@ -5,7 +5,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 // Largest multiple of 62 that fits in a byte: bytes at or above it are discarded to avoid bias.
 const UNBIASED_BYTE_LIMIT = 256 - (256 % ALPHANUMERIC.length);
-const ISPB = /^\d{8}$/;
+// 8 digits, or digits and capital letters: the alphanumeric ISPB of the standard's 2.9.0.
+const ISPB = /^[0-9A-Z]{8}$/;
 const PUBLIC_ID_PREFIX = /^[a-z][a-z0-9]{0,15}$/;
 const PUBLIC_ID_RANDOM_LENGTH = 24;
 
@@ -42,7 +43,7 @@ function utcTimestamp(at: Date, length: 8 | 12): string {
 }
 
 function assertIspb(ispb: string): void {
-  if (!ISPB.test(ispb)) throw new RangeError(`ISPB must be 8 digits, got ${JSON.stringify(ispb)}`);
+  if (!ISPB.test(ispb)) throw new RangeError(`ISPB must be 8 digits or capital letters, got ${JSON.stringify(ispb)}`);
 }
 
 // Creates a txid for a charge: 32 random alphanumerics (the standard allows 26 to 35).
@@ -80,15 +81,17 @@ export function newEvpKey(): string {
   return randomUUID();
 }
 
-// Creates the idRec of a Pix Automático recurrence: "R" + R|N + 8 digits + UTC yyyyMMdd + 11 alphanumerics (29 chars).
+// Creates the idRec of a Pix Automático recurrence: "R" + R|N + the agent's ISPB (or the first 8
+// characters of its CNPJ; digits or capital letters) + UTC yyyyMMdd + 11 alphanumerics (29 chars).
 export function newIdRec(ispbOrCnpj8: string, at: Date, allowsRetry: boolean): string {
   assertIspb(ispbOrCnpj8);
   return 'R' + (allowsRetry ? 'R' : 'N') + ispbOrCnpj8 + utcTimestamp(at, 8) + randomAlphanumeric(11);
 }
 
-// Tells whether s has the shape of an idRec (29 characters starting with RR or RN).
+// Tells whether s has the shape of an idRec (29 characters: RR or RN, the agent, the date, 11
+// alphanumerics).
 export function isValidIdRec(s: string): boolean {
-  return /^R[RN]\d{16}[a-zA-Z0-9]{11}$/.test(s);
+  return /^R[RN][0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/.test(s);
 }
 
 // Creates a service id such as "ch_" + 24 alphanumerics from a lowercase prefix like "ch".

@@ -1,6 +1,7 @@
 // Brazilian tax ids (CPF for people, CNPJ for companies, including the 2026 alphanumeric CNPJ),
 // and the contact data that goes with them: e-mail addresses and phone numbers.
 
+import { randomInt } from 'node:crypto';
 import { fail, ok, type Result } from './money';
 
 export type TaxIdKind = 'CPF' | 'CNPJ';
@@ -49,6 +50,41 @@ function cnpjCheckDigitsMatch(cnpj: string): boolean {
     cnpjCheckDigit(cnpj, CNPJ_FIRST_WEIGHTS) === Number(cnpj[12]) &&
     cnpjCheckDigit(cnpj, CNPJ_SECOND_WEIGHTS) === Number(cnpj[13])
   );
+}
+
+const CPF_BASE = /^\d{9}$/;
+const CNPJ_BASE = /^[0-9A-Z]{12}$/;
+const CNPJ_CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+// A CPF from its first 9 digits: those digits and their two check digits.
+export function cpfWithCheckDigits(base: string): string {
+  if (!CPF_BASE.test(base)) throw new RangeError(`a CPF base is 9 digits, got ${JSON.stringify(base)}`);
+  const first = cpfCheckDigit(base, CPF_FIRST_WEIGHTS);
+  return base + first + cpfCheckDigit(base + first, CPF_SECOND_WEIGHTS);
+}
+
+// A CNPJ from its first 12 characters (digits or capital letters: the alphanumeric CNPJ the
+// Receita Federal issues from July 2026): those and their two check digits, always digits.
+export function cnpjWithCheckDigits(base: string): string {
+  if (!CNPJ_BASE.test(base))
+    throw new RangeError(`a CNPJ base is 12 digits or capital letters, got ${JSON.stringify(base)}`);
+  const first = cnpjCheckDigit(base, CNPJ_FIRST_WEIGHTS);
+  return base + first + cnpjCheckDigit(base + first, CNPJ_SECOND_WEIGHTS);
+}
+
+// The characters a CNPJ's root may have: digits only (the CNPJs issued so far) or digits and
+// capital letters (the alphanumeric ones).
+export function cnpjCharacter(n: number, { alphanumeric }: { alphanumeric: boolean }): string {
+  return CNPJ_CHARACTERS[n % (alphanumeric ? CNPJ_CHARACTERS.length : 10)]!;
+}
+
+// A random valid CNPJ of a head office (branch 0001); one in three alphanumeric, so that
+// what is made from it (sandbox companies) meets both forms.
+export function randomCnpj(): string {
+  const alphanumeric = randomInt(3) === 0;
+  let root = '';
+  while (root.length < 8) root += cnpjCharacter(randomInt(alphanumeric ? 36 : 10), { alphanumeric });
+  return cnpjWithCheckDigits(root + '0001');
 }
 
 // Tells whether s is exactly 11 digits (no mask) forming a CPF with valid check digits.

@@ -1,57 +1,21 @@
 // Local time of the Pix arrangement (Brasília, America/Sao_Paulo) for instants of the server
 // clock: the day and night periods of the limits and the calendar day and month of usage.
-const TIME_ZONE = 'America/Sao_Paulo';
+import { brasiliaDate, brasiliaOffsetMs, brasiliaParts, type BrasiliaParts } from '../lib/brasilia';
+
 export const NIGHT_START_HOUR = 20;
 export const NIGHT_END_HOUR = 6;
 const HOUR_MS = 3_600_000;
 
-const format = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-export interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-export function localParts(at: Date): LocalParts {
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
-
-// Local time minus UTC at an instant, in ms (-3 h since Brazil dropped daylight saving).
-function offsetMs(at: Date): number {
-  const p = localParts(at);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(at.getTime() / 1000) * 1000;
-}
+export type LocalParts = BrasiliaParts;
+export const localParts = brasiliaParts;
+const offsetMs = brasiliaOffsetMs;
 
 function instantOf(year: number, month: number, day: number, near: Date): Date {
   return new Date(Date.UTC(year, month - 1, day) - offsetMs(near));
 }
 
 // 'YYYY-MM-DD' of the local calendar day.
-export function localDate(at: Date): string {
-  const p = localParts(at);
-  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-}
+export const localDate = brasiliaDate;
 
 export function isNighttime(at: Date): boolean {
   const { hour } = localParts(at);

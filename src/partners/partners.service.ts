@@ -128,7 +128,8 @@ export class PartnersService {
   }
 
   async getPreRegistration(principal: Principal, taxId: string) {
-    const row = await repo.findPreRegistration(this.db, principal.companyId, taxId);
+    // Stored uppercase (normalizeTaxId): an alphanumeric CNPJ may be asked in any case.
+    const row = await repo.findPreRegistration(this.db, principal.companyId, taxId.toUpperCase());
     if (!row) throw errors.missing('preRegistration');
     return preRegistrationView(row);
   }

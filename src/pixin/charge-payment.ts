@@ -4,7 +4,7 @@ import { expectCobBody, withdrawalOf } from '../charges/charge-body';
 import { cobvAmountsOn } from '../charges/charge-model';
 import type { Devedor } from '../charges/standard/standard.rules';
 import type { Charge, WithdrawalKind } from '../db/schema';
-import { todayUtc } from '../lib/business-days';
+import { brasiliaDate } from '../lib/brasilia';
 import { type Cents, cents, parseDecimalAmount } from '../lib/money';
 import { onlyDigitsAndLetters } from '../lib/taxid';
 import { money, type PixView } from './pixin.view';
@@ -67,7 +67,7 @@ export function chargePaymentParts(
   }
   if (charge.kind === 'cobv') {
     if (value !== amountDue) return wrong(`The charge must be paid with exactly ${money(amountDue)} today`);
-    const amounts = cobvAmountsOn(charge, todayUtc(at));
+    const amounts = cobvAmountsOn(charge, brasiliaDate(at));
     if (!amounts.ok) return { ok: true, components: null, withdrawal: null };
     const a = amounts.value;
     const parts: Components = { original: { valor: money(a.original) } };

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { PixKeyType } from '../lib/pix-key';
 import { participantByCompe, participantByIspb } from '../lib/psp';
+import { cnpjCharacter, cnpjWithCheckDigits, cpfWithCheckDigits } from '../lib/taxid';
 import type { AccountType, Party } from './party';
 
 export interface Institution {
@@ -90,20 +91,21 @@ function digits(bytes: Buffer, from: number, count: number): string {
   return out;
 }
 
-function checkDigit(base: string, weights: number[]): string {
-  const sum = [...base].reduce((acc, c, i) => acc + Number(c) * weights[i]!, 0);
-  const rest = sum % 11;
-  return rest < 2 ? '0' : String(11 - rest);
-}
-
 export function cpfFrom(nineDigits: string): string {
-  const first = checkDigit(nineDigits, [10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return nineDigits + first + checkDigit(nineDigits + first, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
+  return cpfWithCheckDigits(nineDigits);
 }
 
-export function cnpjFrom(twelveDigits: string): string {
-  const first = checkDigit(twelveDigits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return twelveDigits + first + checkDigit(twelveDigits + first, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+export function cnpjFrom(twelveCharacters: string): string {
+  return cnpjWithCheckDigits(twelveCharacters);
+}
+
+// The root (first 8 characters) of a made-up company's CNPJ: one company in four has an
+// alphanumeric CNPJ (the form issued from July 2026), the others a numeric one.
+function cnpjRootOf(h: Buffer): string {
+  const alphanumeric = h[28]! % 4 === 0;
+  let root = '';
+  for (let i = 0; i < 8; i++) root += cnpjCharacter(h[2 + i]!, { alphanumeric });
+  return root;
 }
 
 // "52998224725" -> "***.982.247-**", the way the DICT shows a person's CPF.
@@ -122,7 +124,7 @@ export function madeUpParty(
   const outside = outsideInstitutions();
   const institution = outside[h[1]! % outside.length]!;
   const accountTypes: AccountType[] = ['CACC', 'TRAN', 'CACC', 'SVGS'];
-  const taxId = hints.taxId ?? (isPerson ? cpfFrom(digits(h, 2, 9)) : cnpjFrom(digits(h, 2, 8) + '0001'));
+  const taxId = hints.taxId ?? (isPerson ? cpfFrom(digits(h, 2, 9)) : cnpjFrom(cnpjRootOf(h) + '0001'));
   const name =
     hints.name ??
     (isPerson

@@ -1,12 +1,14 @@
 // Recurrences (rec): create, read (with the composite QR code of a journey), list and
-// revise. A recurrence starts CRIADA with its journey AGUARDANDO_DEFINICAO; the payer's side
-// (approval by one of the four journeys, rejection) is simulated by the sandbox
-// (sandbox-rec.service.ts), which sets the journey the payer used.
+// revise. A recurrence starts CRIADA with its journey AGUARDANDO_DEFINICAO, or JORNADA_3 when
+// it names the immediate charge of journey 3 (ativacao.dadosJornada.txid), as the standard's
+// example of a new recurrence shows; the payer's side (approval by one of the four journeys,
+// rejection) is simulated by the sandbox (sandbox-rec.service.ts), which sets the journey the
+// payer used and drops dadosJornada when that is journey 1, 2 or 4.
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import { findChargeInContextByTxid } from '../charges/charges.repository';
 import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
-import type { Company, Database, RecBody, RecEnd, RecLocation, RecStatus, Recurrence } from '../db/schema';
+import type { Company, Database, RecBody, RecEnd, RecJourney, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
@@ -110,8 +112,9 @@ export class RecService {
       id_rec: idRec,
       company_id: companyId,
       status: 'CRIADA',
-      // The payer decides the journey by the way it approves (sandbox-rec.service.ts).
-      journey: 'AGUARDANDO_DEFINICAO',
+      // The payer decides the journey by the way it approves (sandbox-rec.service.ts); a
+      // recurrence that names its immediate charge is on journey 3 until then.
+      journey: journeyBeforeApproval(txid),
       location_id: loc ? Number(loc.id) : null,
       convenio: convenio ?? null,
       debtor_tax_id: taxIdOf(input.vinculo.devedor),
@@ -191,7 +194,7 @@ export class RecService {
     if (kind === 'cob' && txid !== rec.body.ativacao?.dadosJornada?.txid)
       throw issue('The immediate charge is not ativacao.dadosJornada.txid of the recurrence');
     if ((kind === 'cob' && rec.journey === 'JORNADA_4') || (kind === 'cobv' && rec.journey === 'JORNADA_3'))
-      throw issue(`A ${kind} does not fit the journey the payer used (${rec.journey})`);
+      throw issue(`A ${kind} does not fit the recurrence's journey (${rec.journey})`);
     if (!loc || !found.location) return undefined;
     return {
       jornada: kind === 'cob' ? 'JORNADA_3' : 'JORNADA_4',
@@ -259,9 +262,11 @@ export class RecService {
       let locationId = rec.location_id === null ? null : Number(rec.location_id);
       const newLoc = await checkRecRevision(trx, principal.companyId, rec, input, body, now);
       if (input.vinculo?.devedor?.nome !== undefined) body.vinculo.devedor.nome = input.vinculo.devedor.nome;
-      // The journey data names the charge of journey 3; the journey itself is the payer's choice.
+      // The journey data names the charge of journey 3; once approved, the journey is the one
+      // the payer used, so only a recurrence not yet approved moves to journey 3 with it.
       const txid = input.ativacao?.dadosJornada?.txid;
       if (txid !== undefined) body.ativacao = { dadosJornada: { txid } };
+      const journey = txid !== undefined && rec.status === 'CRIADA' ? journeyBeforeApproval(txid) : rec.journey;
       if (newLoc) {
         if (locationId !== null) await repo.setRecLocationRec(trx, locationId, null);
         await repo.setRecLocationRec(trx, Number(newLoc.id), rec.id_rec);
@@ -269,6 +274,7 @@ export class RecService {
       }
       const saved = await repo.updateRecurrence(trx, rec.id_rec, {
         body: JSON.stringify(body),
+        journey,
         location_id: locationId,
         updated_at: now,
       });
@@ -299,6 +305,13 @@ export class RecService {
 }
 
 type Devedor = RecSolicitada['vinculo']['devedor'];
+
+// The journey of a recurrence the payer has not approved: JORNADA_3 when it names the immediate
+// charge of journey 3 (the standard's example of a recurrence CRIADA with dadosJornada.txid),
+// else AGUARDANDO_DEFINICAO.
+function journeyBeforeApproval(txid: string | undefined): RecJourney {
+  return txid ? 'JORNADA_3' : 'AGUARDANDO_DEFINICAO';
+}
 
 function devedorOf(p: Devedor): Devedor {
   return 'cpf' in p ? { cpf: p.cpf, nome: p.nome } : { cnpj: p.cnpj, nome: p.nome };

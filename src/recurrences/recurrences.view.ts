@@ -118,7 +118,8 @@ export function solicRecView(r: RecRequest, rec: RecState): S['SolicRecCompleta'
   };
 }
 
-// CobRGerada: what a creation or a cancellation answers.
+// CobRGerada: what a creation or a cancellation answers, with the attempts the GET shows (a
+// creation schedules the first at once).
 export function cobrView(
   c: RecurringCharge,
   politicaRetentativa: S['RecConfiguracao']['politicaRetentativa'],
@@ -137,6 +138,7 @@ export function cobrView(
     politicaRetentativa,
     atualizacao: c.history,
     ...(c.encerramento ? { encerramento: c.encerramento } : {}),
+    ...(c.attempts.length ? { tentativas: c.attempts } : {}),
   };
   return view;
 }
@@ -148,7 +150,6 @@ export function fullCobrView(
 ): S['CobRCompleta'] {
   return {
     ...cobrView(c, politicaRetentativa),
-    ...(c.attempts.length ? { tentativas: c.attempts } : {}),
     ...(c.pix?.length ? { pix: c.pix } : {}),
   };
 }

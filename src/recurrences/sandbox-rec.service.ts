@@ -54,11 +54,16 @@ export class SandboxRecService {
       const now = await this.clock.now(rec.company_id, trx);
       const approval = await this.approvalOf(trx, rec, input.pixCopiaECola);
       let endToEndId: string | undefined;
-      let body = rec.body;
       if (approval.charge) {
         endToEndId = await this.payCharge(trx, rec, approval.charge.charge, approval.charge.locationUrl);
-        body = { ...rec.body, ativacao: { dadosJornada: { txid: approval.charge.charge.txid } } };
       }
+      // dadosJornada names the immediate charge of journey 3; the standard has the receiver
+      // remove it when the payer approves by journey 1, 2 or 4.
+      const { ativacao: _journeyData, ...rest } = rec.body;
+      const body =
+        approval.journey === 'JORNADA_3' && approval.charge
+          ? { ...rest, ativacao: { dadosJornada: { txid: approval.charge.charge.txid } } }
+          : rest;
       if (approval.request) await answerRequest(trx, approval.request, 'ACEITA', now);
       await changeRecStatus(trx, rec, 'APROVADA', now, {
         pagador: payerOf(rec, approval.request),

@@ -1,14 +1,16 @@
 // The sandbox: companies on demand and a clock that moves forward. Present only in
 // sandbox mode (the routes are not mounted otherwise).
-import { randomInt } from 'node:crypto';
 import { errors } from '../errors/errors';
 import { DEFAULT_SANDBOX_FEATURES, type IdentityService } from '../identity/identity.service';
 import type { Clock } from '../lib/clock';
-import { normalizeTaxId } from '../lib/taxid';
+import { normalizeTaxId, randomCnpj } from '../lib/taxid';
 import { newEvpKey } from '../lib/ids';
 import { insertPixKey } from '../keys/keys.repository';
 
 const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
+// The company a new database is given (make run prints its credentials once).
+export const DEMO_COMPANY_NAME = 'Demo Company';
 
 export interface SandboxCompanyInput {
   name?: string;
@@ -53,6 +55,15 @@ export class SandboxService {
     return { ...created, pixKey: { key: evp, type: 'EVP' as const, isDefault: true } };
   }
 
+  async createDemoCompany() {
+    return this.createCompany({ name: DEMO_COMPANY_NAME });
+  }
+
+  // Fresh credentials of the demo company (a new MASTER application), or undefined without one.
+  async issueDemoCredentials() {
+    return this.identity.issueMasterApplicationOfCompanyNamed(DEMO_COMPANY_NAME);
+  }
+
   // The company's clock; the server's own time (offset 0) for an operator without a company.
   async clockNow(companyId: string | undefined) {
     if (companyId === undefined) return { now: this.clock.serverNow().toISOString(), offsetSeconds: 0 };
@@ -71,15 +82,13 @@ export class SandboxService {
   }
 }
 
-// A random numeric CNPJ with valid check digits (sandbox companies need distinct ones).
-export function randomCnpj(): string {
-  const base = Array.from({ length: 8 }, () => randomInt(10)).join('') + '0001';
-  const digit = (s: string) => {
-    const weights = s.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = [...s].reduce((acc, c, i) => acc + Number(c) * weights[i]!, 0);
-    const rest = sum % 11;
-    return rest < 2 ? '0' : String(11 - rest);
-  };
-  const first = digit(base);
-  return base + first + digit(base + first);
+// How the demo company's credentials are printed (make run on a new database, make
+// demo-credentials): one line each, what to do with it in front.
+export function credentialLines(application: { appID: string; clientId: string; clientSecret: string }): string {
+  return [
+    `  appID (platform API, Authorization header): ${application.appID}`,
+    `  clientId (Pix API, POST /oauth/token):       ${application.clientId}`,
+    `  clientSecret:                                ${application.clientSecret}`,
+    '',
+  ].join('\n');
 }

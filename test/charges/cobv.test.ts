@@ -76,8 +76,9 @@ test('PUT /cobv/{txid}: a due-date charge with debtor, receiver and a location w
   assert.is(code.amount, undefined);
   const platform = await server.client.get(`/api/v1/charge/${TXID(1)}`, { auth: acme.appID });
   assert.is(platform.body.charge.type, 'OVERDUE');
-  assert.is(platform.body.charge.dueDate, '2027-03-10T23:59:59.000Z');
-  assert.is(platform.body.charge.expiresDate, '2027-04-09T23:59:59.000Z');
+  // the end of each day in Brasília, written with its offset
+  assert.is(platform.body.charge.dueDate, '2027-03-10T23:59:59.999-03:00');
+  assert.is(platform.body.charge.expiresDate, '2027-04-09T23:59:59.999-03:00');
   assert.is(platform.body.charge.daysAfterDueDate, 30);
   assert.is(platform.body.charge.value, 145000);
   assert.is(platform.body.charge.valueToPay, 145000 - 7250);

@@ -63,7 +63,10 @@ test('payable: lock by location URL (with or without scheme) or txid, with the a
   assert.is(onTime.ok && onTime.value.amountDue, 10000);
   const fined = await lock({ locationUrl: dueUrl }, new Date('2027-03-12T20:00:00Z'));
   assert.is(fined.ok && fined.value.amountDue, 11000);
-  const past = await lock({ locationUrl: dueUrl }, new Date('2027-03-13T00:00:00Z'));
+  // The last day (03-12) ends at midnight in Brasília, 03:00 UTC.
+  const lastMinute = await lock({ locationUrl: dueUrl }, new Date('2027-03-13T02:59:59Z'));
+  assert.is(lastMinute.ok && lastMinute.value.amountDue, 11000);
+  const past = await lock({ locationUrl: dueUrl }, new Date('2027-03-13T03:00:00Z'));
   assert.is(past.ok ? 'ok' : past.code, 'PAST_VALIDITY');
 
   // completion: CONCLUIDA without a new revision, then NOT_PAYABLE

@@ -3,7 +3,8 @@
 // amounts rounded to the nearest cent; the same amounts in the cobv payload.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addCalendarDays, todayUtc } from '../../src/lib/business-days';
+import { brasiliaDate } from '../../src/lib/brasilia';
+import { addCalendarDays } from '../../src/lib/business-days';
 import { startTestServer, type TestServer } from '../support/server';
 import { advanceClock, chargesCompany, decodeBrCode, fetchPayload, type ChargesCompany } from './support';
 
@@ -53,11 +54,11 @@ test('the seed example: a cobv due in 10 days, payable 15 more, discount 2000 to
   const res = await create(overdue);
   assert.is(res.status, 200, res.text);
   const c = res.body.charge;
-  const due = addCalendarDays(todayUtc(), 10);
+  const due = addCalendarDays(brasiliaDate(new Date()), 10);
   assert.is(c.type, 'OVERDUE');
   assert.is(c.status, 'ACTIVE');
-  assert.is(c.dueDate, `${due}T23:59:59.000Z`);
-  assert.is(c.expiresDate, `${addCalendarDays(due, 15)}T23:59:59.000Z`);
+  assert.is(c.dueDate, `${due}T23:59:59.999-03:00`);
+  assert.is(c.expiresDate, `${addCalendarDays(due, 15)}T23:59:59.999-03:00`);
   assert.is(c.daysForDueDate, 10);
   assert.is(c.daysAfterDueDate, 15);
   assert.equal(c.interests, { value: 33 });
@@ -85,7 +86,7 @@ test('the seed example: a cobv due in 10 days, payable 15 more, discount 2000 to
     },
   });
   assert.equal(cobv.body.devedor, { cpf: '39053344705', nome: 'Rafael Souza Lima', email: 'rafael.lima@gmail.com' });
-  const today = await payloadOn(c.brCode, todayUtc());
+  const today = await payloadOn(c.brCode, brasiliaDate(new Date()));
   assert.equal(today, {
     original: '450.00',
     multa: '0.00',
@@ -244,7 +245,7 @@ test('OVERDUE rules: due date, windows, limits, a customer with a tax id; BOLETO
     email: 'beatriz.nogueira@outlook.com',
   });
   assert.equal(cobv.body.valor.desconto, { modalidade: 5, valorPerc: '0.50' });
-  assert.is((await payloadOn(perDay.body.brCode, todayUtc())).final, '427.50');
+  assert.is((await payloadOn(perDay.body.brCode, brasiliaDate(new Date()))).final, '427.50');
 
   const boleto = await create({
     type: 'BOLETO',
@@ -267,7 +268,7 @@ test('OVERDUE rules: due date, windows, limits, a customer with a tax id; BOLETO
     { auth: acme.appID },
   );
   assert.is(patched.status, 200, patched.text);
-  assert.is(patched.body.charge.expiresDate, '2027-03-20T23:59:59.000Z');
+  assert.is(patched.body.charge.expiresDate, '2027-03-20T23:59:59.999-03:00');
   assert.is(patched.body.charge.daysAfterDueDate, 10);
   const revised = await server.client.get(`/pix/v2/cobv/${boleto.body.charge.identifier}`, { auth: acme.bearer });
   assert.is(revised.body.revisao, 1);

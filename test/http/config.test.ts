@@ -55,4 +55,13 @@ test('PIXGATE_SECRETS_KEY: the published key in sandbox mode, required outside i
   assert.is(secretsBoxOf(rotated).open(sealed, 'place'), 'whsec_x');
 });
 
+test('PIXGATE_HOST: the loopback by default; an IP address or host name; anything else refused', () => {
+  assert.is(loadConfig({}).host, '127.0.0.1');
+  assert.is(loadConfig({ PIXGATE_HOST: '' }).host, '127.0.0.1');
+  for (const host of ['0.0.0.0', '::', '::1', '10.0.0.7', 'pixgate.internal'])
+    assert.is(loadConfig({ PIXGATE_HOST: host }).host, host);
+  for (const host of ['http://0.0.0.0', '0.0.0.0:8080', 'a b', '-bad-'])
+    assert.throws(() => loadConfig({ PIXGATE_HOST: host }), /PIXGATE_HOST must be an IP address or a host name/);
+});
+
 test.run();

@@ -1,6 +1,9 @@
 // The API reference (/docs, Swagger UI served from the package, no CDN) in Debian's Chromium:
 // "Try it out" reaches this server on whatever port it runs (the served specs name the origin
 // they were loaded from), with an appID for the platform API and with OAuth client
+// credentials typed into the page's Authorize dialog for the Pix API; and its defaults work
+// for the company that just authorized: the list of charges opens on a period that holds the
+// charge it just made, and a cob created with the example body is paid into its own key.
 // credentials typed into the page's Authorize dialog for the Pix API.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +40,32 @@ test('the served specs name the server they were loaded from', async () => {
 // scripts threw, by page.
 const problems = new WeakMap<Page, string[]>();
 
+test("GET /docs/defaults answers the caller's default key, to either API's credentials only", async () => {
+  assert.is((await server.client.get('/docs/defaults')).status, 401);
+  assert.is((await server.client.get('/docs/defaults', { auth: 'Bearer nope' })).status, 401);
+  const byAppId = await server.client.get('/docs/defaults', { auth: company.appID });
+  assert.equal([byAppId.status, byAppId.body], [200, { chave: company.pixKey }]);
+  const byToken = await server.client.get('/docs/defaults', {
+    auth: await pixToken(server.client, company, 'cob.read'),
+  });
+  assert.equal(byToken.body, { chave: company.pixKey });
+  assert.is(byToken.headers.get('cache-control'), 'no-store');
+});
+
+test('the served specs open list periods on the 30 days before today and the next day', async () => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  for (const [name, start, end] of [
+    ['platform', 'start', 'end'],
+    ['pix', 'inicio', 'fim'],
+  ] as const) {
+    const spec = await server.client.get(`/docs/specs/${name}.yaml`);
+    const exampleOf = (param: string) =>
+      new RegExp(`name: ${param}\\n(?:.*\\n)*?\\s+example: (\\S+)`).exec(spec.text)?.[1];
+    assert.is(exampleOf(start), `${day(-30)}T00:00:00Z`, `${name} ${start}`);
+    assert.is(exampleOf(end), `${day(1)}T23:59:59Z`, `${name} ${end}`);
+  }
+});
+
 async function reference(definition: number): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width: 1280, height: 1000 } });
   const seen: string[] = [];
@@ -63,17 +92,47 @@ async function execute(page: Page, operationId: string, fill: Record<string, str
   return (await status.textContent())!.trim();
 }
 
-inChromium('platform API: Authorize with an appID, then Try it out answers 200', async () => {
-  const page = await reference(0);
+async function authorizeAppId(page: Page, appID: string): Promise<void> {
   await page.click('button.authorize');
   // The dialog lists every scheme of the spec (AppID, then the operators' token): fill AppID's.
   const appId = page.locator('.modal-ux .auth-container').filter({ hasText: 'AppID' });
-  await appId.locator('input').first().fill(company.appID);
+  await appId.locator('input').first().fill(appID);
   await appId.locator('button.authorize').first().click();
   await page.locator('.modal-ux button.btn-done').first().click();
+}
+
+// The body of the answer "Try it out" shows, parsed.
+async function answerOf(page: Page, operationId: string): Promise<any> {
+  const op = page.locator(`[id$="-${operationId}"].opblock`);
+  return JSON.parse((await op.locator('.live-responses-table .response-col_description pre').first().textContent())!);
+}
+
+inChromium('platform API: Authorize with an appID, then Try it out answers 200', async () => {
+  const page = await reference(0);
+  await authorizeAppId(page, company.appID);
   assert.is(await execute(page, 'getCompany'), '200');
   assert.match((await page.locator('.curl').first().textContent())!, new RegExp(`${server.url}/api/v1/company`));
   assert.equal(problems.get(page), [], 'nothing blocked by the CSP, no script error');
+  await page.close();
+});
+
+inChromium("platform API: Try it out's default period lists the charge a fresh company just made", async () => {
+  const fresh = await createCompany(server.client);
+  const made = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'docs-1', value: 990 },
+    { auth: fresh.appID },
+  );
+  assert.is(made.status, 200, made.text);
+  const page = await reference(0);
+  await authorizeAppId(page, fresh.appID);
+  assert.is(await execute(page, 'listCharges'), '200');
+  const listed = await answerOf(page, 'listCharges');
+  assert.equal(
+    listed.charges.map((c: { correlationID: string }) => c.correlationID),
+    ['docs-1'],
+    'the charge made a moment ago',
+  );
   await page.close();
 });
 
@@ -126,6 +185,23 @@ inChromium('no page of this server can be framed by another site', async () => {
     await page.close();
     await new Promise((ok) => other.close(ok));
   }
+});
+
+inChromium("Pix API: PUT /cob with Try it out's defaults answers 201, paid into the company's own key", async () => {
+  const fresh = await createCompany(server.client);
+  const page = await reference(1);
+  await page.click('button.authorize');
+  await page.fill('#client_id_clientCredentials', fresh.clientId);
+  await page.fill('#client_secret_clientCredentials', fresh.clientSecret);
+  await page.click('label[for="cob.write-clientCredentials-checkbox-OAuth2"]');
+  await page.locator('.modal-ux button.authorize').first().click();
+  await page.locator('.modal-ux .auth-container', { hasText: 'Authorized' }).first().waitFor({ timeout: 15_000 });
+  await page.locator('.modal-ux button.btn-done').first().click();
+  assert.is(await execute(page, 'putCob'), '201');
+  const created = await answerOf(page, 'putCob');
+  assert.is(created.chave, fresh.pixKey, "the example's key became the company's");
+  await page.screenshot({ path: '.tmp/docs-put-cob.png', fullPage: false });
+  await page.close();
 });
 
 test.run();

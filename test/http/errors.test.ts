@@ -112,6 +112,31 @@ test('Pix validation errors carry violacoes with razao and propriedade', async (
   }
 });
 
+test('an enum error names the accepted values, in both APIs', async () => {
+  const platform = await server.client.get('/api/v1/charge?status=PAID', { auth: acme.appID });
+  isPlatformError(platform, 400);
+  assert.equal(platform.body.details, [
+    { field: 'query.status', message: 'must be one of ACTIVE, COMPLETED, EXPIRED' },
+  ]);
+  const saque = {
+    valor: '200.00',
+    modalidadeAlteracao: 0,
+    modalidadeAgente: 'AGXXX',
+    prestadorDoServicoDeSaque: '12345678',
+  };
+  const pix = await server.client.put(
+    '/pix/v2/cob/enumErrorTxid000000000000000001',
+    { calendario: { expiracao: 1800 }, valor: { original: '0.00', retirada: { saque } }, chave: acme.pixKey },
+    { auth: bearer },
+  );
+  isProblem(pix, 400);
+  assert.equal(pix.body.violacoes[0], {
+    razao: 'must be one of AGTEC, AGTOT, AGPSS',
+    propriedade: 'body.valor.retirada.saque.modalidadeAgente',
+    valor: 'AGXXX',
+  });
+});
+
 test('health and reference pages', async () => {
   const health = await server.client.get('/healthz');
   assert.is(health.status, 200);

@@ -4,12 +4,13 @@
 // the references and the guides (files it finds from the project folder).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer } from '../support/bundle';
 import { freePort } from '../support/server';
+import { runsOnlyIf } from '../support/skip';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-run-'));
 let port = 0;
@@ -22,7 +23,13 @@ interface Running {
 }
 
 async function run(): Promise<Running> {
-  const child = spawnServer({ PORT: String(port), PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' });
+  const child = spawnServer({
+    PORT: String(port),
+    PIXGATE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    PIXGATE_HOST: '',
+  });
   let out = '';
   let stdout = '';
   child.stdout!.on('data', (d) => ((out += d), (stdout += d)));
@@ -101,5 +108,53 @@ test('the bundle serves both APIs, the references and the guides on a new embedd
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+// An address of this machine that is not the loopback: where another machine would connect.
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+// Answers the status of GET /healthz at `host`, or the connection error's code.
+async function healthAt(host: string, port: number): Promise<number | string> {
+  try {
+    return (await fetch(`http://${host}:${port}/healthz`)).status;
+  } catch (error) {
+    return String(((error as Error).cause as NodeJS.ErrnoException | undefined)?.code ?? error);
+  }
+}
+
+runsOnlyIf(outside !== undefined, 'the machine has no non-loopback IPv4 address to connect to')(
+  'PIXGATE_HOST: the default listens on 127.0.0.1 only; 0.0.0.0 on every interface',
+  async () => {
+    const first = await run();
+    try {
+      assert.match(first.output(), /on 127\.0\.0\.1 only \(PIXGATE_HOST=0\.0\.0\.0 listens on every interface\)/);
+      assert.is(await healthAt('127.0.0.1', port), 200);
+      assert.is(await healthAt(outside!, port), 'ECONNREFUSED', 'another interface is not listened on');
+    } finally {
+      await stop(first);
+    }
+    const everywhere = spawnServer({
+      PORT: String(port),
+      PIXGATE_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PIXGATE_HOST: '0.0.0.0',
+    });
+    let stderr = '';
+    everywhere.stderr.on('data', (d) => (stderr += d));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/listening on/.test(stderr)) {
+        assert.ok(Date.now() < deadline && everywhere.exitCode === null, `did not start: ${stderr}`);
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+      assert.match(stderr, /on every interface \(PIXGATE_HOST=0\.0\.0\.0\)/);
+      assert.is(await healthAt(outside!, port), 200);
+    } finally {
+      everywhere.kill('SIGTERM');
+      await new Promise((ok) => everywhere.once('exit', ok));
+    }
+  },
+);
 
 test.run();

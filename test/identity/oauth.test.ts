@@ -55,6 +55,26 @@ test('the same fields as JSON are accepted (some PSP clients send them so); othe
   assert.equal([text.status, ((await text.json()) as { error: string }).error], [415, 'invalid_request']);
 });
 
+test('a body that cannot be parsed is 400 invalid_request in OAuth2 format (RFC 6749 5.2)', async () => {
+  const cases = [
+    { type: 'application/json', body: '{"grant_type": "client_credentials",', status: 400 },
+    { type: 'application/json', body: `{"scope": "${'x'.repeat(1_100_000)}"}`, status: 413 },
+  ];
+  for (const { type, body, status } of cases) {
+    const res = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: basic(acme.clientId, acme.clientSecret), 'content-type': type },
+      body,
+    });
+    assert.is(res.status, status);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const answer = (await res.json()) as Record<string, unknown>;
+    assert.equal(Object.keys(answer).sort(), ['error', 'error_description']);
+    assert.is(answer.error, 'invalid_request');
+    assert.type(answer.error_description, 'string');
+  }
+});
+
 test('wrong secret, no credentials: 401 invalid_client', async () => {
   for (const auth of [basic(acme.clientId, 'nope'), undefined]) {
     const res = await token({ grant_type: 'client_credentials' }, auth);

@@ -71,9 +71,18 @@ test("create: the CNPJ key must be the company's (masked or not) and exists once
   assert.is(evp.body.type, 'EVP');
   assert.ok(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(evp.body.key));
   assert.is.not(evp.body.key, sent);
-  assert.is((await server.client.post('/api/v1/pix-keys', { key: 'x', type: 'EMAIL' }, { auth: a.appID })).status, 400);
+  const email = await server.client.post('/api/v1/pix-keys', { key: 'x', type: 'EMAIL' }, { auth: a.appID });
+  assert.equal(
+    email.body.details,
+    [{ field: 'body.type', message: 'must be one of CNPJ, EVP' }],
+    'the accepted values',
+  );
+  // The guide's EVP body: no key at all.
+  const bare = await server.client.post('/api/v1/pix-keys', { type: 'EVP' }, { auth: a.appID });
+  assert.is(bare.status, 201, bare.text);
+  assert.ok(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(bare.body.key));
   const list = await keys(a, '?limit=2');
-  assert.is(list.pageInfo.totalCount, 3);
+  assert.is(list.pageInfo.totalCount, 4);
   assert.is(list.pixKeys[0].key, aEvp, 'the default first');
   assert.is(list.pageInfo.hasNextPage, true);
 });

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { smtpConfigOf } from '../../src/kyc/smtp-sender';
 import { secretsBoxOf } from '../../src/config';
 import { openedMessageBody } from '../../src/kyc/kyc-secrets';
+import { formatBrasiliaDateTime } from '../../src/lib/brasilia';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp';
 import { advance, codes, lastCode, register } from './support';
 
@@ -130,6 +131,14 @@ test('the sandbox inbox page shows the messages sent to an address, in Portugues
   assert.ok(page.text.includes(emailCode), 'the e-mail code shows');
   assert.not.ok(page.text.includes(phoneCode), 'the phone message is not for this address');
   assert.not.match(page.text, /<script|https?:\/\/(?!.*pixgate)/i);
+  // When it was sent, on the Brasília clock (as every page shows time), not UTC.
+  const sent = await server.database.db
+    .selectFrom('kyc_code_messages')
+    .select('created_at')
+    .where('address', '=', 'caixa@entrega.com.br')
+    .executeTakeFirstOrThrow();
+  assert.ok(page.text.includes(`${formatBrasiliaDateTime(sent.created_at)} (horário de Brasília)`), page.text);
+  assert.not.match(page.text, / UTC/);
   const phone = await server.client.get(`/api/v1/sandbox/kyc/inbox?address=${encodeURIComponent(r.reps[0]!.phone)}`);
   assert.ok(phone.text.includes(phoneCode), 'the phone code shows on the phone inbox');
   const empty = await server.client.get('/api/v1/sandbox/kyc/inbox?address=ninguem@entrega.com.br');

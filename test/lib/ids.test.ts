@@ -58,7 +58,19 @@ test('newEndToEndId is E + ISPB + UTC yyyyMMddHHmm + 11 alphanumerics', () => {
   assert.match(id.slice(21), /^[a-zA-Z0-9]{11}$/);
   assert.is(isValidEndToEndId(id), true);
   assert.throws(() => newEndToEndId('1234567', AT), /ISPB/);
+  assert.throws(() => newEndToEndId('1234abcd', AT), /ISPB/, 'an ISPB has capital letters only');
   assert.throws(() => newEndToEndId('12345678', new Date('nope')), /invalid/);
+});
+
+test('an alphanumeric ISPB (2.9.0) makes EndToEndIds, return ids and idRecs', () => {
+  const e2e = newEndToEndId('1234ABCD', AT);
+  assert.is(e2e.slice(0, 21), 'E1234ABCD202503070905');
+  assert.is(isValidEndToEndId(e2e), true);
+  assert.is(newReturnId('1234ABCD', AT).slice(0, 9), 'D1234ABCD');
+  const idRec = newIdRec('1234ABCD', AT, true);
+  assert.is(idRec.slice(0, 18), 'RR1234ABCD20250307');
+  assert.is(isValidIdRec(idRec), true);
+  assert.is(isValidIdRec('RR1234abcd20250307' + 'a'.repeat(11)), false);
 });
 
 test('newReturnId has the same shape starting with D', () => {
@@ -84,7 +96,7 @@ test('newEvpKey and newAccessToken are lowercase UUID v4s', () => {
   assert.is.not(newAccessToken(), newAccessToken());
 });
 
-test('newIdRec is R + R|N + 8 digits + UTC yyyyMMdd + 11 alphanumerics', () => {
+test('newIdRec is R + R|N + the ISPB + UTC yyyyMMdd + 11 alphanumerics', () => {
   const withRetry = newIdRec('12345678', AT, true);
   assert.is(withRetry.length, 29);
   assert.is(withRetry.slice(0, 18), 'RR1234567820250307');
@@ -95,7 +107,8 @@ test('newIdRec is R + R|N + 8 digits + UTC yyyyMMdd + 11 alphanumerics', () => {
   assert.is(isValidIdRec(noRetry), true);
   assert.is(isValidIdRec('RX1234567820251231' + 'a'.repeat(11)), false);
   assert.is(isValidIdRec('RR1234567820251231' + 'a'.repeat(10)), false);
-  assert.throws(() => newIdRec('1234567A', AT, true), /ISPB/);
+  assert.throws(() => newIdRec('1234567a', AT, true), /ISPB/);
+  assert.throws(() => newIdRec('1234567', AT, true), /ISPB/);
 });
 
 test('newPublicId is prefix_ + 24 alphanumerics', () => {

@@ -2,13 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   classifyTaxId,
+  cnpjWithCheckDigits,
+  cpfWithCheckDigits,
   isValidCnpj,
   isValidCpf,
   isValidEmail,
   normalizePhone,
   normalizeTaxId,
   onlyDigitsAndLetters,
+  randomCnpj,
 } from '../../src/lib/taxid';
+import { madeUpParty } from '../../src/rail/outside-world';
 
 test('onlyDigitsAndLetters strips masks', () => {
   assert.is(onlyDigitsAndLetters('123.456.789-09'), '12345678909');
@@ -48,6 +52,43 @@ test('isValidCnpj rejects wrong check digits, repeated characters and other shap
   assert.is(isValidCnpj('00000000000000'), false);
   assert.is(isValidCnpj('AAAAAAAAAAAAAA'), false);
   assert.is(isValidCnpj('1122233300018'), false);
+});
+
+test('cnpjWithCheckDigits: modulo 11 of each character (ASCII code minus 48), numeric check digits', () => {
+  assert.is(cnpjWithCheckDigits('12ABC34501DE'), '12ABC34501DE35'); // the Receita Federal example
+  assert.is(cnpjWithCheckDigits('112223330001'), '11222333000181');
+  assert.throws(() => cnpjWithCheckDigits('12abc34501de'), /CNPJ base/);
+  assert.throws(() => cnpjWithCheckDigits('12ABC34501D'), /CNPJ base/);
+  assert.is(cpfWithCheckDigits('529982247'), '52998224725');
+  assert.throws(() => cpfWithCheckDigits('52998224A'), /CPF base/);
+});
+
+test('randomCnpj: valid head-office CNPJs, numeric and alphanumeric', () => {
+  const drawn = Array.from({ length: 300 }, () => randomCnpj());
+  for (const cnpj of drawn) {
+    assert.ok(isValidCnpj(cnpj), cnpj);
+    assert.is(cnpj.slice(8, 12), '0001');
+  }
+  // One in three is alphanumeric: 300 draws without either form would happen once in 10^52.
+  assert.ok(
+    drawn.some((c) => /[A-Z]/.test(c)),
+    'some alphanumeric',
+  );
+  assert.ok(
+    drawn.some((c) => /^\d{14}$/.test(c)),
+    'some numeric',
+  );
+});
+
+test("the outside world's made-up companies have valid CNPJs, some alphanumeric, always the same", () => {
+  const cnpjs = Array.from({ length: 200 }, (_, i) => madeUpParty(`seed:${i}`, 'company').taxId);
+  for (const cnpj of cnpjs) assert.ok(isValidCnpj(cnpj), cnpj);
+  assert.ok(cnpjs.some((c) => /[A-Z]/.test(c)));
+  assert.ok(cnpjs.some((c) => /^\d{14}$/.test(c)));
+  assert.equal(
+    Array.from({ length: 200 }, (_, i) => madeUpParty(`seed:${i}`, 'company').taxId),
+    cnpjs,
+  );
 });
 
 test('classifyTaxId strips the mask and checks the digits', () => {

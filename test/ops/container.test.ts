@@ -63,6 +63,9 @@ test('multi-stage, non-root, the folders the server reads, and what make run run
     'the image runs with the options of the Makefile run target',
   );
   assert.match(dockerfile, /\/readyz/);
+  // The server's default is the loopback: a container reached through a published port must
+  // listen on every interface of its namespace.
+  assert.match(dockerfile, /^\s*PIXGATE_HOST=0\.0\.0\.0\b/m);
 });
 
 test('compose: Postgres with a health check, and a DATABASE_URL that names it', () => {
@@ -78,6 +81,7 @@ test('compose: Postgres with a health check, and a DATABASE_URL that names it', 
   assert.is(url.password, pg.environment!.POSTGRES_PASSWORD);
   assert.is(url.pathname, `/${pg.environment!.POSTGRES_DB}`);
   assert.equal(compose.services.pixgate!.depends_on, { postgres: { condition: 'service_healthy' } });
+  assert.is(env.PIXGATE_HOST, '0.0.0.0', 'the published port reaches every interface of the container');
 });
 
 test.run();

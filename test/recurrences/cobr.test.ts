@@ -92,6 +92,7 @@ test('PUT /cobr/{txid}: scheduled at once on the business day; GET; settled on t
   );
   const read = (await server.client.get(`/pix/v2/cobr/${TXID(1)}`, auth(acme))).body;
   assert.is(read.tentativas.length, 1);
+  assert.equal(c.tentativas, read.tentativas, 'the PUT answers the attempt it scheduled, as the GET shows it');
   const attempt = read.tentativas[0];
   assert.is(attempt.dataLiquidacao, settlement);
   assert.is(attempt.tipo, 'AGND');

@@ -1,7 +1,8 @@
 // The four activation journeys of Pix Automático: the composite QR code of GET /rec/{idRec}
 // (dadosQR: field 26 for a charge, field 80 for the recurrence, decoded here with a reader of
-// the tests' own), tipoJornada undecided until the payer approves, and the sandbox payer
-// approving by each journey (paying the charge of journeys 3 and 4).
+// the tests' own), tipoJornada undecided until the payer approves (JORNADA_3 from creation
+// when the recurrence names its immediate charge, as the standard's example shows), and the
+// sandbox payer approving by each journey (paying the charge of journeys 3 and 4).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findDefaultKey } from '../../src/keys/keys.repository';
@@ -43,7 +44,12 @@ async function newRec(extra: Record<string, unknown> = {}, withLoc = true) {
     auth(acme),
   );
   assert.is(res.status, 201, res.text);
-  assert.is(res.body.ativacao.tipoJornada, 'AGUARDANDO_DEFINICAO', 'undecided at creation');
+  const named = (extra.ativacao as { dadosJornada?: { txid: string } } | undefined)?.dadosJornada;
+  assert.equal(
+    res.body.ativacao,
+    named ? { tipoJornada: 'JORNADA_3', dadosJornada: named } : { tipoJornada: 'AGUARDANDO_DEFINICAO' },
+    'journey 3 from creation when dadosJornada names its charge, else undecided',
+  );
   return res.body;
 }
 
@@ -174,11 +180,49 @@ test('journey 3: the QR code of the immediate charge and the recurrence; approvi
   assert.is(mismatch.body.type, CONSULTA);
 });
 
+test('a recurrence created with dadosJornada.txid is on journey 3: a cobv does not fit it', async () => {
+  const cobTxid = txid('cob');
+  await newCob(cobTxid);
+  const rec = await newRec({ ativacao: { dadosJornada: { txid: cobTxid } } });
+  const read = (await readRec(rec.idRec)).body;
+  assert.equal(read.ativacao, { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cobTxid } });
+  const cobvTxid = txid('cobv');
+  await newCobv(cobvTxid);
+  const mismatch = await readRec(rec.idRec, `?txid=${cobvTxid}`);
+  assert.is(mismatch.status, 400, mismatch.text);
+  assert.is(mismatch.body.type, CONSULTA);
+  assert.match(mismatch.body.violacoes[0].razao, /JORNADA_3/);
+});
+
+test('PATCH naming the immediate charge moves a recurrence not yet approved to journey 3', async () => {
+  const rec = await newRec();
+  const cobTxid = txid('cob');
+  await newCob(cobTxid);
+  const res = await server.client.patch(
+    `/pix/v2/rec/${rec.idRec}`,
+    { ativacao: { dadosJornada: { txid: cobTxid } } },
+    auth(acme),
+  );
+  assert.is(res.status, 200, res.text);
+  assert.equal(res.body.ativacao, { tipoJornada: 'JORNADA_3', dadosJornada: { txid: cobTxid } });
+  assert.equal((await readRec(rec.idRec)).body.ativacao, res.body.ativacao);
+});
+
+test('approving by journey 2 removes the dadosJornada of a recurrence created for journey 3', async () => {
+  const cobTxid = txid('cob');
+  await newCob(cobTxid);
+  const rec = await newRec({ ativacao: { dadosJornada: { txid: cobTxid } } });
+  const code = (await readRec(rec.idRec)).body.dadosQR.pixCopiaECola;
+  const res = await accept(rec.idRec, { pixCopiaECola: code });
+  assert.is(res.status, 200, res.text);
+  assert.is(res.body.tipoJornada, 'JORNADA_2');
+  assert.equal((await readRec(rec.idRec)).body.ativacao, { tipoJornada: 'JORNADA_2' });
+});
+
 test('journey 4: GET /rec?txid= of a due-date charge is no violation; approving pays the cobv', async () => {
   const cobvTxid = txid('cobv');
   const cobv = await newCobv(cobvTxid);
-  // dadosJornada names another charge: a cobv is not held to it.
-  const rec = await newRec({ ativacao: { dadosJornada: { txid: txid('cob') } } });
+  const rec = await newRec();
   const read = await readRec(rec.idRec, `?txid=${cobvTxid}`);
   assert.is(read.status, 200, read.text);
   assert.is(read.body.dadosQR.jornada, 'JORNADA_4');
@@ -193,7 +237,7 @@ test('journey 4: GET /rec?txid= of a due-date charge is no violation; approving 
   const paid = (await server.client.get(`/pix/v2/cobv/${cobvTxid}`, auth(acme))).body;
   assert.is(paid.status, 'CONCLUIDA');
   const approved = (await readRec(rec.idRec)).body;
-  assert.equal(approved.ativacao, { tipoJornada: 'JORNADA_4', dadosJornada: { txid: cobvTxid } });
+  assert.equal(approved.ativacao, { tipoJornada: 'JORNADA_4' }, 'dadosJornada is for journey 3 only');
 });
 
 test('the sandbox payer refuses codes that do not approve this recurrence', async () => {

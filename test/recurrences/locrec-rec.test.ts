@@ -85,9 +85,10 @@ test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, jo
   assert.equal(rec.recebedor, { cnpj: '61420339000131', nome: rec.recebedor.nome });
   assert.type(rec.recebedor.nome, 'string');
   assert.equal(rec.loc, { ...loc, idRec: rec.idRec });
-  // The journey is the payer's choice: undecided until it approves (sandbox-journeys.test.ts).
+  // A recurrence that names its immediate charge is on journey 3 from creation, as the
+  // standard's example shows; otherwise the payer decides (journeys.test.ts).
   assert.equal(rec.ativacao, {
-    tipoJornada: 'AGUARDANDO_DEFINICAO',
+    tipoJornada: 'JORNADA_3',
     dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' },
   });
   assert.equal(rec.valor, { valorRec: '119.90' });

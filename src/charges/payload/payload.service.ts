@@ -3,7 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Charge, ChargeKind, Database } from '../../db/schema';
 import { errors } from '../../errors/errors';
-import { isValidDate, todayUtc } from '../../lib/business-days';
+import { brasiliaDate } from '../../lib/brasilia';
+import { isValidDate } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { cents, formatDecimalAmount } from '../../lib/money';
 import type { PayloadKeyService } from '../../signing/payload-keys.service';
@@ -79,7 +80,7 @@ export class PayloadService {
     }
     const charge = await this.chargeOf(token, 'cobv');
     const now = await this.clock.now(charge.company_id);
-    const today = todayUtc(now);
+    const today = brasiliaDate(now);
     const paymentDate = dpp ?? today;
     if (paymentDate < today) {
       throw errors.validation(

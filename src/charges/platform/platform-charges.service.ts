@@ -12,7 +12,8 @@ import { errors } from '../../errors/errors';
 import type { Page } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
 import type { CompanyDirectory } from '../../identity/companies.service';
-import { daysBetween, todayUtc } from '../../lib/business-days';
+import { brasiliaDate } from '../../lib/brasilia';
+import { daysBetween } from '../../lib/business-days';
 import type { Clock } from '../../lib/clock';
 import { newTxid } from '../../lib/ids';
 import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.repository';
@@ -32,6 +33,7 @@ import { findCompanyCharge, findCompanyChargeInContext } from '../payable';
 import { recebedorOf, cobBodyOf, cobvBodyOf } from '../standard/standard-bodies';
 import {
   MAX_EXPIRES_IN,
+  civilDateOf,
   devedorOfCustomer,
   planCharge,
   type ChargeCreatePayload,
@@ -73,7 +75,7 @@ export function standardBodyOf(
       ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
       : {}),
   };
-  const checked = plan.kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(now));
+  const checked = plan.kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(now));
   // The standard's rules name the cob's fields, which this payload carries in its body.
   const issues = checked.map((i) => ({ ...i, in: 'body' as const }));
   if (issues.length) {
@@ -345,7 +347,8 @@ export class PlatformChargesService {
           now,
         );
       } else {
-        const lastDay = at.toISOString().slice(0, 10);
+        // The last payable day is the calendar date as written (civilDateOf).
+        const lastDay = civilDateOf(expiresDate);
         if (lastDay < charge.due_date!) {
           throw errors.validation(
             [{ field: 'expiresDate', in: 'body', message: 'cannot be before the due date' }],

@@ -4,7 +4,8 @@ import type { components } from '../../../generated/platform.types';
 import { errors, type FieldIssue } from '../../errors/errors';
 import { FEATURES, hasFeature } from '../../identity/identity.service';
 import type { Principal } from '../../identity/principal.types';
-import { addCalendarDays, endsAfterLastDate, todayUtc } from '../../lib/business-days';
+import { brasiliaDate } from '../../lib/brasilia';
+import { addCalendarDays, endsAfterLastDate } from '../../lib/business-days';
 import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
 import { validatePixKey } from '../../lib/pix-key';
 import type { CobvValor, PlatformSettings } from '../charge-body';
@@ -158,12 +159,19 @@ function planCobv(p: ChargeCreatePayload, type: string, now: Date, refuse: Refus
   return { kind: 'cobv', dueDate, validity, valor };
 }
 
+// The calendar date of a date-time as its sender wrote it ("2026-12-15T00:00:00Z" and
+// "2026-12-15T23:59:59-03:00" both name 15 December): a due date is a civil date, not an
+// instant, and the date written is the one meant, whatever the offset.
+export function civilDateOf(dateTime: string): string {
+  return dateTime.slice(0, 10);
+}
+
 function dueDateOf(p: ChargeCreatePayload, type: string, now: Date, refuse: Refuse): string {
-  const today = todayUtc(now);
+  const today = brasiliaDate(now);
   let dueDate = today;
   if (p.dueDate !== undefined && p.daysForDueDate !== undefined)
     refuse('daysForDueDate', 'send dueDate or daysForDueDate, not both');
-  else if (p.dueDate !== undefined) dueDate = new Date(p.dueDate).toISOString().slice(0, 10);
+  else if (p.dueDate !== undefined) dueDate = civilDateOf(p.dueDate);
   else if (p.daysForDueDate !== undefined) {
     if (endsAfterLastDate(today, p.daysForDueDate))
       refuse('daysForDueDate', 'daysForDueDate puts the due date after 9999-12-31');

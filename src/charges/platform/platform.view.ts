@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
-import { addCalendarDays, todayUtc } from '../../lib/business-days';
+import { brasiliaDate, brasiliaDateTime, endOfBrasiliaDay } from '../../lib/brasilia';
 import { platformSettingsOf } from '../../lib/due-charge';
 import {
   brCodeOf,
@@ -28,7 +28,9 @@ export interface ChargeViewContext {
 
 export type PlatformCharge = components['schemas']['Charge'];
 
-const endOfDay = (date: string) => `${date}T23:59:59.000Z`;
+// The last instant of a civil date in Brasília (23:59:59.999), with its offset: the due date
+// and the last payable day of a due-date charge as the payer's clock reads them.
+const endOfDay = (date: string) => brasiliaDateTime(new Date(endOfBrasiliaDay(date).getTime() - 1));
 
 // The customer of a charge: the one the platform API stored, else the standard's debtor.
 function customerOf(platform: PlatformSettings, devedor: Devedor | undefined): PlatformCharge['customer'] {
@@ -76,7 +78,7 @@ function cobTimingOf(charge: Charge, body: StoredCobBody): Timing {
 // A cobv's dates, and its amounts on today (the last payable day once past it).
 function cobvTimingOf(charge: Charge, platform: PlatformSettings, now: Date): Timing {
   const lastDay = cobvLastDay(charge);
-  const today = todayUtc(now);
+  const today = brasiliaDate(now);
   const computed = cobvAmountsOn(charge, today > lastDay ? lastDay : today);
   const a = computed.ok ? computed.value : { desconto: 0, abatimento: 0, final: charge.value };
   // Fines, interests and discount as the body holds them now (a Pix API revision included).
@@ -87,7 +89,8 @@ function cobvTimingOf(charge: Charge, platform: PlatformSettings, now: Date): Ti
       dueDate: endOfDay(charge.due_date!),
       ...(platform.daysForDueDate !== undefined ? { daysForDueDate: platform.daysForDueDate } : {}),
       daysAfterDueDate: charge.validity_after_due ?? 0,
-      expiresDate: endOfDay(addCalendarDays(charge.due_date!, charge.validity_after_due ?? 0)),
+      // the last payable instant: just before payable_until, the end of the last day in Brasília
+      expiresDate: brasiliaDateTime(new Date(charge.payable_until.getTime() - 1)),
       ...(settings.interests ? { interests: settings.interests } : {}),
       ...(settings.fines ? { fines: settings.fines } : {}),
       ...(settings.discount ? { discountSettings: settings.discount } : {}),

@@ -10,7 +10,7 @@ import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
 import { findCompanyKey, type ReceivingKey } from '../../keys/keys.repository';
 import type { CompanyDirectory } from '../../identity/companies.service';
-import { todayUtc } from '../../lib/business-days';
+import { brasiliaDate } from '../../lib/brasilia';
 import type { Clock } from '../../lib/clock';
 import { isValidTxid, newTxid } from '../../lib/ids';
 import { cents, parseDecimalAmount } from '../../lib/money';
@@ -82,7 +82,7 @@ export class StandardChargesService {
   ): Promise<ChargeInContext | undefined> {
     if (input.loc !== undefined || !isValidTxid(txid)) return undefined;
     const now = await this.clock.now(companyId);
-    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(now));
+    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(now));
     if (issues.length) return undefined;
     if (kind === 'cobv' && (await findBatchItemByTxid(this.db, companyId, txid))) return undefined;
     const key = await this.companies.receivingKey(companyId, input.chave!);
@@ -116,7 +116,7 @@ export class StandardChargesService {
     await checkPutTarget(trx, companyId, kind, txid, existing, from);
     const now = await this.clock.now(companyId, trx);
     const creation = existing?.created_at ?? now;
-    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, todayUtc(creation));
+    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(creation));
     if (issues.length) throw invalid(kind, issues);
     const key = await this.companies.receivingKey(companyId, input.chave!, trx);
     if (!key)
@@ -170,7 +170,7 @@ export class StandardChargesService {
       return reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now);
 
     const merged = mergeRevision(inputOfBody(charge.body), changes);
-    const issues = kind === 'cob' ? checkCobCreate(merged) : checkCobvCreate(merged, todayUtc(charge.created_at));
+    const issues = kind === 'cob' ? checkCobCreate(merged) : checkCobvCreate(merged, brasiliaDate(charge.created_at));
     if (issues.length) throw invalid(kind, issues);
     let key = { key: charge.pix_key };
     if (merged.chave !== charge.pix_key) {

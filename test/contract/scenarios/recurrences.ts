@@ -55,7 +55,10 @@ async function newCharge(env: ContractEnv, kind: 'cob' | 'cobv', txid: string): 
 
 // A recurrence like the journey-3 example (fixed 119.90, PERMITE_3R_7D), with a fresh location
 // and a fresh journey txid (each immediate charge of journey 3 is a charge of its own).
-async function newRec(env: ContractEnv, approved = false): Promise<Record<string, any>> {
+async function newRec(
+  env: ContractEnv,
+  { approved = false, journeyTxid = true }: { approved?: boolean; journeyTxid?: boolean } = {},
+): Promise<Record<string, any>> {
   const body = await shifted(env, {
     vinculo: {
       objeto: 'Plano Fibra 500 Mega',
@@ -68,7 +71,9 @@ async function newRec(env: ContractEnv, approved = false): Promise<Record<string
     ativacao: { dadosJornada: { txid: 'ucWV9lUdQn577OFd27f3IP4W3z' } },
   });
   body.loc = (await newLocRec(env)).id;
-  body.ativacao = { dadosJornada: { txid: newTxid() } };
+  // Without dadosJornada for journey 4: a recurrence that names its cob is on journey 3.
+  if (journeyTxid) body.ativacao = { dadosJornada: { txid: newTxid() } };
+  else delete body.ativacao;
   const rec = await call(env, 'POST', '/pix/v2/rec', body);
   if (approved) await call(env, 'POST', `/api/v1/sandbox/rec/${rec.idRec}/accept`, undefined, true);
   return rec;
@@ -94,7 +99,7 @@ const COBR_EXAMPLE = {
 };
 
 async function newCobr(env: ContractEnv): Promise<Record<string, any>> {
-  const rec = await newRec(env, true);
+  const rec = await newRec(env, { approved: true });
   return call(env, 'POST', '/pix/v2/cobr', await cobrBody(env, COBR_EXAMPLE, rec.idRec));
 }
 
@@ -138,11 +143,11 @@ export const recurrenceScenarios: Record<string, Scenario> = {
     return recurrenceScenarios.getSolicRec!(env, undefined);
   },
   async putCobr(env, example) {
-    const rec = await newRec(env, true);
+    const rec = await newRec(env, { approved: true });
     return { params: { txid: newTxid() }, body: await cobrBody(env, example, rec.idRec) };
   },
   async createCobr(env, example) {
-    const rec = await newRec(env, true);
+    const rec = await newRec(env, { approved: true });
     return { body: await cobrBody(env, example, rec.idRec) };
   },
   async getCobr(env) {
@@ -187,7 +192,7 @@ export const recurrenceScenarios: Record<string, Scenario> = {
   // charge that is its dadosJornada.txid (3) or with a due-date charge (4).
   async sandboxAcceptRec(env, example) {
     const code = (example as { pixCopiaECola?: string } | undefined)?.pixCopiaECola;
-    const rec = await newRec(env);
+    const rec = await newRec(env, { journeyTxid: !code?.includes('/qr/v2/cobv/') });
     if (code === undefined) {
       const body = await shifted(env, {
         calendario: { dataExpiracaoSolicitacao: '2026-03-19T23:59:59Z' },
