@@ -11,7 +11,7 @@ import { isNewDataDir } from '../src/db/embedded-template';
 import { startupProblemOf } from '../src/db/errors';
 import { migrateToLatest } from '../src/db/migrate';
 import type { NewApplicationView } from '../src/identity/identity.service';
-import { credentialLines } from '../src/sandbox/credential-lines';
+import { credentialLines } from '../src/sandbox/sandbox.service';
 import { buildServices } from '../src/services';
 
 function fail(message: string): never {

@@ -2,7 +2,7 @@
 import { type Config, listensEverywhere, loadConfig, maskPassword } from './config';
 import { isDatabaseUnavailable, startupProblemOf } from './db/errors';
 import { SealedWithAnotherKey } from './lib/secret-box';
-import { credentialLines } from './sandbox/credential-lines';
+import { credentialLines } from './sandbox/sandbox.service';
 import { createLogger, startServer } from './server';
 
 // A bad setting or a busy port is the operator's to fix: one clear line, no stack trace.
