@@ -2363,7 +2363,7 @@ export interface components {
             status: number;
             /** @description Milliseconds from the request's arrival to its answer, as the server measured them */
             latencyMs: number;
-            /** @description The Idempotency-Key header sent */
+            /** @description A fingerprint of the Idempotency-Key header sent, never the key itself (the key seals the answer kept for its replays): "sha256:" and the first 16 hex digits of the SHA-256 of the key's text */
             idempotencyKey: string | null;
             /** @description The error code of a 4xx or 5xx answer (the catalog code, e.g. VALIDATION, NOT_FOUND, MISSING_SCOPE) */
             errorCode: string | null;

@@ -3,6 +3,7 @@
 // (request-log-writer.ts) and pruned in the background to the newest N per company and a
 // maximum age. Reads (list with filters, one call by its request id) take a company id, so
 // the API's handlers and a dashboard share them.
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema';
@@ -54,7 +55,7 @@ const MAX_BUFFERED_BODY_CHARS = 8 * 1024 * 1024;
 const DROP_REPORT_EVERY_MS = 60_000;
 const CLOSE_WAIT_MS = 5_000;
 // What the answers' schema allows of each text a client chose (headers, path, query).
-const LIMITS = { path: 8192, query: 8192, errorMessage: 4096, errorCode: 255, idempotencyKey: 255, header: 256 };
+const LIMITS = { path: 8192, query: 8192, errorMessage: 4096, errorCode: 255, header: 256 };
 // One pruning statement's reach: companies, and rows deleted.
 const PRUNE_COMPANIES = 500;
 const PRUNE_MAX_ROWS = 50_000;
@@ -261,6 +262,13 @@ function keysetOf(cursor: string): repo.RequestLogKeyset {
   return keyset;
 }
 
+// What the log keeps of an Idempotency-Key: never the key, which seals the answer it kept
+// (idempotency.service.ts), only a fingerprint the caller can compute to find its request:
+// "sha256:" and the first 16 hex digits of the key's SHA-256.
+export function idempotencyKeyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
 // The batch as the INSERT reads it. What the request's path stored raw is redacted here, in
 // the background: the path and query (card-like numbers, credential parameters), the message.
 function entriesJson(entries: RequestLogEntry[]): string {
@@ -269,7 +277,7 @@ function entriesJson(entries: RequestLogEntry[]): string {
     if (entry.query) entry.query = clipped(scrubQuery(entry.query), LIMITS.query);
     if (entry.errorMessage) entry.errorMessage = clipped(scrubText(entry.errorMessage), LIMITS.errorMessage);
     if (entry.errorCode) entry.errorCode = clipped(entry.errorCode, LIMITS.errorCode);
-    if (entry.idempotencyKey) entry.idempotencyKey = clipped(entry.idempotencyKey, LIMITS.idempotencyKey);
+    if (entry.idempotencyKey) entry.idempotencyKey = idempotencyKeyFingerprint(entry.idempotencyKey);
     if (entry.userAgent) entry.userAgent = clipped(entry.userAgent, LIMITS.header);
     if (entry.contentType) entry.contentType = clipped(entry.contentType, LIMITS.header);
   }

@@ -2,13 +2,17 @@
 // credentials they presented (after a flush, never on the request's path), failed calls keep
 // their redacted bodies, nothing secret reaches a row, filters and pages, and company B never
 // sees company A's calls.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { countStatements } from '../../src/db/statement-counter';
 import { basic, createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
+
+// The log names an Idempotency-Key by its SHA-256 (first 16 hex digits), never the key itself:
+// the key seals the answer the idempotency table keeps.
+const fingerprintOf = (key: string) => `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 
 let server: TestServer;
 let a: TestCompany;
@@ -104,7 +108,7 @@ test('calls of both APIs are in the company log after a flush, newest first, wit
   const create = ours.find((e: any) => e.requestId === ids.create);
   assert.equal(
     [create.path, create.query, create.idempotencyKey, create.errorCode, create.errorMessage],
-    ['/api/v1/charge', null, 'idem-rl-1', null, null],
+    ['/api/v1/charge', null, fingerprintOf('idem-rl-1'), null, null],
   );
   const miss = ours.find((e: any) => e.requestId === ids.missing);
   assert.equal(
@@ -297,7 +301,7 @@ test('texts the client chose are kept within what the answer allows', async () =
   const entry = (await entryOf(a, requestId)).body.requestLog;
   assert.equal(
     [entry.path.length, entry.idempotencyKey.length, entry.request.userAgent.length, entry.request.contentType.length],
-    [8192, 255, 256, 256],
+    [8192, 'sha256:'.length + 16, 256, 256],
   );
   assert.ok(entry.path.startsWith('/api/v1/account/aaaa'));
 });
