@@ -8,8 +8,8 @@ import { errors } from '../errors/errors';
 import { recordEvents } from '../events/events.service';
 import type { Principal } from '../identity/principal.types';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
+import { brasiliaDate } from '../lib/brasilia';
 import { validateBoleto } from '../lib/boleto';
-import { todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newPublicId } from '../lib/ids';
 import { cents } from '../lib/money';
@@ -55,7 +55,7 @@ export class BoletosService {
 
   // A boleto of this server paid at an outside bank, settled at once (sandbox).
   async payByBarcode(input: { barcode: string; payer?: { name: string; taxID: string } }) {
-    const checked = validateBoleto(input.barcode.replace(/[. ]/g, ''), todayUtc(this.clock.serverNow()));
+    const checked = validateBoleto(input.barcode.replace(/[. ]/g, ''), brasiliaDate(this.clock.serverNow()));
     if (!checked.ok) throw errors.badRequest(`Invalid boleto barcode: ${checked.reason}`);
     const { barcode } = checked.value;
     const locationId = locationIdOfBarcode(barcode);
@@ -67,7 +67,7 @@ export class BoletosService {
       // The barcode of the charge as it is now (a revised value or due date makes another one).
       const boleto = boletoOfCharge(charge);
       if (!boleto || boleto.barcode !== barcode) throw errors.notFound(NOT_OURS);
-      const parts = cobvAmountsOn(charge, todayUtc(at));
+      const parts = cobvAmountsOn(charge, brasiliaDate(at));
       const a = parts.ok ? parts.value : undefined;
       const btxId = newPublicId('btx');
       const moved = await applyMove(trx, {
@@ -130,7 +130,7 @@ export function boletoOutPart(input: {
   boleto: string;
   at: Date;
 }): WritePart {
-  const checked = validateBoleto(input.boleto, todayUtc(input.at));
+  const checked = validateBoleto(input.boleto, brasiliaDate(input.at));
   const barcode = checked.ok ? checked.value.barcode : input.boleto;
   const digitableLine = checked.ok ? checked.value.digitableLine : input.boleto;
   return repo.insertBoletoTransactionPart({
