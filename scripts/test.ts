@@ -2,7 +2,7 @@
 // and ends with one line "N passed, N failed" (the totals of all files). Exits non-zero on
 // any failure. Usage: tsx scripts/test.ts [substring filters...]
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -71,7 +71,13 @@ if (!process.env.DATABASE_URL && !process.env.PIXGATE_TEST_TEMPLATE) {
 const files = findTests(join(ROOT, 'test'))
   .sort()
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
-const queue = [...files];
+// The longest files first (times of the last run, kept in .tmp): a long file started last
+// would leave the other worker idle at the end.
+const TIMES_FILE = join(ROOT, '.tmp', 'test-times.json');
+const lastTimes: Record<string, number> = existsSync(TIMES_FILE) ? JSON.parse(readFileSync(TIMES_FILE, 'utf8')) : {};
+const lastTime = (f: string) => lastTimes[relative(ROOT, f)] ?? Number.MAX_SAFE_INTEGER;
+const queue = [...files].sort((a, b) => lastTime(b) - lastTime(a));
+const runStarted = Date.now();
 const results: FileResult[] = [];
 const workers = Array.from(
   { length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) },
@@ -107,6 +113,12 @@ const skippedNames = results.flatMap((r) =>
     .map((l) => `  ${r.file}: ${l.slice('skipped: '.length)}`),
 );
 if (skippedNames.length) process.stdout.write(`\nskipped:\n${skippedNames.join('\n')}\n`);
+const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
+process.stdout.write(
+  `\nten slowest files:\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}\n`,
+);
+process.stdout.write(`wall time: ${((Date.now() - runStarted) / 1000).toFixed(1)} s\n`);
+writeFileSync(TIMES_FILE, JSON.stringify({ ...lastTimes, ...Object.fromEntries(results.map((r) => [r.file, r.ms])) }));
 process.stdout.write(
   `\n${files.length} files on ${process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'the embedded database'}\n`,
 );
