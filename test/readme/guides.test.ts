@@ -47,8 +47,10 @@ export function guideParts(markdown: string): { blocks: GuideBlock[]; files: Map
   return { blocks, files };
 }
 
+// The guides: the lower-case files (ARCHITECTURE.md, HACKING.md, ... are engineering notes,
+// whose commands are not meant to run here).
 const guides = readdirSync(DOCS)
-  .filter((f) => f.endsWith('.md'))
+  .filter((f) => /^[a-z0-9-]+\.md$/.test(f))
   .map((f) => ({ name: f, ...guideParts(readFileSync(join(DOCS, f), 'utf8')) }))
   .filter((g) => g.blocks.length > 0);
 
