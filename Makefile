@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check test test-only run bench load-charges fuzz gate demo-credentials
+.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check commit-subjects test test-only run bench load-charges fuzz gate demo-credentials
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -47,9 +47,14 @@ lint-code: install
 cycles: install
 	madge --circular --extensions ts --ts-config tsconfig.json src generated scripts test
 
-# The gate: fresh codegen, spec lint, code lint, cycles, types, layout, then every test
-# (embedded database unless DATABASE_URL).
-test: check lint lint-code cycles typecheck format-check test-only
+# Commit subjects of at most 72 characters, on every commit after the cutoff that
+# scripts/commit-subjects.ts records (older history is left as it is).
+commit-subjects: install
+	tsx scripts/commit-subjects.ts
+
+# The gate: fresh codegen, spec lint, code lint, cycles, types, layout, commit subjects, then
+# every test (embedded database unless DATABASE_URL).
+test: check lint lint-code cycles typecheck format-check commit-subjects test-only
 
 test-only: install test-tools
 	tsx scripts/test.ts

@@ -9,6 +9,8 @@ import { htmlPageHeaders, newNonce, nonceSource } from '../lib/html';
 import { PROJECT_ROOT } from '../lib/root';
 
 const DOCS_DIR = join(PROJECT_ROOT, 'docs');
+// Guides are the lower-case files of docs/; the upper-case ones (ARCHITECTURE.md, HACKING.md,
+// ...) are notes for the people who work on pixgate, read in the repository, not served.
 const GUIDE_NAME = /^[a-z0-9-]{1,64}$/;
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
@@ -29,6 +31,7 @@ function guides(): string[] {
   return readdirSync(DOCS_DIR)
     .filter((f) => f.endsWith('.md'))
     .map((f) => f.slice(0, -3))
+    .filter((name) => GUIDE_NAME.test(name))
     .sort();
 }
 

@@ -26,8 +26,9 @@ test.before(async () => {
 test.after(async () => server.close());
 
 async function htmlPaths(): Promise<string[]> {
+  // (the guides: the lower-case files; upper-case ones are engineering notes, not served)
   const guides = readdirSync(join(PROJECT_ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
+    .filter((f) => /^[a-z0-9-]+\.md$/.test(f))
     .map((f) => `/guides/${f.slice(0, -3)}`);
   const charge = await server.client.post(
     '/api/v1/charge',
@@ -106,6 +107,14 @@ test('a nonce is new for every answer', async () => {
     assert.ok(first, path);
     assert.is.not(await nonceOf(path), first, path);
   }
+});
+
+test('the landing page lists the guides of docs/, not the engineering notes', async () => {
+  const landing = await server.client.get('/');
+  assert.match(landing.text, /href="\/guides\/charges"/);
+  assert.not.match(landing.text, /href="\/guides\/[A-Z]/);
+  assert.ok(readdirSync(join(PROJECT_ROOT, 'docs')).includes('HACKING.md'), 'docs/HACKING.md exists');
+  assert.is((await server.client.get('/guides/HACKING')).status, 404);
 });
 
 test('API answers and reference assets are nosniff too', async () => {
