@@ -17,9 +17,3 @@ export function latestCompanyNowSql() {
 export function companyTodaySql(companyId: Expression<string>, days = 0) {
   return sql<string>`((${companyNowSql(companyId)} at time zone 'UTC')::date + ${days}::int)`;
 }
-
-// The company's today in Brasília (as lib/brasilia.ts brasiliaDate) inside a query, plus
-// `days`: the standard's dates (a recurrence's first day, a cobr's attempt) are its days.
-export function companyBrasiliaTodaySql(companyId: Expression<string>, days = 0) {
-  return sql<string>`((${companyNowSql(companyId)} at time zone 'America/Sao_Paulo')::date + ${days}::int)`;
-}

@@ -1,6 +1,6 @@
 // All SQL of recurring charges (cobr).
 import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
-import { companyBrasiliaTodaySql } from '../db/clock-sql';
+import { companyTodaySql } from '../db/clock-sql';
 import type { CobRStatus, Database, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -110,7 +110,7 @@ export async function claimDueCobrs(db: Db, limit: number): Promise<RecurringCha
     .selectFrom('recurring_charges')
     .selectAll()
     .where('status', '=', 'ATIVA')
-    .where('next_attempt_date', '<=', companyBrasiliaTodaySql(sql.ref('recurring_charges.company_id')))
+    .where('next_attempt_date', '<=', companyTodaySql(sql.ref('recurring_charges.company_id')))
     .orderBy('id')
     .limit(limit)
     .forUpdate()
@@ -125,7 +125,7 @@ export async function claimStaleCobrs(db: Db, windowDays: number, limit: number)
     .selectAll()
     .where('status', '=', 'ATIVA')
     .where('next_attempt_date', 'is', null)
-    .where('settlement_date', '<', companyBrasiliaTodaySql(sql.ref('recurring_charges.company_id'), -windowDays))
+    .where('settlement_date', '<', companyTodaySql(sql.ref('recurring_charges.company_id'), -windowDays))
     .orderBy('id')
     .limit(limit)
     .forUpdate()

@@ -8,10 +8,9 @@ import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import type { CobRAttempt, CobRBody, Database, Recurrence, RecurringCharge } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
-import { brasiliaDate } from '../lib/brasilia';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import { addCalendarDays, isValidDate } from '../lib/business-days';
+import { addCalendarDays, isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newEndToEndId, newPublicId, newTxid } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
@@ -88,7 +87,7 @@ export class CobRService {
       if (txid !== undefined) throw errors.notFound(`No recurrence has idRec ${input.idRec}.`, 'RecNaoEncontrada');
       invalid([{ field: 'cobr.idRec', message: 'No recurrence has this idRec', value: input.idRec }]);
     }
-    const today = brasiliaDate(now);
+    const today = todayUtc(now);
     const { account, value } = await checkCobrRequest(trx, companyId, rec, txid, input, today);
     const due = input.calendario.dataDeVencimento;
     const cal = rec.body.calendario;
@@ -182,7 +181,7 @@ export class CobRService {
         invalid([{ field: 'cobr.status', message: `The recurring charge is ${cobr.status}`, value: 'CANCELADA' }]);
       }
       const now = await this.clock.now(principal.companyId, trx);
-      if (brasiliaDate(now) >= cobr.settlement_date) {
+      if (todayUtc(now) >= cobr.settlement_date) {
         invalid(
           [
             {
@@ -217,7 +216,7 @@ export class CobRService {
   // The same in the caller's transaction (a subscription's installment retries so).
   async retryWithin(trx: Kysely<Database>, companyId: string, txid: string, data: string, now: Date) {
     const { cobr, rec } = await this.withRec(trx, await cobrRepo.lockCobr(trx, companyId, txid), txid);
-    const today = brasiliaDate(now);
+    const today = todayUtc(now);
     const politica = rec.body.politicaRetentativa;
     if (!isValidDate(data) || data <= today)
       invalid([{ field: 'data', message: 'data must be a future date', value: data }]);

@@ -10,11 +10,10 @@ import { findChargeInContextByTxid } from '../charges/charges.repository';
 import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
 import type { Company, Database, RecBody, RecEnd, RecJourney, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
-import { brasiliaDate } from '../lib/brasilia';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { buildCompositeBrCode } from '../lib/brcode';
-import { isValidDate } from '../lib/business-days';
+import { isValidDate, todayUtc } from '../lib/business-days';
 import type { Clock } from '../lib/clock';
 import { newAccessToken, newIdRec } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
@@ -90,7 +89,7 @@ export class RecService {
     now: Date,
     fresh?: RecLocation,
   ): Promise<{ rec: Recurrence; loc: RecLocation | undefined; company: Pick<Company, 'name' | 'trade_name'> }> {
-    const issues = checkRecRequest(input, brasiliaDate(now));
+    const issues = checkRecRequest(input, todayUtc(now));
     const convenio = input.recebedor?.convenio;
     let loc: RecLocation | undefined = fresh;
     if (input.loc !== undefined && !fresh) {
@@ -433,7 +432,7 @@ async function checkRecRevision(
         message: 'calendario.dataInicial changes only while the recurrence is CRIADA',
         value: dataInicial,
       });
-    else if (dataInicial < brasiliaDate(now))
+    else if (dataInicial < todayUtc(now))
       issues.push({
         field: 'rec.calendario.dataInicial',
         message: 'calendario.dataInicial cannot be before the creation date',

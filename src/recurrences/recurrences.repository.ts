@@ -1,7 +1,7 @@
 // All SQL of the recurrence family: recurrence locations, recurrences and confirmation requests.
 // Recurring charges are in cobr.repository.ts.
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
-import { companyNowSql, companyBrasiliaTodaySql } from '../db/clock-sql';
+import { companyNowSql, companyTodaySql } from '../db/clock-sql';
 import type {
   Company,
   Database,
@@ -338,7 +338,7 @@ export async function claimStaleRecurrences(db: Db, limit: number): Promise<Recu
     .selectAll()
     .where('status', '=', 'CRIADA')
     .where(
-      sql<boolean>`(body->'calendario'->>'dataInicial') < ${companyBrasiliaTodaySql(sql.ref('recurrences.company_id'))}::text`,
+      sql<boolean>`(body->'calendario'->>'dataInicial') < ${companyTodaySql(sql.ref('recurrences.company_id'))}::text`,
     )
     .where(({ not, exists, selectFrom }) =>
       not(

@@ -3,20 +3,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetchPayload } from '../charges/support';
 import { startTestServer, type TestServer } from '../support/server';
-import { addDays, brasiliaDay, recBody, recCompany, today, utcToday, type RecCompany } from './support';
+import { addDays, recBody, recCompany, today, type RecCompany } from './support';
 
 let server: TestServer;
 let acme: RecCompany;
 let other: RecCompany;
 let day: string;
-let idDay: string;
 
 test.before(async () => {
   server = await startTestServer();
   acme = await recCompany(server, { name: 'Fibra Norte Telecom', taxID: '61420339000131' });
   other = await recCompany(server);
   day = await today(server, acme);
-  idDay = await utcToday(server, acme);
 });
 test.after(async () => server.close());
 
@@ -81,7 +79,7 @@ test('POST /rec: idRec, status CRIADA, receiver from the company, loc linked, jo
   );
   assert.is(res.status, 201, res.text);
   const rec = res.body;
-  assert.match(rec.idRec, new RegExp(`^RR99999999${idDay.replace(/-/g, '')}[a-zA-Z0-9]{11}$`));
+  assert.match(rec.idRec, new RegExp(`^RR99999999${day.replace(/-/g, '')}[a-zA-Z0-9]{11}$`));
   assert.is(rec.idRec.length, 29);
   assert.is(rec.status, 'CRIADA');
   assert.equal(rec.recebedor, { cnpj: '61420339000131', nome: rec.recebedor.nome });
@@ -305,27 +303,6 @@ test('GET /qr/v2/rec/{token}: signed RecPayload; 404, 410 after unlink, 400 once
   const ended = await fetchPayload(server, loc2.location);
   assert.is(ended.status, 400);
   assert.is(ended.body.type, 'https://pix.bcb.gov.br/api/v2/error/RecPayloadOperacaoInvalida');
-});
-
-test("a rec's dates are days of Brasília: at 22:30 there, today is still its day", async () => {
-  const late = await recCompany(server);
-  const now = Date.parse((await server.client.get('/api/v1/sandbox/clock', { auth: late.appID })).body.now);
-  // The next 01:30 UTC (22:30 in Brasília, UTC-3): the UTC date is already the next day.
-  const target = Math.ceil((now - 5_400_000) / 86_400_000) * 86_400_000 + 5_400_000 + 86_400_000;
-  const moved = await server.client.post(
-    '/api/v1/sandbox/clock/advance',
-    { seconds: Math.round((target - now) / 1000) },
-    { auth: late.appID },
-  );
-  assert.is(moved.status, 200, moved.text);
-  const day = brasiliaDay(target);
-  assert.is.not(day, new Date(target).toISOString().slice(0, 10));
-  const created = await server.client.post('/pix/v2/rec', recBody(day), auth(late));
-  assert.is(created.status, 201, created.text);
-  assert.is(created.body.calendario.dataInicial, day);
-  const before = await server.client.post('/pix/v2/rec', recBody(addDays(day, -1)), auth(late));
-  assert.is(before.status, 400, before.text);
-  assert.match(before.text, /dataInicial cannot be before the creation date/);
 });
 
 test.run();

@@ -13,20 +13,8 @@ export async function recCompany(server: TestServer, body: Record<string, unknow
   return { ...company, bearer: await pixToken(server.client, company) };
 }
 
-// The civil date in Brasília of an instant (en-CA writes YYYY-MM-DD): the standard's "today".
-export function brasiliaDay(at: string | number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(at));
-}
-
-// The company's today (its sandbox clock), in Brasília.
+// The company's today (its sandbox clock).
 export async function today(server: TestServer, company: TestCompany): Promise<string> {
-  const res = await server.client.get('/api/v1/sandbox/clock', { auth: company.appID });
-  assert.is(res.status, 200, res.text);
-  return brasiliaDay(String(res.body.now));
-}
-
-// The company's today in UTC: the date inside an idRec or idSolicRec, as in end-to-end ids.
-export async function utcToday(server: TestServer, company: TestCompany): Promise<string> {
   const res = await server.client.get('/api/v1/sandbox/clock', { auth: company.appID });
   assert.is(res.status, 200, res.text);
   return String(res.body.now).slice(0, 10);

@@ -10,10 +10,7 @@ import { dueDateOf } from '../../src/subscriptions/installment-cobr';
 import { scheduleDates } from '../../src/subscriptions/schedule';
 import { auditLedger } from '../support/ledger-auditor';
 import { startTestServer, type TestServer } from '../support/server';
-import { advanceDays, recCompany, utcToday, type RecCompany } from '../recurrences/support';
-
-// A subscription's schedule is of UTC days (subscriptions/schedule.ts), and so are the days here.
-const today = utcToday;
+import { advanceDays, recCompany, today, type RecCompany } from '../recurrences/support';
 
 let server: TestServer;
 let a: RecCompany;
