@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
 import { recBody, today } from '../recurrences/support';
+import { OUTSIDE_KEY } from '../payments/helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 import { DashboardSession, loadCharges } from './support';
@@ -76,6 +77,18 @@ test.before(async () => {
   });
   assert.is(rec.status, 201, rec.text);
   ids.rec = rec.body.idRec;
+  const payment = await server.client.post(
+    '/api/v1/payment',
+    {
+      correlationID: 'a-pagamento',
+      destinationAliasType: 'EMAIL',
+      destinationAlias: OUTSIDE_KEY,
+      value: 100,
+      type: 'PIX_KEY',
+    },
+    { auth: a.appID },
+  );
+  assert.is(payment.status, 200, payment.text);
   await server.services.requestLogs.flush();
   const logs = await server.client.get('/api/v1/request-logs?status=4xx', { auth: a.appID });
   assert.is(logs.status, 200, logs.text);
@@ -182,7 +195,7 @@ test("B tries A's ids on every dashboard route: the dashboard's 404, nothing cha
   const posts = [
     `/dashboard/charges/${ids.charge}/simulate`,
     `/dashboard/charges/a-paga/refund`,
-    `/dashboard/payments/${ids.charge}/approve`,
+    `/dashboard/payments/a-pagamento/approve`,
     `/dashboard/webhooks/${ids.webhook}/test`,
     `/dashboard/webhooks/${ids.webhook}/deliveries/${ids.delivery}/resend`,
   ];
@@ -192,6 +205,8 @@ test("B tries A's ids on every dashboard route: the dashboard's 404, nothing cha
   }
   const charge = await server.client.get(`/api/v1/charge/${ids.charge}`, { auth: a.appID });
   assert.is(charge.body.charge.status, 'ACTIVE');
+  const payment = await server.client.get('/api/v1/payment/a-pagamento', { auth: a.appID });
+  assert.is(payment.body.payment.status, 'CREATED', payment.text);
   const refunds = await server.client.get('/api/v1/charge/a-paga/refund', { auth: a.appID });
   assert.is(refunds.body.refunds.length, 0);
   assert.is(receiver.requests.length, 1);
