@@ -243,6 +243,8 @@ test('events, request log, deliveries and receipts: each list opens its detail',
   const charge = await s.get('/dashboard/charges/a-paga');
   assert.match(charge.text, `href="/dashboard/events/${ids.event}"`, 'the timeline opens the event');
   assert.match(charge.text, `href="/dashboard/receipts/pix-in/${ids.endToEndId}"`);
+  const pix = await s.get('/dashboard/pix');
+  assert.match(pix.text, `href="/dashboard/receipts/pix-in/${ids.endToEndId}"`);
   const receipt = await fetch(`${server.url}/dashboard/receipts/pix-in/${ids.endToEndId}`, {
     headers: { cookie: `pixgate_dash=${s.cookie('pixgate_dash')}` },
   });
