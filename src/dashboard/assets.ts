@@ -27,8 +27,9 @@ nav.sections ul{display:flex;margin:0;padding:0 .5rem;list-style:none}
 nav.sections a{display:block;padding:.6rem .7rem;text-decoration:none;color:#2b3445;border-bottom:3px solid transparent}
 nav.sections a[aria-current=page]{border-bottom-color:#0a58a8;color:#0a58a8;font-weight:600}
 main{max-width:72rem;margin:0 auto;padding:1rem}
-h1{font-size:1.4rem;margin:.3rem 0 1rem}
+h1{font-size:1.4rem;margin:.3rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.1rem;margin:1.4rem 0 .6rem}
+h3{font-size:1rem;margin:1rem 0 .4rem}h4{font-size:.9rem;margin:.8rem 0 .3rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.75rem}
 .card,.panel{background:#fff;border:1px solid #d5d9e0;border-radius:8px;padding:.8rem 1rem}
 .card .label{color:#4a5262;font-size:.85rem}
@@ -45,6 +46,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85
 .b-ok{background:#dcf1e2;color:#0f5123}.b-wait{background:#fdf0cf;color:#6b4a00}
 .b-no{background:#fbe0e1;color:#8a1f25}.b-neutral{background:#e6e9ef;color:#2b3445}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem .75rem;align-items:flex-end;margin-bottom:.8rem}
+form.filters label{min-width:0;max-width:100%}
 label{display:flex;flex-direction:column;font-size:.85rem;color:#2b3445;gap:.15rem}
 input,select,button,textarea{font:inherit}
 input,select,textarea{padding:.35rem .5rem;border:1px solid #7b8494;border-radius:6px;background:#fff;color:#1d2330;max-width:100%}

@@ -41,7 +41,8 @@ export interface DashContext {
 export type Answer =
   | { kind: 'page'; title: string; section: Section; body: Html }
   | { kind: 'redirect'; to: string }
-  | { kind: 'json'; body: unknown };
+  | { kind: 'json'; body: unknown }
+  | { kind: 'file'; body: Buffer; contentType: string; filename: string };
 
 export type Page = (ctx: DashContext) => Promise<Answer>;
 

@@ -23,9 +23,15 @@ export interface DashboardOptions {
   secureCookies: boolean;
 }
 
+// The dashboard's paths: pages for a person, not API calls (the request log leaves them out,
+// or a charge page's refresh every 2 s would fill it).
+export function isDashboardPath(path: string): boolean {
+  return path === '/dashboard' || path.startsWith('/dashboard/');
+}
+
 export function dashboardMiddleware(options: DashboardOptions): Koa.Middleware<AppState> {
   return async (koa, next) => {
-    if (koa.path !== '/dashboard' && !koa.path.startsWith('/dashboard/')) return next();
+    if (!isDashboardPath(koa.path)) return next();
     if (koa.path.startsWith('/dashboard/assets/')) return serveAsset(koa);
     const nonce = randomBytes(16).toString('base64');
     koa.set(securityHeaders(nonce));
@@ -87,6 +93,13 @@ async function respond(koa: KoaContext, visitor: Visitor, ctx: DashContext, answ
     return;
   }
   if (answer.kind === 'json') {
+    koa.body = answer.body;
+    return;
+  }
+  if (answer.kind === 'file') {
+    koa.type = answer.contentType;
+    koa.set('Content-Disposition', `inline; filename="${answer.filename}"`);
+    koa.set('Cache-Control', 'private, no-store');
     koa.body = answer.body;
     return;
   }

@@ -1,18 +1,13 @@
-// Every page and action of the dashboard, by method and path. Sections waiting for another
-// branch's service say so (pages/waiting.ts) and are wired here once it is merged:
-// - events list and detail, the home page's last events, the charge's event timeline:
-//   an events service (events.list(principal, filters, page), events.get(principal, id),
-//   events.ofObject(principal, kind, id));
-// - request log and detail: requestLogs.list(principal, filters, page), requestLogs.get;
-// - a delivery's inspected request and answer, "send test event":
-//   webhooks.delivery(principal, webhookId, deliveryId), webhooks.sendTest(principal, id).
+// Every page and action of the dashboard, by method and path.
 import type { Page } from './context';
 import { chargeLive, chargePage, chargesPage, refundCharge, simulateChargePayment } from './pages/charges';
 import { homePage } from './pages/home';
 import { approvePayment, keysPage, paymentsPage, pixPage, refundsPage, subaccountsPage } from './pages/money';
 import { recurrencePage, recurrencesPage, subscriptionPage, subscriptionsPage } from './pages/recurring';
 import { advanceClock, createTestCompany, sandboxPage } from './pages/sandbox';
-import { eventsPage, notFoundYet, requestLogPage } from './pages/waiting';
+import { eventPage, eventsPage } from './pages/events';
+import { receiptFile } from './pages/receipts';
+import { requestLogPage, requestPage } from './pages/requests';
 import { deliveryPage, resendDelivery, sendTestEvent, webhookPage, webhooksPage } from './pages/webhooks';
 
 interface Route {
@@ -45,9 +40,10 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/dashboard/webhooks/:id/deliveries/:deliveryId', page: deliveryPage },
   { method: 'POST', path: '/dashboard/webhooks/:id/deliveries/:deliveryId/resend', page: resendDelivery },
   { method: 'GET', path: '/dashboard/events', page: eventsPage },
-  { method: 'GET', path: '/dashboard/events/:id', page: notFoundYet },
+  { method: 'GET', path: '/dashboard/events/:id', page: eventPage },
   { method: 'GET', path: '/dashboard/requests', page: requestLogPage },
-  { method: 'GET', path: '/dashboard/requests/:id', page: notFoundYet },
+  { method: 'GET', path: '/dashboard/requests/:id', page: requestPage },
+  { method: 'GET', path: '/dashboard/receipts/:type/:endToEndId', page: receiptFile },
   { method: 'GET', path: '/dashboard/sandbox', page: sandboxPage, sandboxOnly: true },
   { method: 'POST', path: '/dashboard/sandbox/clock', page: advanceClock, sandboxOnly: true },
   { method: 'POST', path: '/dashboard/sandbox/companies', page: createTestCompany, sandboxOnly: true },

@@ -217,14 +217,9 @@ interface StoredSummary extends Omit<EventDeliverySummary, 'lastAttemptAt' | 'ne
 
 const toDate = (text: string | null) => (text === null ? null : new Date(text));
 
-// One event of the company with a summary of each of its deliveries, in one statement (the
-// deliveries are the webhooks area's: joined here to save the round trip).
-export async function findCompanyEventWithDeliveries(
-  db: Db,
-  companyId: string,
-  id: string,
-): Promise<{ event: EventRow; deliveries: EventDeliverySummary[] } | undefined> {
-  const deliveries = sql<StoredSummary[] | null>`(
+// The summaries of the deliveries of event `e` (a correlated subquery), oldest first.
+function deliverySummariesOfEvent() {
+  return sql<StoredSummary[] | null>`(
     select json_agg(json_build_object(
       'id', d.id, 'webhookId', d.webhook_id, 'webhookKind', w.kind, 'status', d.status, 'isTest', d.is_test,
       'attempts', (select count(*) from webhook_attempts a where a.delivery_id = d.id),
@@ -236,25 +231,65 @@ export async function findCompanyEventWithDeliveries(
       select a.status_code, a.error_class, a.attempted_at from webhook_attempts a
       where a.delivery_id = d.id order by a.id desc limit 1) la on true
     where d.event_id = e.id)`;
+}
+
+function summariesOf(stored: StoredSummary[] | null): EventDeliverySummary[] {
+  return (stored ?? []).map((d) => ({
+    ...d,
+    attempts: Number(d.attempts),
+    lastAttemptAt: toDate(d.lastAttemptAt),
+    nextAttemptAt: toDate(d.nextAttemptAt),
+    createdAt: new Date(d.createdAt),
+  }));
+}
+
+// One event of the company with a summary of each of its deliveries, in one statement (the
+// deliveries are the webhooks area's: joined here to save the round trip).
+export async function findCompanyEventWithDeliveries(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<{ event: EventRow; deliveries: EventDeliverySummary[] } | undefined> {
   const row = await db
     .selectFrom('events as e')
     .select(EVENT_COLUMNS.map((c) => `e.${c}` as const))
-    .select(deliveries.as('deliveries'))
+    .select(deliverySummariesOfEvent().as('deliveries'))
     .where('e.company_id', '=', companyId)
     .where('e.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
   const { deliveries: stored, ...event } = row;
-  return {
+  return { event: event as EventRow, deliveries: summariesOf(stored) };
+}
+
+// The newest events of the company about one object (any of its ids or correlationIDs),
+// each with its deliveries' summaries, in one statement (a charge's timeline and delivery log).
+export async function listObjectEventsWithDeliveries(
+  db: Db,
+  companyId: string,
+  keys: { objectIds: readonly string[]; correlationIds: readonly string[] },
+  limit: number,
+): Promise<{ event: EventRow; deliveries: EventDeliverySummary[] }[]> {
+  if (keys.objectIds.length === 0 && keys.correlationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('events as e')
+    .select(EVENT_COLUMNS.map((c) => `e.${c}` as const))
+    .select(deliverySummariesOfEvent().as('deliveries'))
+    .where('e.company_id', '=', companyId)
+    .where((eb) =>
+      eb.or([
+        ...(keys.objectIds.length ? [eb('e.object_id', 'in', keys.objectIds)] : []),
+        ...(keys.correlationIds.length ? [eb('e.correlation_id', 'in', keys.correlationIds)] : []),
+      ]),
+    )
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(({ deliveries: stored, ...event }) => ({
     event: event as EventRow,
-    deliveries: (stored ?? []).map((d) => ({
-      ...d,
-      attempts: Number(d.attempts),
-      lastAttemptAt: toDate(d.lastAttemptAt),
-      nextAttemptAt: toDate(d.nextAttemptAt),
-      createdAt: new Date(d.createdAt),
-    })),
-  };
+    deliveries: summariesOf(stored),
+  }));
 }
 
 // ---- the outbox side (webhooks area) ----

@@ -147,6 +147,24 @@ export class EventsService {
     };
   }
 
+  // The newest events about one object of the company (by any of its ids or correlationIDs:
+  // a charge's events, and those of its Pix, carry the charge's correlationID), each with its
+  // deliveries, in one statement.
+  async ofObject(
+    companyId: string,
+    keys: { objectIds?: readonly string[]; correlationIds?: readonly string[] },
+    limit = 50,
+  ): Promise<EventView[]> {
+    const clean = (list: readonly string[] | undefined) => (list ?? []).filter((k) => k !== '' && storable(k));
+    const rows = await repo.listObjectEventsWithDeliveries(
+      this.db,
+      companyId,
+      { objectIds: clean(keys.objectIds), correlationIds: clean(keys.correlationIds) },
+      Math.min(Math.max(1, limit), MAX_LIMIT),
+    );
+    return rows.map((r) => eventView(r.event, this.environment, r.deliveries));
+  }
+
   // One event of the company with its deliveries (one statement).
   async get(companyId: string, id: string): Promise<EventView> {
     if (!storable(id)) throw errors.missing('event');

@@ -13,7 +13,7 @@ import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
-import { dashboardMiddleware } from '../dashboard/dashboard.handler';
+import { dashboardMiddleware, isDashboardPath } from '../dashboard/dashboard.handler';
 import { mountSandboxCa } from './sandbox-ca';
 import { htmlSafetyHeaders } from './html-headers';
 import cors from '@koa/cors';
@@ -129,8 +129,9 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
         },
         'request',
       );
-      // The company's request log: buffered, written later in the background (no round trip).
-      if (principal?.companyId && services.requestLogs.enabled)
+      // The company's request log of its API calls (the dashboard's pages are none): buffered,
+      // written later in the background (no round trip).
+      if (principal?.companyId && services.requestLogs.enabled && !isDashboardPath(koa.path))
         services.requestLogs.record(
           capturedRequest(koa, { requestId, principal, ms, error }),
           koa.status >= 400

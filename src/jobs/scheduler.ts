@@ -3,6 +3,7 @@
 // rows with `FOR UPDATE SKIP LOCKED` (or agree through the database) and keep no state here.
 // Tests call runNow() instead of waiting for the timer. A failed run (the database away, a
 // bug) is logged and the job runs again at its next interval: it never ends the process.
+import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/errors';
 
@@ -20,6 +21,11 @@ interface Registered {
 export class Scheduler {
   private readonly jobs = new Map<string, Registered>();
   private started = false;
+  // The async context the scheduler was made in (start-up: no request's). A timer set while
+  // a request wakes a job would otherwise carry that request's context into every later run:
+  // its deadline (each statement refused once the request's time is up) and its statement
+  // tally. Every timer is set from this one instead.
+  private readonly home = new AsyncResource('pixgate.scheduler');
 
   constructor(private readonly log: Logger) {}
 
@@ -62,14 +68,16 @@ export class Scheduler {
   private schedule(name: string, delayMs?: number): void {
     const entry = this.jobs.get(name)!;
     clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
-      void this.run(name, entry).finally(() => {
-        if (!this.started) return;
-        const again = entry.woken;
-        entry.woken = false;
-        this.schedule(name, again ? 0 : undefined);
-      });
-    }, delayMs ?? entry.intervalMs);
+    entry.timer = this.home.runInAsyncScope(() =>
+      setTimeout(() => {
+        void this.run(name, entry).finally(() => {
+          if (!this.started) return;
+          const again = entry.woken;
+          entry.woken = false;
+          this.schedule(name, again ? 0 : undefined);
+        });
+      }, delayMs ?? entry.intervalMs),
+    );
     entry.timer.unref();
   }
 

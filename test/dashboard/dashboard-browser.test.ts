@@ -38,6 +38,7 @@ test.before(async () => {
   );
   assert.is(hook.status, 200, hook.text);
   for (let i = 1; i <= 12; i++) await newCharge(`pedido-${i}`, { value: 123_456 + i * 10_037 });
+  await detailPages(hook.body.webhook.id);
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -107,6 +108,30 @@ inChromium('signs in through the form (appID), in Portuguese', async () => {
   await page.close();
 });
 
+// The detail pages of an event, an API call (a 404: its bodies kept) and the delivery of
+// the new webhook's test event.
+async function detailPages(webhookId: string) {
+  const auth = { auth: company.appID };
+  const events = await server.client.get('/api/v1/events?type=OPENPIX:CHARGE_CREATED&limit=1', auth);
+  assert.is(events.status, 200, events.text);
+  assert.is((await server.client.get('/api/v1/charge/nada-disso', auth)).status, 404);
+  await server.services.requestLogs.flush();
+  const calls = await server.client.get('/api/v1/request-logs?status=404', auth);
+  assert.is(calls.status, 200, calls.text);
+  let deliveries = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, auth);
+  for (let i = 0; i < 100 && deliveries.body.deliveries?.[0]?.status !== 'SUCCEEDED'; i++) {
+    await new Promise((ok) => setTimeout(ok, 100));
+    deliveries = await server.client.get(`/api/v1/webhook/${encodeURIComponent(webhookId)}/deliveries`, auth);
+  }
+  const hook = `/dashboard/webhooks/${encodeURIComponent(webhookId)}`;
+  PAGES.push(
+    `event:/dashboard/events/${events.body.events[0].id}`,
+    `request:/dashboard/requests/${calls.body.requestLogs[0].requestId}`,
+    `webhook:${hook}`,
+    `delivery:${hook}/deliveries/${deliveries.body.deliveries[0].id}`,
+  );
+}
+
 const PAGES = [
   'home:/dashboard',
   'charges:/dashboard/charges',
@@ -130,7 +155,7 @@ inChromium('every page at 360 and 1280 px: no serious axe finding, nothing block
     const page = watch(await context.newPage());
     await page.setViewportSize({ width, height: 800 });
     for (const entry of PAGES) {
-      const [name, path] = entry.split(':') as [string, string];
+      const [name, path] = [entry.slice(0, entry.indexOf(':')), entry.slice(entry.indexOf(':') + 1)];
       const res = await page.goto(server.url + path);
       assert.is(res?.status(), name === 'not-found' ? 404 : 200, `${path}: ${res?.status()}`);
       await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });

@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createCompany, type TestCompany } from '../support/fixtures';
+import { createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { recBody, today } from '../recurrences/support';
+import { OUTSIDE_KEY } from '../payments/helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 import { DashboardSession, loadCharges } from './support';
@@ -14,7 +16,18 @@ let server: TestServer;
 let a: TestCompany;
 let b: TestCompany;
 let receiver: Receiver;
-const ids = { charge: '', txid: '', webhook: '', delivery: '' };
+const ids = {
+  charge: '',
+  txid: '',
+  webhook: '',
+  delivery: '',
+  event: '',
+  request: '',
+  endToEndId: '',
+  testEvent: '',
+  subscription: '',
+  rec: '',
+};
 
 test.before(async () => {
   server = await startTestServer({ PIXGATE_WEBHOOK_RETRY_SCHEDULE: 'none' });
@@ -33,12 +46,53 @@ test.before(async () => {
     payer: { name: 'Joao', taxID: '268.015.731-10' },
   });
   assert.is(pay.status, 200, pay.text);
+  ids.endToEndId = pay.body.endToEndId;
   await receiver.waitFor(1);
   const open = await server.client.post('/api/v1/charge', { correlationID: 'a-aberta', value: 700 }, { auth: a.appID });
   ids.charge = open.body.charge.correlationID;
   ids.txid = open.body.charge.transactionID;
   const deliveries = await waitForDelivery();
   ids.delivery = deliveries[0].id;
+  ids.event = deliveries[0].eventId;
+  const created = await server.client.get('/api/v1/events?type=OPENPIX:CHARGE_CREATED', { auth: a.appID });
+  assert.is(created.status, 200, created.text);
+  ids.testEvent = created.body.events[0].id;
+  const refused = await server.client.get('/api/v1/charge/nada-disso', { auth: a.appID });
+  assert.is(refused.status, 404);
+  const sub = await server.client.post(
+    '/api/v1/subscriptions',
+    {
+      value: 5_000,
+      correlationID: 'plano-a',
+      customer: { name: 'Mariana Alves Costa', taxID: '52998224725', email: 'mariana.costa@email.com.br' },
+      frequency: 'MONTHLY',
+      dayGenerateCharge: 1,
+    },
+    { auth: a.appID },
+  );
+  assert.is(sub.status, 200, sub.text);
+  ids.subscription = sub.body.subscription.globalID;
+  const rec = await server.client.post('/pix/v2/rec', recBody(await today(server, a)), {
+    auth: await pixToken(server.client, a),
+  });
+  assert.is(rec.status, 201, rec.text);
+  ids.rec = rec.body.idRec;
+  const payment = await server.client.post(
+    '/api/v1/payment',
+    {
+      correlationID: 'a-pagamento',
+      destinationAliasType: 'EMAIL',
+      destinationAlias: OUTSIDE_KEY,
+      value: 100,
+      type: 'PIX_KEY',
+    },
+    { auth: a.appID },
+  );
+  assert.is(payment.status, 200, payment.text);
+  await server.services.requestLogs.flush();
+  const logs = await server.client.get('/api/v1/request-logs?status=4xx', { auth: a.appID });
+  assert.is(logs.status, 200, logs.text);
+  ids.request = logs.body.requestLogs[0].requestId;
 });
 
 test.after(async () => {
@@ -122,11 +176,17 @@ test("B tries A's ids on every dashboard route: the dashboard's 404, nothing cha
     `/dashboard/charges/${ids.charge}/live`,
     `/dashboard/webhooks/${ids.webhook}`,
     `/dashboard/webhooks/${ids.webhook}/deliveries/${ids.delivery}`,
-    `/dashboard/subscriptions/${ids.charge}`,
-    `/dashboard/recurrences/${ids.txid}`,
-    `/dashboard/events/${ids.delivery}`,
-    `/dashboard/requests/${ids.delivery}`,
+    `/dashboard/subscriptions/${encodeURIComponent(ids.subscription)}`,
+    `/dashboard/recurrences/${ids.rec}`,
+    `/dashboard/events/${ids.event}`,
+    `/dashboard/events/${ids.testEvent}`,
+    `/dashboard/requests/${ids.request}`,
+    `/dashboard/receipts/pix-in/${ids.endToEndId}`,
   ];
+  // (each of them is A's: A sees it)
+  const owner = new DashboardSession(server);
+  await owner.signIn({ appId: a.appID });
+  for (const path of gets) assert.is((await owner.get(path)).status, 200, `A: ${path}`);
   for (const path of gets) {
     const res = await s.get(path);
     assert.is(res.status, 404, path);
@@ -135,7 +195,7 @@ test("B tries A's ids on every dashboard route: the dashboard's 404, nothing cha
   const posts = [
     `/dashboard/charges/${ids.charge}/simulate`,
     `/dashboard/charges/a-paga/refund`,
-    `/dashboard/payments/${ids.charge}/approve`,
+    `/dashboard/payments/a-pagamento/approve`,
     `/dashboard/webhooks/${ids.webhook}/test`,
     `/dashboard/webhooks/${ids.webhook}/deliveries/${ids.delivery}/resend`,
   ];
@@ -145,12 +205,67 @@ test("B tries A's ids on every dashboard route: the dashboard's 404, nothing cha
   }
   const charge = await server.client.get(`/api/v1/charge/${ids.charge}`, { auth: a.appID });
   assert.is(charge.body.charge.status, 'ACTIVE');
+  const payment = await server.client.get('/api/v1/payment/a-pagamento', { auth: a.appID });
+  assert.is(payment.body.payment.status, 'CREATED', payment.text);
   const refunds = await server.client.get('/api/v1/charge/a-paga/refund', { auth: a.appID });
   assert.is(refunds.body.refunds.length, 0);
   assert.is(receiver.requests.length, 1);
-  // and B's list shows none of A's charges
+  // and B's lists show none of A's charges, events or calls
   const list = await s.get('/dashboard/charges?q=a-aberta');
   assert.not.match(list.text, 'a-aberta</a>');
+  const events = await s.get(`/dashboard/events?correlationID=a-paga`);
+  assert.not.match(events.text, ids.event);
+  await server.services.requestLogs.flush();
+  const calls = await s.get('/dashboard/requests?status=4xx');
+  assert.not.match(calls.text, ids.request);
+  assert.not.match(calls.text, /(GET|POST) \/dashboard/, "the dashboard's own pages are no API calls");
+});
+
+test('events, request log, deliveries and receipts: each list opens its detail', async () => {
+  const s = new DashboardSession(server);
+  await s.signIn({ appId: a.appID });
+  const events = await s.get('/dashboard/events?correlationID=a-paga&type=OPENPIX:CHARGE_COMPLETED');
+  assert.match(events.text, `href="/dashboard/events/${ids.event}"`);
+  assert.not.match(events.text, 'OPENPIX:CHARGE_CREATED</a>');
+  const event = await s.get(`/dashboard/events/${ids.event}`);
+  assert.match(event.text, 'a-paga');
+  assert.match(event.text, `/deliveries/${ids.delivery}"`);
+  const calls = await s.get('/dashboard/requests?status=4xx');
+  assert.match(calls.text, `href="/dashboard/requests/${ids.request}"`);
+  assert.not.match(calls.text, 'POST /api/v1/charge<');
+  const call = await s.get(`/dashboard/requests/${ids.request}`);
+  assert.match(call.text, '/api/v1/charge/nada-disso');
+  assert.match(call.text, 'not found', 'the answer body of a 4xx is shown');
+  const delivery = await s.get(`/dashboard/webhooks/${ids.webhook}/deliveries/${ids.delivery}`);
+  assert.match(delivery.text, 'HTTP 500');
+  assert.match(delivery.text, 'X-Pixgate-Signature: ', 'the headers sent are shown');
+  assert.match(delivery.text, '&quot;event&quot;:&quot;OPENPIX:CHARGE_COMPLETED&quot;', 'the body sent');
+  const charge = await s.get('/dashboard/charges/a-paga');
+  assert.match(charge.text, `href="/dashboard/events/${ids.event}"`, 'the timeline opens the event');
+  assert.match(charge.text, `href="/dashboard/receipts/pix-in/${ids.endToEndId}"`);
+  const pix = await s.get('/dashboard/pix');
+  assert.match(pix.text, `href="/dashboard/receipts/pix-in/${ids.endToEndId}"`);
+  const receipt = await fetch(`${server.url}/dashboard/receipts/pix-in/${ids.endToEndId}`, {
+    headers: { cookie: `pixgate_dash=${s.cookie('pixgate_dash')}` },
+  });
+  assert.is(receipt.status, 200);
+  assert.is(receipt.headers.get('content-type'), 'application/pdf');
+  assert.is(
+    Buffer.from(await receipt.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+    '%PDF-',
+  );
+  const before = receiver.requests.length;
+  await s.get(`/dashboard/webhooks/${ids.webhook}`);
+  const sent = await s.post(`/dashboard/webhooks/${ids.webhook}/test`);
+  assert.is(sent.status, 303, sent.text);
+  const to = sent.headers.get('location')!;
+  assert.ok(to.startsWith(`/dashboard/webhooks/${encodeURIComponent(ids.webhook)}/deliveries/`), to);
+  const test = await s.get(to);
+  assert.match(test.text, 'teste');
+  assert.match(test.text, 'X-Pixgate-Test: 1', 'the test header is shown');
+  assert.is(receiver.requests.length, before, 'the receiver keeps no test event (it answered it)');
 });
 
 const PAGES = [
@@ -169,7 +284,9 @@ const PAGES = [
   '/dashboard/subaccounts',
   '/dashboard/webhooks',
   '/dashboard/events',
+  '/dashboard/events?type=OPENPIX:CHARGE_COMPLETED&from=2020-01-01&to=2099-12-31',
   '/dashboard/requests',
+  '/dashboard/requests?status=4xx&operationId=getCharge',
   '/dashboard/sandbox',
 ];
 
@@ -179,8 +296,11 @@ test('each page in at most 3 statements with 10,000 charges in the company', asy
   await s.signIn({ appId: a.appID });
   const pages = [
     ...PAGES,
+    `/dashboard/charges/a-paga`,
     `/dashboard/webhooks/${ids.webhook}`,
     `/dashboard/webhooks/${ids.webhook}/deliveries/${ids.delivery}`,
+    `/dashboard/events/${ids.event}`,
+    `/dashboard/requests/${ids.request}`,
   ];
   for (const path of pages) {
     const res = await s.get(path);

@@ -1,10 +1,13 @@
 // The scheduler's wake: a job woken runs now instead of at its next tick, once even when
-// woken while it runs (then right after), and not at all while the scheduler is stopped.
+// woken while it runs (then right after), and not at all while the scheduler is stopped;
+// a job woken by a request runs outside that request (its deadline, its statement count).
 import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Scheduler } from '../../src/jobs/scheduler';
+import { remainingMs, withDeadline } from '../../src/db/deadline';
+import { countStatements, countStatement } from '../../src/db/statement-counter';
 
 async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !done(); i++) await sleep(10);
@@ -44,6 +47,22 @@ test('woken while it runs, it runs again right after', async () => {
   await sleep(50);
   assert.is(runs, 2, 'two wakes during a run: one more run');
   await jobs.stop();
+});
+
+test("woken by a request, the job's runs carry neither its deadline nor its statement count", async () => {
+  const jobs = new Scheduler(pino({ level: 'silent' }));
+  const seen: (number | undefined)[] = [];
+  jobs.register('often', 20, async () => {
+    seen.push(remainingMs());
+    countStatement('select 1');
+  });
+  jobs.start();
+  const tally = { statements: 0 };
+  await countStatements(tally, () => withDeadline(15_000, async () => jobs.wake('often')));
+  await until(() => seen.length >= 3);
+  await jobs.stop();
+  assert.equal(seen.slice(0, 3), [undefined, undefined, undefined], 'a run inherited the request deadline');
+  assert.is(tally.statements, 0, "the job's statements were counted as the request's");
 });
 
 test.run();

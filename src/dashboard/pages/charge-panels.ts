@@ -9,6 +9,8 @@ import { badge, postForm, table } from '../view/parts';
 type Charge = components['schemas']['Charge'];
 type Delivery = components['schemas']['WebhookDelivery'];
 type Refund = components['schemas']['Refund'];
+type Event = components['schemas']['Event'];
+type EventDelivery = components['schemas']['EventDelivery'];
 
 export interface ReceivedPix {
   endToEndId: string;
@@ -23,30 +25,76 @@ export interface ReceivedPix {
 export interface ChargeFacts {
   charge: Charge;
   received: ReceivedPix[];
-  deliveries: Delivery[];
+  // The events about the charge and its Pix, newest first, each with its deliveries.
+  events: Event[];
 }
 
-// What happened to the charge, oldest first, from the charge, its Pix and its refunds.
-// (The events timeline replaces it once the events service is here: see routes.ts.)
+interface TimelineItem {
+  at: string;
+  text: string;
+  eventId?: string;
+}
+
+// What an event of the charge says in its timeline (undefined: the type's name).
+function eventText(ctx: DashContext, e: Event): string {
+  const { t } = ctx;
+  const p = e.payload as { pix?: { value?: number; payer?: { name?: string } } };
+  switch (e.type) {
+    case 'OPENPIX:CHARGE_CREATED':
+      return t.tlCreated;
+    case 'OPENPIX:CHARGE_COMPLETED':
+      return t.tlCompleted;
+    case 'OPENPIX:CHARGE_EXPIRED':
+      return t.tlExpired;
+    case 'PIXGATE:CHARGE_DELETED':
+      return t.tlRemoved;
+    case 'PIX_API:PIX':
+      return t.tlPixCallback;
+    case 'OPENPIX:TRANSACTION_RECEIVED':
+      return `${t.tlPaid}: ${money(p.pix?.value)}${p.pix?.payer?.name ? ` (${p.pix.payer.name})` : ''}`;
+    default:
+      return e.type;
+  }
+}
+
+// What happened to the charge, oldest first: its events (each opening its page) and its
+// refunds; what has no event (a charge older than the events log) from the charge itself.
 function timeline(ctx: DashContext, f: ChargeFacts): Html {
   const { t } = ctx;
-  const items: { at: string; text: string }[] = [{ at: f.charge.createdAt, text: t.tlCreated }];
-  for (const pix of f.received) {
-    items.push({ at: pix.settledAt, text: `${t.tlPaid}: ${money(pix.value)} (${pix.payerName})` });
-    for (const r of pix.refunds)
-      items.push({ at: r.time, text: `${t.tlRefund}: ${money(r.value)} · ${t.statusNames[r.status] ?? r.status}` });
-  }
-  if (f.charge.status === 'EXPIRED') items.push({ at: f.charge.expiresDate, text: t.tlExpired });
+  const items: TimelineItem[] = f.events.map((e) => ({ at: e.createdAt, text: eventText(ctx, e), eventId: e.id }));
+  const has = (type: string) => f.events.some((e) => e.type === type);
+  if (!has('OPENPIX:CHARGE_CREATED')) items.push({ at: f.charge.createdAt, text: t.tlCreated });
+  if (!has('OPENPIX:TRANSACTION_RECEIVED'))
+    for (const pix of f.received)
+      items.push({ at: pix.settledAt, text: `${t.tlPaid}: ${money(pix.value)} (${pix.payerName})` });
+  for (const r of f.received.flatMap((pix) => pix.refunds))
+    items.push({ at: r.time, text: `${t.tlRefund}: ${money(r.value)} · ${t.statusNames[r.status] ?? r.status}` });
+  if (f.charge.status === 'EXPIRED' && !has('OPENPIX:CHARGE_EXPIRED'))
+    items.push({ at: f.charge.expiresDate, text: t.tlExpired });
   items.sort((a, b) => a.at.localeCompare(b.at));
   return html`<ol class="timeline">
-    ${items.map((i) => html`<li><time datetime="${i.at}">${dateTime(i.at, ctx.locale)}</time> — ${i.text}</li>`)}
+    ${items.map(
+      (i) =>
+        html`<li>
+          <time datetime="${i.at}">${dateTime(i.at, ctx.locale)}</time> —
+          ${i.eventId ? html`<a href="/dashboard/events/${encodeURIComponent(i.eventId)}">${i.text}</a>` : i.text}
+        </li>`,
+    )}
   </ol>`;
 }
 
 function pixTable(ctx: DashContext, f: ChargeFacts): Html {
   const { t } = ctx;
   const rows = f.received.flatMap((p) => [
-    { kind: t.pix, id: p.endToEndId, value: p.value, at: p.settledAt, who: p.payerName, status: 'COMPLETED' },
+    {
+      kind: t.pix,
+      id: p.endToEndId,
+      value: p.value,
+      at: p.settledAt,
+      who: p.payerName,
+      status: 'COMPLETED',
+      receipt: receiptUrl('pix-in', p.endToEndId),
+    },
     ...p.refunds.map((r) => ({
       kind: t.tlRefund,
       id: r.endToEndId ?? r.correlationID,
@@ -54,6 +102,7 @@ function pixTable(ctx: DashContext, f: ChargeFacts): Html {
       at: r.time,
       who: '',
       status: r.status as string,
+      receipt: r.endToEndId && r.status === 'CONFIRMED' ? receiptUrl('pix-refund', r.endToEndId) : undefined,
     })),
   ]);
   return table(
@@ -65,6 +114,47 @@ function pixTable(ctx: DashContext, f: ChargeFacts): Html {
       { head: t.status, cell: (r) => badge(t, r.status) },
       { head: t.payer, cell: (r) => r.who || '—' },
       { head: t.createdAt, cell: (r) => dateTime(r.at, ctx.locale) },
+      {
+        head: t.receipt,
+        cell: (r) => (r.receipt ? html`<a href="${r.receipt}" aria-label="${t.receipt} ${r.id}">PDF</a>` : '—'),
+      },
+    ],
+    rows,
+    t,
+  );
+}
+
+// The dashboard's link to a Pix receipt (the receipts service, as GET /api/v1/receipt does).
+export function receiptUrl(type: 'pix-in' | 'pix-out' | 'pix-refund', endToEndId: string): string {
+  return `/dashboard/receipts/${type}/${encodeURIComponent(endToEndId)}`;
+}
+
+// The deliveries of the charge's events to the company's webhooks, newest first.
+function eventDeliveriesTable(ctx: DashContext, events: Event[]): Html {
+  const { t } = ctx;
+  const rows = events.flatMap((e) =>
+    (e.deliveries ?? []).filter((d) => d.webhookKind === 'PLATFORM').map((d) => ({ event: e, d })),
+  );
+  rows.sort((a, b) => b.d.createdAt.localeCompare(a.d.createdAt));
+  return table(
+    t.deliveries,
+    [
+      {
+        head: t.event,
+        cell: (r: { event: Event; d: EventDelivery }) =>
+          html`<a
+            href="/dashboard/webhooks/${encodeURIComponent(r.d.webhookId)}/deliveries/${encodeURIComponent(r.d.id)}"
+            >${r.event.type}</a
+          >`,
+      },
+      { head: t.status, cell: (r) => badge(t, r.d.status) },
+      { head: t.attempts, cell: (r) => r.d.attempts, num: true },
+      {
+        head: t.answer,
+        cell: (r) =>
+          r.d.lastStatusCode ? `HTTP ${r.d.lastStatusCode}` : r.d.lastErrorClass ? r.d.lastErrorClass : '—',
+      },
+      { head: t.createdAt, cell: (r) => dateTime(r.d.createdAt, ctx.locale) },
     ],
     rows,
     t,
@@ -135,6 +225,6 @@ export function chargePanels(
     actions: actions(ctx, f),
     timeline: timeline(ctx, f),
     pix: pixTable(ctx, f),
-    deliveries: deliveriesTable(ctx, f.deliveries),
+    deliveries: eventDeliveriesTable(ctx, f.events),
   };
 }

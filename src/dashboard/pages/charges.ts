@@ -83,15 +83,20 @@ export async function chargesPage(ctx: DashContext): Promise<Answer> {
 }
 
 // What the charge page shows, read in three statements: the charge, its Pix with their
-// refunds, its webhook deliveries.
+// refunds, its events (and those of its Pix: they carry the charge's correlationID, a Pix
+// API callback its txid) with their webhook deliveries.
 async function factsOf(ctx: DashContext): Promise<ChargeFacts> {
   const id = ctx.params.id!;
   const charge = await ctx.services.charges.platform.get(ctx.principal, id);
-  const [received, deliveries] = await Promise.all([
+  const [received, events] = await Promise.all([
     ctx.services.pixin.receivedOfCharge(ctx.principal, charge.transactionID),
-    ctx.services.webhooks.recentDeliveries(ctx.principal, { transactionId: charge.transactionID }, 20),
+    ctx.services.events.ofObject(
+      ctx.principal.companyId,
+      { objectIds: [charge.globalID], correlationIds: [charge.correlationID, charge.transactionID] },
+      50,
+    ),
   ]);
-  return { charge, received, deliveries };
+  return { charge, received, events };
 }
 
 function amounts(ctx: DashContext, c: Charge): Html {

@@ -1,10 +1,12 @@
 // Home: the account's balance (total, blocked, available), money in and out per day for the
-// last 30 days (a chart, and the same figures as a table), the last events.
+// last 30 days (a chart, and the same figures as a table), the last events (read at once
+// with the balance).
 import { getBalanceWithDailyFlows, type DailyFlow } from '../../ledger/ledger.service';
 import { page, type Answer, type DashContext } from '../context';
 import { brasiliaDay, dayLabel, money } from '../view/format';
 import { html, raw } from '../view/html';
-import { notYet, table } from '../view/parts';
+import { table } from '../view/parts';
+import { eventsTable } from './events';
 
 const DAYS = 30;
 
@@ -23,7 +25,10 @@ export async function homePage(ctx: DashContext): Promise<Answer> {
   const { t, principal, services } = ctx;
   const now = await services.clock.now(principal.companyId);
   const since = new Date(now.getTime() - (DAYS + 1) * 86_400_000);
-  const { balance, days: flows } = await getBalanceWithDailyFlows(services.db, principal.accountId, since);
+  const [{ balance, days: flows }, { events }] = await Promise.all([
+    getBalanceWithDailyFlows(services.db, principal.accountId, since),
+    services.events.list(principal.companyId, { limit: 10 }),
+  ]);
   const days = lastDays(now, flows);
   const chartData = {
     labels: [t.moneyIn, t.moneyOut],
@@ -73,7 +78,8 @@ export async function homePage(ctx: DashContext): Promise<Answer> {
       </section>
       <section aria-labelledby="events-h">
         <h2 id="events-h">${t.lastEvents}</h2>
-        ${notYet(t, 'events.list')}
+        ${eventsTable(ctx, events)}
+        <p><a href="/dashboard/events">${t.events} →</a></p>
       </section>`,
   );
 }

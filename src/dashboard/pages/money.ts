@@ -5,6 +5,7 @@ import { done, page, type Answer, type DashContext } from '../context';
 import { dateTime, money } from '../view/format';
 import { html } from '../view/html';
 import { badge, flash, pager, postForm, skipOf, table } from '../view/parts';
+import { receiptUrl } from './charge-panels';
 
 type S = components['schemas'];
 const LIMIT = 25;
@@ -37,6 +38,15 @@ export async function pixPage(ctx: DashContext): Promise<Answer> {
                 : '—',
           },
           { head: t.createdAt, cell: (x) => dateTime(x.time, ctx.locale) },
+          {
+            head: t.receipt,
+            cell: (x) =>
+              x.endToEndId
+                ? html`<a href="${receiptUrl('pix-in', x.endToEndId)}" aria-label="${t.receipt} ${x.endToEndId}"
+                    >PDF</a
+                  >`
+                : '—',
+          },
         ],
         transactions,
         t,

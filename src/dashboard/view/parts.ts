@@ -1,5 +1,4 @@
-// Pieces most pages share: tables that scroll sideways on a phone, status badges, notices,
-// the "not available yet" panel of sections waiting for a service.
+// Pieces most pages share: tables that scroll sideways on a phone, status badges, notices.
 import type { DashContext } from '../context';
 import { html, type Html } from './html';
 import { statusName, type Texts } from './i18n';
@@ -53,10 +52,6 @@ export function badge(t: Texts, status: string | undefined): Html {
 export function flash(ctx: DashContext): Html {
   const msg = ctx.query.msg;
   return html`<p id="form-status" role="status" ${msg ? html`class="notice"` : ''}>${msg ?? ''}</p>`;
-}
-
-export function notYet(t: Texts, what: string): Html {
-  return html`<div class="notice" role="note"><strong>${t.notYet}</strong>: ${t.notYetBody} (${what})</div>`;
 }
 
 // A form that posts to `action` with the session's CSRF token; `async`: the page's script
