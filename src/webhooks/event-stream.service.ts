@@ -178,6 +178,8 @@ class EventStream {
   private wake: (() => void) | undefined;
   private ended = false;
   private sent = 0;
+  // The database is away: said once, not at every poll, until a read works again.
+  private failing = false;
   private finished: Promise<void> | undefined;
 
   constructor(
@@ -226,8 +228,10 @@ class EventStream {
           if (!this.write('pixgate.event', message, encodeStreamPosition(this.position))) await this.drained();
         }
         more = events.length === BATCH;
+        this.failing = false;
       } catch (error) {
-        this.owner.failed(this.id, error);
+        if (!this.failing) this.owner.failed(this.id, error);
+        this.failing = true;
         if (!isDatabaseUnavailable(error)) {
           void this.end();
           return;
