@@ -158,7 +158,9 @@ async function refusal(res: Response): Promise<Error> {
 
 function reasonOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, bad port...).
   if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
   if ((error as Error).name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
   return (error as Error).message ?? String(error);
 }
