@@ -1362,6 +1362,18 @@ export const platformOperations: OperationMeta[] = [
     "problemTypes": {}
   },
   {
+    "operationId": "streamEvents",
+    "method": "get",
+    "path": "/api/v1/events/stream",
+    "tag": "Event",
+    "security": [
+      "AppID"
+    ],
+    "scope": "EVENT_GET_LIST",
+    "requestContentTypes": [],
+    "problemTypes": {}
+  },
+  {
     "operationId": "getEvent",
     "method": "get",
     "path": "/api/v1/events/{id}",
@@ -1837,6 +1849,7 @@ export interface PlatformHandlers {
   getPixWebhookDelivery: Handler<operations['getPixWebhookDelivery']>;
   redeliverPixWebhookDelivery: Handler<operations['redeliverPixWebhookDelivery']>;
   listEvents: Handler<operations['listEvents']>;
+  streamEvents: Handler<operations['streamEvents']>;
   getEvent: Handler<operations['getEvent']>;
   listSubAccounts: Handler<operations['listSubAccounts']>;
   createSubAccount: Handler<operations['createSubAccount']>;

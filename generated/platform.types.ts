@@ -1689,6 +1689,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events as they happen
+         * @description The company's events as Server-Sent Events (text/event-stream), oldest first, from the moment the stream opens (or, with Last-Event-ID, from after that event), for as long as the connection lasts: what `npx pixgate listen` reads to forward events to a local URL. Each event is an SSE message `event: pixgate.event` whose `id` is a resumption position (send it back as the Last-Event-ID header to continue without missing or repeating an event) and whose `data` is JSON: `{id, type, isTest, body, headers}`, `body` being the exact bytes a webhook receives for the event and `headers` those a delivery carries (X-Pixgate-Event, X-Pixgate-Event-Id, X-Pixgate-Delivery-Id, X-Pixgate-Test, x-webhook-signature and X-Pixgate-Key-Id) except X-Pixgate-Signature, which the client makes with a secret of its own. The first message is `event: pixgate.ready` (data `{streamId}`); a comment line (`: keep-alive`) comes every 15 s while nothing happens. Events arrive in the order their transactions committed, within about a second, on any server process. At most 5 streams of one company at a time on one server process (429 beyond); a stream ends after maxSeconds (default and most: 3600) or when the server stops, and the client reconnects with Last-Event-ID.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/{id}": {
         parameters: {
             query?: never;
@@ -9971,6 +9991,50 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several); all types when absent
+                 * @example [
+                 *       "OPENPIX:CHARGE_COMPLETED"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Seconds after which the server ends the stream (the client reconnects with Last-Event-ID). Default 3600.
+                 * @example 1
+                 */
+                maxSeconds?: number;
+            };
+            header?: {
+                /**
+                 * @description The id of the last message received on a previous stream (opaque); the stream continues after it
+                 * @example eyJ4IjoiNzUzIiwiaSI6IjRmNmMxYzllLTliMDMtNDNlZi04YjY0LTFkOWQ0ZDkzYWExMyJ9
+                 */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (text/event-stream), until maxSeconds, the client leaves or the server stops */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

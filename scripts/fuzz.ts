@@ -129,8 +129,10 @@ async function send(
     ...(init.body !== undefined ? { body: init.body } : {}),
     redirect: 'manual',
   });
-  const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
+  // An event stream that opened lasts until maxSeconds: its opening is the answer.
+  if (type.startsWith('text/event-stream')) return void (await res.body?.cancel());
+  const text = await res.text();
   const api = apiOf(path);
   let wrong = '';
   if (res.status >= 500 && res.status !== 503) wrong = 'server error';

@@ -177,20 +177,23 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
     database,
     migrated,
     logger,
-    // Stops accepting, lets in-flight requests finish, writes the request log's buffer, then
-    // closes the database.
+    // Stops accepting, ends the event streams, lets in-flight requests finish, writes the
+    // request log's buffer, then closes the database.
     close() {
       closing ??= (async () => {
-        await Promise.all(
-          [http, https].map(
+        const servers = [http, https].filter((server) => server !== undefined);
+        const stopped = Promise.all(
+          servers.map(
             (server) =>
-              server &&
               new Promise<void>((ok) => {
                 server.close(() => ok());
                 server.closeIdleConnections();
               }),
           ),
         );
+        // A stream would keep its connection open for as long as it lasts (an hour).
+        await services.eventStreams.close();
+        await stopped;
         // Requests have finished: the request log writes what they left in its buffer.
         await services.requestLogs.close();
         await services.jobs.stop();

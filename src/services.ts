@@ -90,6 +90,7 @@ export interface Services {
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
+  eventStreams: WebhookServices['eventStreams'];
   accountRegisters: MoneyOutServices['accountRegisters'];
   limits: MoneyOutServices['limits'];
   rail: MoneyOutServices['rail'];
@@ -158,6 +159,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     webhooks: webhooks.webhooks,
     pixWebhooks: webhooks.pixWebhooks,
     webhookDelivery: webhooks.webhookDelivery,
+    eventStreams: webhooks.eventStreams,
     accounts: moneyOut.accounts,
     accountRegisters: moneyOut.accountRegisters,
     limits: moneyOut.limits,

@@ -292,6 +292,51 @@ export async function listObjectEventsWithDeliveries(
   }));
 }
 
+// ---- the event stream (GET /api/v1/events/stream) ----
+
+// A position in commit order: the transaction that wrote the event (xid8 as text) and its id.
+export interface StreamPosition {
+  xid: string;
+  id: string;
+}
+
+// Where a stream opened now starts: at the oldest transaction still running, so that an event
+// a transaction in flight writes is not missed (one that committed just before may be sent).
+export async function streamStart(db: Db): Promise<StreamPosition> {
+  const { rows } = await sql<{ xmin: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(
+    db,
+  );
+  return { xid: rows[0]!.xmin, id: '' };
+}
+
+export type StreamedEvent = EventRow & { xid: string };
+
+// The company's events after `after` in commit order, only those whose transaction is below
+// the oldest one still running: committed for good, so no event can appear later before them
+// (migration 2026_11_26_0900_events_stream).
+export async function eventsAfter(
+  db: Db,
+  companyId: string,
+  after: StreamPosition,
+  options: { types?: readonly string[]; limit: number },
+): Promise<StreamedEvent[]> {
+  let q = db
+    .selectFrom('events as e')
+    .select(EVENT_COLUMNS.map((c) => `e.${c}` as const))
+    .select(sql<string>`e.xid::text`.as('xid'))
+    .where('e.company_id', '=', companyId)
+    .where(sql<SqlBool>`e.xid is not null`)
+    .where(sql<SqlBool>`(e.xid, e.id) > (${after.xid}::xid8, ${after.id})`)
+    .where(sql<SqlBool>`e.xid < pg_snapshot_xmin(pg_current_snapshot())`);
+  if (options.types?.length) q = q.where('e.type', 'in', options.types);
+  const rows = await q
+    .orderBy(sql`e.xid`)
+    .orderBy('e.id')
+    .limit(options.limit)
+    .execute();
+  return rows as unknown as StreamedEvent[];
+}
+
 // ---- the outbox side (webhooks area) ----
 
 // An event of the outbox as the fan-out matches it to webhooks: without its payload (most

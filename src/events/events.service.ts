@@ -30,6 +30,10 @@ export type { EventPayload, PixCallbackPayloads, PixCallbackType } from './event
 export { EVENT_TYPES, type EventType, isEventType } from './event-types';
 export {
   claimUndispatchedEvents,
+  eventsAfter,
+  type StreamedEvent,
+  type StreamPosition,
+  streamStart,
   type EventFilters,
   findEvents,
   markEventsDispatched,
@@ -47,7 +51,7 @@ export { type EventView, eventView } from './events.view';
 // The view of an event about to be recorded (or just recorded) from what recorded it.
 export function eventViewOf(event: repo.NewEvent, environment: AccountEnvironment): EventView {
   const row = repo.newEventRow(event);
-  const stored: EventRow = { ...row, payload: event.payload, dispatched_at: event.dispatchedAt ?? null };
+  const stored: EventRow = { ...row, payload: event.payload, dispatched_at: event.dispatchedAt ?? null, xid: null };
   return eventView(stored, environment);
 }
 

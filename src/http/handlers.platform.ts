@@ -125,6 +125,7 @@ export const platformHandlers: PlatformHandlers = {
   getTransaction: transactionHandlers.getTransaction,
   listWebhooks: webhookHandlers.listWebhooks,
   createWebhook: webhookHandlers.createWebhook,
+  streamEvents: webhookHandlers.streamEvents,
   deleteWebhook: webhookHandlers.deleteWebhook,
   getWebhookPublicKeys: webhookHandlers.getWebhookPublicKeys,
   listWebhookEvents: webhookHandlers.listWebhookEvents,

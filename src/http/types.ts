@@ -1,6 +1,7 @@
 // Types shared by the generated handler maps and the handwritten handlers. A handler takes
 // the validated request of one operation (types from openapi-typescript) and returns one of
 // that operation's success responses; errors are thrown as DomainError.
+import type { Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Principal } from '../identity/principal.types';
@@ -38,7 +39,8 @@ export type HandlerReply<O> = O extends { responses: infer R }
   ? ValueOf<{
       [S in keyof R & SuccessStatus]: {
         status: S;
-        body: ContentOf<R[S]> | Buffer;
+        // A stream: an answer written as it happens (text/event-stream).
+        body: ContentOf<R[S]> | Buffer | Readable;
         contentType?: string;
         headers?: Record<string, string>;
       };

@@ -17,14 +17,9 @@ import {
 import { promisify } from 'node:util';
 import type { NewKeyMaterial } from '../signing/signing.service';
 
-export const SIGNATURE_HEADER = 'X-Pixgate-Signature';
+export { hmacSignature, SIGNATURE_HEADER } from '../lib/webhook-hmac';
 export const RSA_SIGNATURE_HEADER = 'x-webhook-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-export function hmacSignature(secret: string, body: string, unixSeconds: number): string {
-  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
-  return `t=${unixSeconds},v1=${v1}`;
-}
 
 export type Verification = { ok: true } | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' };
 

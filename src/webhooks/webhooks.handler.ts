@@ -21,6 +21,22 @@ export const webhookHandlers = {
     await ctx.services.webhooks.remove(callerOf(ctx).companyId, req.params.id);
     return { status: 200, body: { status: 'OK', id: req.params.id } };
   },
+  // Server-Sent Events until the client leaves, maxSeconds pass or the server stops
+  // (event-stream.service.ts). Connection: close, so the socket ends with the stream.
+  async streamEvents(req, ctx) {
+    const body = await ctx.services.eventStreams.start({
+      companyId: callerOf(ctx).companyId,
+      ...(req.query.type !== undefined ? { types: req.query.type } : {}),
+      ...(req.query.maxSeconds !== undefined ? { maxSeconds: req.query.maxSeconds } : {}),
+      ...(req.headers['last-event-id'] !== undefined ? { lastEventId: req.headers['last-event-id'] } : {}),
+    });
+    return {
+      status: 200,
+      body,
+      contentType: 'text/event-stream; charset=utf-8',
+      headers: { 'Cache-Control': 'no-cache, no-store', Connection: 'close', 'X-Accel-Buffering': 'no' },
+    };
+  },
   async listWebhookEvents(_req, ctx) {
     return { status: 200, body: { events: ctx.services.webhooks.events().map((name) => ({ name })) } };
   },

@@ -12,11 +12,13 @@ import { JOB_INTERVAL_MS, JOB_NAME, WebhookDeliveryService } from './delivery.se
 import { PixWebhooksService } from './pix-webhooks.service';
 import { WebhookKeys } from './webhook-keys';
 import { WebhooksService } from './webhooks.service';
+import { EventStreamService } from './event-stream.service';
 
 export interface WebhookServices {
   webhooks: WebhooksService;
   pixWebhooks: PixWebhooksService;
   webhookDelivery: WebhookDeliveryService;
+  eventStreams: EventStreamService;
 }
 
 export function buildWebhookServices(
@@ -40,5 +42,11 @@ export function buildWebhookServices(
     webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys, { companies, samples, wake }),
     pixWebhooks: new PixWebhooksService(db, clock, config, companies),
     webhookDelivery,
+    eventStreams: new EventStreamService(
+      db,
+      webhookKeys,
+      config.sandbox ? 'TESTING' : 'PRODUCTION',
+      log.child({ area: 'event-stream' }),
+    ),
   };
 }

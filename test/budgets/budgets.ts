@@ -129,6 +129,9 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   redeliverPixWebhookDelivery: { max: 9 },
   listEvents: { max: 1, target: 1 }, // the page and the count in one statement
   getEvent: { max: 1, target: 1 }, // the event with its deliveries' summary
+  // Counted until the stream opens (its answer's headers): where it starts (none when resuming
+  // with Last-Event-ID). Its polls run outside the request, one statement each per 500 ms.
+  streamEvents: { max: 1, target: 1 },
   createSandboxCompany: { max: 6 },
   sandboxPay: { max: 10, target: 12 }, // money in
   sandboxPixIn: { max: 8 },

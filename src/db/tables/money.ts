@@ -76,6 +76,9 @@ export interface EventsTable {
   correlation_id: ColumnType<string | null, string | null | undefined, string | null>;
   // A test event (POST /api/v1/webhook/{id}/test, or the one sent when a webhook is created).
   is_test: ColumnType<boolean, boolean | undefined, boolean>;
+  // The id of the transaction that wrote it (xid8, as text; written by the column's default,
+  // migration 2026_11_26_0900_events_stream): the event stream's commit order.
+  xid: ColumnType<string | null, never, never>;
 }
 
 export interface MoneyTables {

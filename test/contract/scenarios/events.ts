@@ -26,6 +26,10 @@ export const eventScenarios: Record<string, Scenario> = {
     if (!nextCursor) throw new Error('events scenario: a first page of one event has no next cursor');
     return { query: { type, start: '2020-01-01T00:00:00Z', limit: '1', cursor: nextCursor } };
   },
+  // A stream of one second (the replay reads it to its end): the ready message and heartbeat.
+  async streamEvents() {
+    return { query: { maxSeconds: '1', type: 'OPENPIX:CHARGE_COMPLETED' } };
+  },
   async getEvent(env) {
     const correlationID = await newCharge(env);
     const { events } = await firstPage(env, `correlationID=${encodeURIComponent(correlationID)}`);
