@@ -148,7 +148,11 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
 
   // Said once the database opened: a server that cannot start prints only why.
   logger.info(
-    { validators: platform.validatorCount + pix.validatorCount, ms: compiledMs },
+    {
+      validators: platform.validatorCount + pix.validatorCount,
+      ajvInstances: platform.ajvCount + pix.ajvCount,
+      ms: compiledMs,
+    },
     'request validators compiled',
   );
   const app = buildApp({ services, logger, dispatchers: { platform, pix }, countStatements: config.countStatements });
