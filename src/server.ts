@@ -22,8 +22,9 @@ export interface RunningServer {
   url: string;
   // The HTTPS listener (PIXGATE_TLS=on): https://127.0.0.1:<PIXGATE_TLS_PORT>.
   tlsUrl: string | undefined;
-  // Request validators compiled at start-up (both APIs).
+  // Request validators compiled at start-up (both APIs), and the Ajv instances holding them.
   validators: number;
+  ajvInstances: number;
   services: Services;
   database: DatabaseHandle;
   migrated: string[];
@@ -93,6 +94,14 @@ function buildDispatchers(config: Config): { platform: ApiDispatcher; pix: ApiDi
   return { platform, pix };
 }
 
+// The request validators of both APIs, and the Ajv instances that hold them.
+function validatorCounts(...dispatchers: ApiDispatcher[]): { validators: number; ajvInstances: number } {
+  return {
+    validators: dispatchers.reduce((n, d) => n + d.validatorCount, 0),
+    ajvInstances: dispatchers.reduce((n, d) => n + d.ajvCount, 0),
+  };
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(options.config);
   // The database opens while the validators compile: a new embedded data folder is copied in
@@ -147,10 +156,7 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   if (isNew && options.onNewDatabase) await options.onNewDatabase(services);
 
   // Said once the database opened: a server that cannot start prints only why.
-  logger.info(
-    { validators: platform.validatorCount + pix.validatorCount, ms: compiledMs },
-    'request validators compiled',
-  );
+  logger.info({ ...validatorCounts(platform, pix), ms: compiledMs }, 'request validators compiled');
   const app = buildApp({ services, logger, dispatchers: { platform, pix }, countStatements: config.countStatements });
 
   const http: Server = createHttpServer(app.callback());
@@ -173,6 +179,9 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
     url: `http://${urlHostOf(config.host)}:${port}`,
     tlsUrl: https ? `https://${urlHostOf(config.host)}:${(https.address() as AddressInfo).port}` : undefined,
     validators: platform.validatorCount + pix.validatorCount,
+    get ajvInstances() {
+      return validatorCounts(platform, pix).ajvInstances;
+    },
     services,
     database,
     migrated,

@@ -7,14 +7,11 @@
 // (header Idempotent-Replayed: true); with another request it answers 422; while the first
 // is still running, 409. A request that fails (4xx, 5xx) changed nothing and frees its key,
 // so it can be retried as is. Records live in the database: several processes share them.
-import type { Context as BackendContext } from 'openapi-backend';
 import { withoutDeadline } from '../db/deadline';
 import { isDatabaseUnavailable } from '../db/errors';
 import { errors } from '../errors/errors';
-import type { KoaContext, OperationMeta } from './types';
-import { fingerprintOf, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH, type Reply } from '../idempotency/idempotency.service';
-
-type Run = (c: BackendContext, koa: KoaContext) => Promise<Reply>;
+import type { OperationMeta, Reply, Run } from './types';
+import { fingerprintOf, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from '../idempotency/idempotency.service';
 
 // Frees the key (or keeps the answer) also when the request ran out of time: left RUNNING, it
 // would answer the client's retry 409 until its lease ends. With the database away it stays
@@ -29,14 +26,14 @@ async function finish(write: () => Promise<void>): Promise<void> {
 
 // Wraps a POST operation's handler with the Idempotency-Key behaviour.
 export function idempotent(meta: OperationMeta, run: Run): Run {
-  return async (c, koa) => {
+  return async (req, koa) => {
     const key = koa.get(IDEMPOTENCY_HEADER);
     const { principal, services } = koa.state.requestContext;
-    if (!key || !principal) return run(c, koa);
+    if (!key || !principal) return run(req, koa);
     if (key.length > MAX_KEY_LENGTH)
       throw errors.badRequest(`${IDEMPOTENCY_HEADER} must have at most ${MAX_KEY_LENGTH} characters`);
     const store = services.idempotency;
-    const fingerprint = fingerprintOf(meta.operationId, koa.originalUrl, c.request.requestBody);
+    const fingerprint = fingerprintOf(meta.operationId, koa.originalUrl, req.body);
     const claim = await store.claim(principal.companyId, key, meta.operationId, fingerprint);
     if (claim.kind === 'replay') return claim.reply;
     if (claim.kind === 'mismatch')
@@ -45,7 +42,7 @@ export function idempotent(meta: OperationMeta, run: Run): Run {
       throw errors.conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
     let reply: Reply | undefined;
     try {
-      reply = await run(c, koa);
+      reply = await run(req, koa);
       return reply;
     } finally {
       await finish(() => store.finish(principal.companyId, key, fingerprint, reply));

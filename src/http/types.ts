@@ -91,3 +91,23 @@ export interface AppState {
 }
 
 export type KoaContext = Koa.ParameterizedContext<AppState>;
+
+// A request as dispatch hands it to a handler (HandlerRequest of any operation): its path and
+// query values as validation coerced them.
+export interface ParsedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string | undefined>;
+}
+
+// What a handler answers (HandlerReply of any operation).
+export interface Reply {
+  status: number;
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+// A handler run for a request, with the layers around it (Idempotency-Key).
+export type Run = (req: ParsedRequest, koa: KoaContext) => Promise<Reply>;

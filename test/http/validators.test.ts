@@ -1,6 +1,7 @@
 // Request validators are compiled when the server starts, not on an operation's first
 // request: every operation has its parameter validator, and one for its body when it has a
-// JSON or form body, and the count the start-up log reports is that sum.
+// JSON or form body, and the count the start-up log reports is that sum. They share a few Ajv
+// instances (dispatch.ts, through openapi-backend's customizeAjv option), not one each.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../support/server';
@@ -26,6 +27,15 @@ test('every request validator of both specs is compiled at start-up', async () =
     }
   }
   assert.is(server.validators, expected);
+});
+
+test('the validators share one Ajv instance per validation context, not one each', async () => {
+  // Responses too (test servers check them): one answered request compiles its validators.
+  const res = await server.client.get('/api/v1/sandbox/clock');
+  assert.is(res.status, 200, res.text);
+  // openapi-backend's four contexts (request body, parameters, response, response headers) in
+  // each spec, at most; without sharing there would be one instance per validator.
+  assert.ok(server.ajvInstances >= 2 && server.ajvInstances <= 8, `${server.ajvInstances} Ajv instances`);
 });
 
 test.run();
