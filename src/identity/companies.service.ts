@@ -12,7 +12,10 @@ import type { Company, Database } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import * as repo from './identity.repository';
 
-const TTL_MS = 60_000;
+// The change feed evicts an entry on every process when it changes, and nothing is served
+// while the feed is down (src/db/read-cache.ts), so the time limit is only a backstop: long
+// enough that a request in steady state never pays a reload it did not cause.
+const TTL_MS = 10 * 60_000;
 
 export const companyChange = (companyId: string) => `company:${companyId}`;
 // Only the company's list of accounts changed (its credentials and settings did not).

@@ -108,9 +108,10 @@ export function hasFeature(principal: Principal, feature: string): boolean {
   return principal.features.includes(feature);
 }
 
-// Applications are read on every authenticated request: cached per process for a short time,
-// forgotten at once on every process when their company announces a change (src/db/read-cache).
-const CREDENTIALS_TTL_MS = 30_000;
+// Applications are read on every authenticated request: cached per process, forgotten at once
+// on every process when their company announces a change (src/db/read-cache), and not served
+// while the feed is down; the time limit is a backstop, as companies.service.ts says.
+const CREDENTIALS_TTL_MS = 10 * 60_000;
 
 export class IdentityService {
   private readonly applications: ReadCache<ApplicationWithCompany>;
