@@ -9,7 +9,8 @@
 // workload before its runs, default 3), BENCH_CONNECTIONS (50), BENCH_PAIRS (3),
 // BENCH_ONLY (a regular expression: the workloads whose names match; default all),
 // BENCH_SKIP (start-up,embedded: parts left out, e.g. for a quick Postgres-only run),
-// BENCH_VERBOSE=1 (print each pair's figures too), BENCH_TLS=1 or PIXGATE_MTLS=required (then
+// BENCH_VERBOSE=1 (print each pair's figures too), BENCH_MODES (cold,steady: which tables to print;
+// default both), BENCH_COLD_ANALYZE=0 (the cold runs without the early ANALYZE, see below), BENCH_TLS=1 or PIXGATE_MTLS=required (then
 // pixgate runs each workload again over HTTPS with mutual TLS required, a client certificate
 // and a bound token, on keep-alive connections as clients hold them, and the TLS figures are
 // printed beside the plain ones).
@@ -33,6 +34,8 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const SKIP = (process.env.BENCH_SKIP ?? '').split(',');
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
+const MODES = (process.env.BENCH_MODES ?? 'cold,steady').split(',');
+const COLD_ANALYZE = process.env.BENCH_COLD_ANALYZE !== '0';
 const TLS = process.env.BENCH_TLS === '1' || process.env.PIXGATE_MTLS === 'required';
 // The plain runs and the start-up measure pixgate as `make run` starts it: without TLS.
 const PLAIN_ENV = { PIXGATE_TLS: 'off', PIXGATE_MTLS: 'off' };
@@ -212,6 +215,10 @@ async function load(options: autocannon.Options, seconds = SECONDS): Promise<Run
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
+// Steady: each workload warmed up on both servers, then the tables analyzed. Cold: the
+// servers and the database as they start, measured from their first request.
+type Mode = 'steady' | 'cold';
+
 async function compare(
   label: string,
   pixgate: Child,
@@ -219,6 +226,7 @@ async function compare(
   f: Fixture,
   seeded: { charge: string; token: string },
   settle: () => Promise<void>,
+  mode: Mode = 'steady',
 ): Promise<Map<string, Run>> {
   const medians = new Map<string, Run>();
   console.log(`\n${label}: ${SECONDS} s per run, ${CONNECTIONS} connections, ${PAIRS} alternating pairs`);
@@ -232,11 +240,13 @@ async function compare(
     // creation's foreign-key checks scanned the whole locations table (4,000 scans reading
     // 20 million rows in one 10 s run), while the second server's sessions planned on tables
     // the first had grown. Warming up also compiles both servers' code before it is measured.
-    if (WARMUP_SECONDS > 0) {
-      await load(workload.options(pixgate.url, f), WARMUP_SECONDS);
-      await load(workload.options(bare.url, f, seeded), WARMUP_SECONDS);
+    if (mode === 'steady') {
+      if (WARMUP_SECONDS > 0) {
+        await load(workload.options(pixgate.url, f), WARMUP_SECONDS);
+        await load(workload.options(bare.url, f, seeded), WARMUP_SECONDS);
+      }
+      await settle();
     }
-    await settle();
     const ours: Run[] = [];
     const theirs: Run[] = [];
     for (let i = 0; i < PAIRS; i++) {
@@ -258,6 +268,7 @@ async function compare(
       )} ${pad((rps / bareRps).toFixed(2) + 'x', 6)}${errors ? `  (${errors} non-2xx/errors!)` : ''}`,
     );
   }
+  if (mode === 'cold') return medians;
   const atEnd = rssMiB(pixgate);
   // And once the load has been over for 10 s: V8 gives back what the last run left in its heap.
   await new Promise((ok) => setTimeout(ok, 10_000));
@@ -305,9 +316,11 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
       const seeded = await call(bare.url, 'POST', '/api/v1/charge', { correlationID: 'bare-read-me', value: 1234 });
       const seededIds = { charge: seeded.charge.id, token: seeded.token };
       const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
-      plain = await compare(label, pixgate, bare, f, seededIds, () =>
-        kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
-      );
+      if (MODES.includes('cold')) await coldFigures(kind, dbUrl, label, pixgate, bare, f, seededIds);
+      if (MODES.includes('steady'))
+        plain = await compare(`${label}, steady (warmed up, analyzed)`, pixgate, bare, f, seededIds, () =>
+          kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
+        );
     } finally {
       await stopChild(bare);
     }
@@ -325,6 +338,49 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     if (kind === 'postgres') await dropDatabase(process.env.DATABASE_URL!, database);
   }
+}
+
+// Cold: a new database and both servers just started, no warm-up, each workload measured from
+// its first request (so the first pairs include compiling each server's code). On Postgres the
+// tables are first analyzed while nearly empty (the bench company, two charges), as
+// autovacuum's first pass does to a new database once 50 rows changed: plans made then
+// (generic plans of prepared statements, foreign-key checks) are what a growing table meets
+// until its next ANALYZE, and a server whose Postgres runs without autovacuum never analyzes
+// at all. BENCH_COLD_ANALYZE=0 leaves it out.
+async function coldFigures(
+  kind: 'embedded' | 'postgres',
+  dbUrl: string,
+  label: string,
+  pixgate: Child,
+  bare: Child,
+  f: Fixture,
+  seeded: { charge: string; token: string },
+): Promise<void> {
+  const analyzed = kind === 'postgres' && COLD_ANALYZE;
+  if (analyzed) await analyze(dbUrl);
+  const how = analyzed ? 'new database analyzed nearly empty' : 'new database';
+  const before = kind === 'postgres' ? await seqScans(dbUrl) : undefined;
+  await compare(`${label}, cold (${how}, no warm-up)`, pixgate, bare, f, seeded, async () => undefined, 'cold');
+  if (!before) return;
+  // What a plan made for an empty table costs shows here: a key's check or probe that walks
+  // the table (counts as Postgres has published them, within a second or so).
+  const after = await seqScans(dbUrl);
+  const read = [...after].map(([t, a]) => {
+    const b = before.get(t) ?? { scans: 0, rows: 0 };
+    return `${t} ${a.scans - b.scans} (${a.rows - b.rows} rows)`;
+  });
+  console.log(`sequential scans during the cold runs (both servers): ${read.join(', ')}`);
+}
+
+async function seqScans(url: string): Promise<Map<string, { scans: number; rows: number }>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ relname: string; scans: string; rows: string }>(
+    `select relname, seq_scan as scans, seq_tup_read as rows from pg_stat_user_tables
+      where relname in ('charges', 'locations', 'charge_revisions', 'events') order by relname`,
+  );
+  await client.end();
+  return new Map(rows.map((r) => [r.relname, { scans: Number(r.scans), rows: Number(r.rows) }]));
 }
 
 async function createDatabase(url: string, name: string): Promise<string> {
