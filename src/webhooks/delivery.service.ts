@@ -29,6 +29,8 @@ import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
 import { type Attempt, failedAttempt, send } from './sender';
 import { classifyError } from './attempt-errors';
+import { checkedLookup } from './checked-lookup';
+import { type ProbeResult, probeReceiver, type WebhookTlsService } from '../tls/webhook-tls.service';
 import { hmacSignature, RSA_SIGNATURE_HEADER, rsaSignature, SIGNATURE_HEADER } from './signature';
 import type { WebhookKeys } from './webhook-keys';
 import { openedWebhook } from './webhook-secrets';
@@ -91,6 +93,7 @@ export class WebhookDeliveryService {
     private readonly config: Config,
     private readonly keys: WebhookKeys,
     private readonly log: Logger,
+    private readonly tls: Pick<WebhookTlsService, 'receiverTls'>,
   ) {
     this.schedule = config.webhooks.retryScheduleMs;
     this.timeoutMs = config.webhooks.timeoutMs;
@@ -189,18 +192,7 @@ export class WebhookDeliveryService {
     const at = new Date();
     const url = targetUrl(webhook);
     const headers = await this.headers(delivery, webhook, at);
-    let attempt: Attempt;
-    try {
-      attempt = await send({
-        url,
-        body: delivery.body,
-        headers,
-        timeoutMs: this.timeoutMs,
-        allowPrivate: this.config.sandbox,
-      });
-    } catch (err) {
-      attempt = failedAttempt(classifyError(err, { host: url.host }), 0);
-    }
+    const { attempt, probe } = await this.call(delivery, url, headers);
     const outcome = manual ? manualOutcome(delivery, attempt) : this.automaticOutcome(delivery, attempt);
     const record: repo.AttemptRecord = {
       deliveryId: delivery.id,
@@ -214,6 +206,8 @@ export class WebhookDeliveryService {
       response: attempt.response,
       errorClass: attempt.errorClass,
       errorCode: attempt.errorCode,
+      tls: attempt.tls,
+      probe,
     };
     const held = await this.recordAttempt(token, record, outcome, at.getTime() + this.leaseMs - LEASE_MARGIN_MS);
     if (!held)
@@ -238,6 +232,31 @@ export class WebhookDeliveryService {
         'webhook attempt failed',
       );
     return attempt;
+  }
+
+  // One HTTP attempt; an https receiver over mutual TLS with the company's settings, probed
+  // first without a client certificate when the company asks for it.
+  private async call(
+    delivery: WebhookDelivery,
+    url: URL,
+    headers: Record<string, string>,
+  ): Promise<{ attempt: Attempt; probe: ProbeResult | null }> {
+    const guard = this.config.sandbox ? {} : { lookup: checkedLookup };
+    try {
+      const tls = url.protocol === 'https:' ? await this.tls.receiverTls(delivery.company_id) : undefined;
+      const probe = tls?.probe ? await probeReceiver(url, tls, { timeoutMs: this.timeoutMs, ...guard }) : null;
+      const attempt = await send({
+        url,
+        body: delivery.body,
+        headers,
+        timeoutMs: this.timeoutMs,
+        allowPrivate: this.config.sandbox,
+        ...(tls ? { tls } : {}),
+      });
+      return { attempt, probe };
+    } catch (err) {
+      return { attempt: failedAttempt(classifyError(err, { host: url.host }), 0), probe: null };
+    }
   }
 
   // Records the attempt as soon as the receiver answered. A database that is away then (a

@@ -7,6 +7,7 @@ import type { EventSamples } from '../events/events.service';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
+import type { WebhookTlsService } from '../tls/webhook-tls.service';
 import type { SigningKeyService } from '../signing/signing.service';
 import { JOB_INTERVAL_MS, JOB_NAME, WebhookDeliveryService } from './delivery.service';
 import { PixWebhooksService } from './pix-webhooks.service';
@@ -28,9 +29,10 @@ export function buildWebhookServices(
   log: Logger,
   companies: CompanyDirectory,
   samples: EventSamples,
+  tls: WebhookTlsService,
 ): WebhookServices {
   const webhookKeys = new WebhookKeys(keys);
-  const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
+  const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }), tls);
   // Drains the events outbox and sends due deliveries (tests: jobs.runNow('webhooks')).
   jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
     await webhookDelivery.runOnce();

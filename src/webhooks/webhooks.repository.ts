@@ -4,6 +4,8 @@ import { type Kysely, sql } from 'kysely';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import { type WritePart, withParts } from '../db/together';
 import type {
+  AttemptProbe,
+  AttemptTls,
   Database,
   DeliveryStatus,
   NewWebhook,
@@ -268,6 +270,9 @@ export interface AttemptRecord {
   response: { headers: Record<string, string>; body: string; bodyTruncated: boolean } | null;
   errorClass: string | null;
   errorCode: string | null;
+  // The handshake of an https attempt, and the probe before it (null on http).
+  tls: AttemptTls | null;
+  probe: AttemptProbe | null;
 }
 
 export interface DeliveryOutcome {
@@ -309,11 +314,13 @@ export async function recordAttempt(
     logged as (
       -- logged only while the delivery exists (its webhook may have been deleted meanwhile)
       insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual, url,
-        request_headers, response_headers, response_body, response_body_truncated, error_class, error_code)
+        request_headers, response_headers, response_body, response_body_truncated, error_class, error_code,
+        tls, probe)
       select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text,
         ${attempt.manual}::boolean, ${attempt.url}::text, ${JSON.stringify(attempt.requestHeaders)}::jsonb,
         ${response ? JSON.stringify(response.headers) : null}::jsonb, ${response?.body ?? null}::text,
-        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text
+        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text,
+        ${attempt.tls ? JSON.stringify(attempt.tls) : null}::jsonb, ${attempt.probe ? JSON.stringify(attempt.probe) : null}::jsonb
       from webhook_deliveries where id = ${attempt.deliveryId})
     select count(*)::integer as held from outcome`.execute(db);
   return Number(rows[0]?.held ?? 0) > 0;

@@ -59,6 +59,23 @@ export interface WebhookAttemptsTable {
   // code (ENOTFOUND, CERT_HAS_EXPIRED...).
   error_class: ColumnType<string | null, string | null | undefined, string | null>;
   error_code: ColumnType<string | null, string | null | undefined, string | null>;
+  // An https attempt's handshake (migration 2026_11_26_0900_webhook_attempt_tls), and the probe
+  // without a client certificate that preceded it when the company asks for probes.
+  tls: ColumnType<AttemptTls | null, string | null | undefined, string | null>;
+  probe: ColumnType<AttemptProbe | null, string | null | undefined, string | null>;
+}
+
+export interface AttemptTls {
+  protocol: string | null;
+  presentedCertificate: boolean;
+  // null: the handshake failed before it could tell.
+  askedClientCertificate: boolean | null;
+}
+
+export interface AttemptProbe {
+  acceptedWithoutCertificate: boolean;
+  askedClientCertificate: boolean | null;
+  detail: string;
 }
 
 export interface WebhooksTables {
