@@ -111,7 +111,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const sandbox = new SandboxService(identity, clock);
   const pixin = buildPixInService(config, db, clock, jobs);
   const tls = buildTlsServices({ config, db, clock, changes, identity, companies });
-  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies, eventSamples, tls.webhookTls);
+  const webhooks = buildWebhookServices({ config, db, clock, keys, jobs, log, companies, changes, tls, eventSamples });
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));

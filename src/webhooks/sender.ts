@@ -10,7 +10,7 @@
 // client certificate, verifies the receiver's against the system's CAs and the company's bundle,
 // and refuses a receiver that asked no client certificate before anything is sent
 // (src/tls/webhook-tls.service.ts). The attempt then keeps what the handshake said.
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AttemptTls } from '../db/schema';
 import {
@@ -104,6 +104,24 @@ export function mtlsFailure(err: unknown, context: FailureContext, connection?: 
   return classifyError(err, context);
 }
 
+// Plain http receivers keep their connections between deliveries (a handshake each time
+// would cost more than the delivery), at most PER_RECEIVER_SOCKETS to one origin. Outside
+// sandbox mode the lookup is the checked one: a connection goes to an address checked when it
+// was made. Free sockets are closed before a receiver's own keep-alive timeout (Node reads its
+// Keep-Alive header) and do not hold the process open.
+const PER_RECEIVER_SOCKETS = 8;
+const agents = new Map<string, HttpAgent>();
+
+function keepAliveAgent(url: URL, lookup: { lookup?: typeof checkedLookup }): HttpAgent {
+  const key = `${lookup.lookup ? 'checked' : 'any'} ${url.origin}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new HttpAgent({ keepAlive: true, maxSockets: PER_RECEIVER_SOCKETS, timeout: 30_000, ...lookup });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 // Postgres text and jsonb hold no NUL character.
 const storable = (text: string) => text.replace(/\u0000/g, '\ufffd');
 
@@ -126,7 +144,8 @@ export async function send(options: SendOptions): Promise<Attempt> {
   }
   // Outside sandbox mode every name is resolved and checked when the connection is made.
   const lookup = options.allowPrivate ? {} : { lookup: checkedLookup };
-  if (url.protocol !== 'https:' || !options.tls) return exchange(options, { agent: false, ...lookup }, elapsed);
+  if (url.protocol === 'http:') return exchange(options, { agent: keepAliveAgent(url, lookup) }, elapsed);
+  if (!options.tls) return exchange(options, { agent: false, ...lookup }, elapsed);
   let connection: ReceiverConnection;
   try {
     connection = await connectReceiver(url, options.tls, { timeoutMs: options.timeoutMs, ...lookup });

@@ -212,23 +212,50 @@ export async function insertLeasedDelivery(
 
 // Leases up to `limit` due deliveries to the caller for `leaseMs`. Rows another worker is
 // claiming right now are skipped (FOR UPDATE SKIP LOCKED), leased ones are not due.
+// Due deliveries, leased to `token`. One object's deliveries go in the order they were made:
+// one waits while an earlier delivery of its object waits for its first attempt or is being
+// attempted (after a failed first attempt the later ones go on: a receiver that is down does
+// not hold its other events back). `except`: deliveries this run already attempted.
 export async function claimDueDeliveries(
   db: Db,
   limit: number,
   leaseMs: number,
   token: string,
+  except: readonly string[] = [],
 ): Promise<WebhookDelivery[]> {
-  const due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', latestCompanyNowSql())
-    .where('next_attempt_at', '<=', deliveryNow())
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
-    .orderBy('next_attempt_at')
+  let due = db
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.status', '=', 'PENDING')
+    .where('d.next_attempt_at', '<=', latestCompanyNowSql())
+    .where('d.next_attempt_at', '<=', deliveryNow())
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', sql<Date>`now()`)]))
+    .where((eb) =>
+      eb.or([
+        eb('d.object_id', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhook_deliveries as e')
+              .select(sql`1`.as('one'))
+              .whereRef('e.company_id', '=', 'd.company_id')
+              .whereRef('e.object_id', '=', 'd.object_id')
+              .whereRef('e.seq', '<', 'd.seq')
+              .where('e.status', '=', 'PENDING')
+              .where('e.is_test', '=', false)
+              .where((inner) =>
+                inner.or([inner('e.attempt_count', '=', 0), inner('e.lease_until', '>=', sql<Date>`now()`)]),
+              ),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.seq')
     .limit(limit)
     .forUpdate()
     .skipLocked();
+  if (except.length > 0) due = due.where('d.id', 'not in', except);
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_token: token, lease_until: inMs(leaseMs) })

@@ -36,6 +36,10 @@ export interface WebhookDeliveriesTable {
   updated_at: Date;
   // A test delivery: attempted once, never retried on the schedule.
   is_test: ColumnType<boolean, boolean | undefined, boolean>;
+  // The event's object (migration 2026_11_26_0910_webhook_order_wake), and the order the
+  // deliveries were made in: one object's deliveries go out in that order.
+  object_id: ColumnType<string | null, string | null | undefined, string | null>;
+  seq: Generated<string>;
 }
 
 export interface WebhookAttemptsTable {
