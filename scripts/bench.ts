@@ -13,6 +13,9 @@
 // pixgate runs each workload again over HTTPS with mutual TLS required, a client certificate
 // and a bound token, on keep-alive connections as clients hold them, and the TLS figures are
 // printed beside the plain ones).
+// BENCH_MODE=webhooks: only the webhook figures (scripts/bench-webhooks.ts: latency from a
+// payment to its webhook, p50/p99, order per charge, and the drain rate of a backlog), which
+// the full run prints too unless BENCH_SKIP names `webhooks`.
 // Targets (the issue's, checked here by eye, never by a timed test): on Postgres, charge
 // creation and read at 0.7x or more of the bare route with p99 at most 25 ms; start-up under
 // 2 s; RSS under 300 MB.
@@ -24,6 +27,7 @@ import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { webhookFigures } from './bench-webhooks';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,6 +38,7 @@ const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const SKIP = (process.env.BENCH_SKIP ?? '').split(',');
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
 const TLS = process.env.BENCH_TLS === '1' || process.env.PIXGATE_MTLS === 'required';
+const WEBHOOKS_ONLY = process.env.BENCH_MODE === 'webhooks';
 // The plain runs and the start-up measure pixgate as `make run` starts it: without TLS.
 const PLAIN_ENV = { PIXGATE_TLS: 'off', PIXGATE_MTLS: 'off' };
 
@@ -291,6 +296,10 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   let stopped = false;
   try {
     const f = await fixture(pixgate.url);
+    const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
+    if (!SKIP.includes('webhooks'))
+      await webhookFigures(label, (method, path, body, auth) => call(pixgate.url, method, path, body, auth));
+    if (WEBHOOKS_ONLY) return;
     const bare = await startChild(
       BARE,
       {
@@ -304,7 +313,6 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
     try {
       const seeded = await call(bare.url, 'POST', '/api/v1/charge', { correlationID: 'bare-read-me', value: 1234 });
       const seededIds = { charge: seeded.charge.id, token: seeded.token };
-      const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
       plain = await compare(label, pixgate, bare, f, seededIds, () =>
         kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
       );
@@ -483,7 +491,7 @@ async function tlsFigures(
 }
 
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });
-if (!SKIP.includes('start-up')) await startup();
+if (!SKIP.includes('start-up') && !WEBHOOKS_ONLY) await startup();
 if (!SKIP.includes('embedded')) await benchOn('embedded');
 if (process.env.DATABASE_URL) await benchOn('postgres');
 else console.log('\nDATABASE_URL is not set: the Postgres comparison was skipped');

@@ -96,6 +96,7 @@ export class WebhookDeliveryService {
   private readonly receivers = new Limits(PER_RECEIVER);
   private readonly signatures = new EventSignatures();
   private nudged = false;
+  private heard: (() => void) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -116,6 +117,12 @@ export class WebhookDeliveryService {
   // a run in progress fans them out before its next claim.
   nudge(): void {
     this.nudged = true;
+    this.heard?.();
+  }
+
+  // Resolves at the next nudge: a run waiting for attempts to end fans new events out meanwhile.
+  private nextNudge(): Promise<void> {
+    return new Promise((resolve) => (this.heard = resolve));
   }
 
   // One run of the job: fan out what the outbox holds, then send what is due, up to
@@ -139,8 +146,11 @@ export class WebhookDeliveryService {
       }
       if (claimed.length > 0 && inFlight.size < MAX_IN_FLIGHT) continue;
       if (inFlight.size === 0 && !this.nudged) break;
-      // An attempt that ends may let a later delivery of its object go.
-      if (inFlight.size > 0) await Promise.race(inFlight);
+      if (this.nudged) continue;
+      // An attempt that ends may let a later delivery of its object go; new events are
+      // fanned out while attempts are in flight.
+      if (inFlight.size > 0) await Promise.race([...inFlight, this.nextNudge()]);
+      this.heard = undefined;
     }
     return stats;
   }
