@@ -4648,6 +4648,24 @@ export interface components {
                 /** @description The reason in words */
                 reason: string;
             } | null;
+            /** @description The handshake of an attempt to an https receiver, over mutual TLS: pixgate presents its client certificate (PIXGATE_WEBHOOK_CLIENT_CERT, or one from the sandbox CA at GET /sandbox/ca.pem) and verifies the receiver's against the system's CAs and the company's bundle (PUT /api/v1/webhook/tls). Null on http receivers and on attempts logged before this was kept. */
+            tls: {
+                /** @description The TLS version agreed (TLSv1.3, TLSv1.2); null when the handshake failed */
+                protocol: string | null;
+                /** @description pixgate offered its client certificate */
+                presentedCertificate: boolean;
+                /** @description The receiver asked for a client certificate (false: it does not check mutual TLS, and nothing was sent); null when the handshake failed before it could tell */
+                askedClientCertificate: boolean | null;
+            } | null;
+            /** @description What the probe without a client certificate found just before this attempt, when the company asks that receivers be probed (PUT /api/v1/webhook/tls, probeReceivers); null otherwise. */
+            probe: {
+                /** @description The receiver answered a caller without a client certificate (other than 401/403): it does not enforce mutual TLS */
+                acceptedWithoutCertificate: boolean;
+                /** @description The receiver asked for a client certificate during the probe's handshake; null when the handshake failed */
+                askedClientCertificate: boolean | null;
+                /** @description What happened, in words */
+                detail: string;
+            } | null;
         };
         /** @description Delivery of one event to a webhook, with every attempt in full. */
         WebhookDeliveryDetail: {

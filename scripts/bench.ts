@@ -14,6 +14,9 @@
 // pixgate runs each workload again over HTTPS with mutual TLS required, a client certificate
 // and a bound token, on keep-alive connections as clients hold them, and the TLS figures are
 // printed beside the plain ones).
+// BENCH_MODE=webhooks: only the webhook figures (scripts/bench-webhooks.ts: latency from a
+// payment to its webhook, p50/p99, order per charge, and the drain rate of a backlog), which
+// the full run prints too unless BENCH_SKIP names `webhooks`.
 // Targets (the issue's, checked here by eye, never by a timed test): on Postgres, charge
 // creation and read at 0.7x or more of the bare route with p99 at most 25 ms; start-up under
 // 2 s; RSS under 300 MB.
@@ -25,6 +28,7 @@ import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { webhookFigures } from './bench-webhooks';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,6 +41,7 @@ const VERBOSE = process.env.BENCH_VERBOSE === '1';
 const MODES = (process.env.BENCH_MODES ?? 'cold,steady').split(',');
 const COLD_ANALYZE = process.env.BENCH_COLD_ANALYZE !== '0';
 const TLS = process.env.BENCH_TLS === '1' || process.env.PIXGATE_MTLS === 'required';
+const WEBHOOKS_ONLY = process.env.BENCH_MODE === 'webhooks';
 // The plain runs and the start-up measure pixgate as `make run` starts it: without TLS.
 const PLAIN_ENV = { PIXGATE_TLS: 'off', PIXGATE_MTLS: 'off' };
 
@@ -302,28 +307,12 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   let stopped = false;
   try {
     const f = await fixture(pixgate.url);
-    const bare = await startChild(
-      BARE,
-      {
-        PORT: '0',
-        BENCH_DB: kind === 'postgres' ? dbUrl : 'embedded',
-        BENCH_COMPANY: f.companyId,
-        BENCH_ACCOUNT: f.accountId,
-      },
-      /listening (\d+)/,
-    );
-    try {
-      const seeded = await call(bare.url, 'POST', '/api/v1/charge', { correlationID: 'bare-read-me', value: 1234 });
-      const seededIds = { charge: seeded.charge.id, token: seeded.token };
-      const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
-      if (MODES.includes('cold')) await coldFigures(kind, dbUrl, label, pixgate, bare, f, seededIds);
-      if (MODES.includes('steady'))
-        plain = await compare(`${label}, steady (warmed up, analyzed)`, pixgate, bare, f, seededIds, () =>
-          kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
-        );
-    } finally {
-      await stopChild(bare);
-    }
+    const label = kind === 'postgres' ? 'Postgres (DATABASE_URL)' : 'embedded database';
+    // The cold figures first: only then is the database new; the webhook figures last.
+    if (!WEBHOOKS_ONLY) plain = await requestFigures({ kind, dbUrl, label, pixgate, f });
+    if (!SKIP.includes('webhooks'))
+      await webhookFigures(label, (method, path, body, auth) => call(pixgate.url, method, path, body, auth));
+    if (WEBHOOKS_ONLY) return;
     if (TLS) {
       // The same database served again with TLS and mTLS required (an embedded data folder
       // has one process at a time).
@@ -538,8 +527,41 @@ async function tlsFigures(
   }
 }
 
+// The request figures against the bare route: cold (a new database) and steady.
+async function requestFigures(o: {
+  kind: 'embedded' | 'postgres';
+  dbUrl: string;
+  label: string;
+  pixgate: Child;
+  f: Fixture & { companyId: string; accountId: string };
+}): Promise<Map<string, Run>> {
+  const { kind, dbUrl, label, pixgate, f } = o;
+  const bare = await startChild(
+    BARE,
+    {
+      PORT: '0',
+      BENCH_DB: kind === 'postgres' ? dbUrl : 'embedded',
+      BENCH_COMPANY: f.companyId,
+      BENCH_ACCOUNT: f.accountId,
+    },
+    /listening (\d+)/,
+  );
+  try {
+    const seeded = await call(bare.url, 'POST', '/api/v1/charge', { correlationID: 'bare-read-me', value: 1234 });
+    const seededIds = { charge: seeded.charge.id, token: seeded.token };
+    if (MODES.includes('cold')) await coldFigures(kind, dbUrl, label, pixgate, bare, f, seededIds);
+    if (MODES.includes('steady'))
+      return await compare(`${label}, steady (warmed up, analyzed)`, pixgate, bare, f, seededIds, () =>
+        kind === 'postgres' ? analyze(dbUrl) : Promise.resolve(),
+      );
+  } finally {
+    await stopChild(bare);
+  }
+  return new Map();
+}
+
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });
-if (!SKIP.includes('start-up')) await startup();
+if (!SKIP.includes('start-up') && !WEBHOOKS_ONLY) await startup();
 if (!SKIP.includes('embedded')) await benchOn('embedded');
 if (process.env.DATABASE_URL) await benchOn('postgres');
 else console.log('\nDATABASE_URL is not set: the Postgres comparison was skipped');

@@ -111,7 +111,8 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const oauth = new OAuthService(identity, keys, pixScopes);
   const sandbox = new SandboxService(identity, clock);
   const pixin = buildPixInService(config, db, clock, jobs);
-  const webhooks = buildWebhookServices(config, db, clock, keys, jobs, log, companies, eventSamples);
+  const tls = buildTlsServices({ config, db, clock, changes, identity, companies });
+  const webhooks = buildWebhookServices({ config, db, clock, keys, jobs, log, companies, changes, tls, eventSamples });
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
@@ -123,7 +124,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
   const transactions = new TransactionsService(db);
   return {
-    ...buildTlsServices({ config, db, clock, changes, identity, companies }),
+    ...tls,
     recurrences,
     config,
     db,

@@ -86,7 +86,8 @@ abstract class Listeners {
     if (payload.startsWith(ACK)) return this.heardAck(payload.slice(ACK.length), origin);
     if (origin === this.origin) return;
     this.deliverLocally(payload);
-    this.acknowledge(origin, Number(sequence));
+    // Sequence 0: a trigger's message (the outbox's), which nobody waits to have heard.
+    if (Number(sequence) > 0) this.acknowledge(origin, Number(sequence));
   }
 
   protected abstract acknowledge(origin: string, sequence: number): void;

@@ -5,6 +5,7 @@
 // bug) is logged and the job runs again at its next interval: it never ends the process.
 import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from 'pino';
+import { withoutDeadline } from '../db/deadline';
 import { isDatabaseUnavailable } from '../db/errors';
 
 export type Job = () => Promise<void>;
@@ -90,8 +91,10 @@ export class Scheduler {
 
   private async run(name: string, entry: Registered): Promise<void> {
     // Called inside a promise, so a job that throws before returning one is caught too.
+    // Outside any request's deadline: a wake() from inside a request (a committed event heard
+    // on the change feed, a new webhook) must not lend the run that request's time limit.
     const running = Promise.resolve()
-      .then(entry.job)
+      .then(() => withoutDeadline(entry.job))
       .catch((err: unknown) => this.failed(name, err));
     entry.running = running;
     await running;

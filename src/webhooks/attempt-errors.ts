@@ -24,13 +24,17 @@ export interface AttemptFailure {
 }
 
 // What each TLS failure means for the receiver, by the code Node (OpenSSL) gives it.
+// The receiver's authority is one pixgate does not trust: where a company adds it.
+const TRUST_HINT = "the system's CAs and the company's webhook CA bundle (PUT /api/v1/webhook/tls) are trusted";
+const UNKNOWN_AUTHORITY = `the server's certificate is not signed by a known authority; ${TRUST_HINT}`;
+
 export const TLS_REASONS: Record<string, string> = {
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate is not signed by a known authority",
-  UNABLE_TO_GET_ISSUER_CERT: "the server's certificate is not signed by a known authority",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate is not signed by a known authority",
-  CERT_UNTRUSTED: "the server's certificate is not signed by a known authority",
-  SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate chain ends in a self-signed authority nobody trusts",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNKNOWN_AUTHORITY,
+  UNABLE_TO_GET_ISSUER_CERT: UNKNOWN_AUTHORITY,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNKNOWN_AUTHORITY,
+  CERT_UNTRUSTED: UNKNOWN_AUTHORITY,
+  SELF_SIGNED_CERT_IN_CHAIN: `the server's certificate chain ends in a self-signed authority nobody trusts; ${TRUST_HINT}`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: `the server's certificate is self-signed; ${TRUST_HINT}`,
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is not valid for this host name (name mismatch)",
   CERT_HAS_EXPIRED: "the server's certificate has expired",
   CERT_NOT_YET_VALID: "the server's certificate is not valid yet",
@@ -71,9 +75,13 @@ export interface FailureContext {
   host: string;
 }
 
+// What OpenSSL's code (or, for EPROTO, its words) means, when this file knows it.
+export function knownTlsReason(code: string, message: string): string | undefined {
+  return TLS_REASONS[code] ?? (code === 'EPROTO' ? TLS_MESSAGES.find(([re]) => re.test(message))?.[1] : undefined);
+}
+
 function tlsFailure(code: string, message: string): AttemptFailure | undefined {
-  const known =
-    TLS_REASONS[code] ?? (code === 'EPROTO' ? TLS_MESSAGES.find(([re]) => re.test(message))?.[1] : undefined);
+  const known = knownTlsReason(code, message);
   if (known) return { class: 'TLS', code, reason: `TLS: ${known} (${message})` };
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /certificate|ssl|tls/i.test(message))
     return { class: 'TLS', code, reason: `TLS: the handshake failed (${message})` };

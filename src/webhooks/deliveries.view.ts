@@ -69,6 +69,8 @@ export function attemptDetailView(a: WebhookAttempt): Schemas['WebhookAttemptDet
       a.error !== null || errorClass !== null
         ? { class: errorClass ?? 'OTHER', code: a.error_code, reason: a.error ?? '' }
         : null,
+    tls: a.tls,
+    probe: a.probe,
   };
 }
 

@@ -29,19 +29,27 @@ import { nextDelayMs } from './retry';
 import * as repo from './webhooks.repository';
 import { type Attempt, failedAttempt, send } from './sender';
 import { classifyError } from './attempt-errors';
+import { checkedLookup } from './checked-lookup';
+import { type ProbeResult, probeReceiver, type WebhookTlsService } from '../tls/webhook-tls.service';
 import { hmacSignature, RSA_SIGNATURE_HEADER, rsaSignature, SIGNATURE_HEADER } from './signature';
 import type { WebhookKeys } from './webhook-keys';
 import { openedWebhook } from './webhook-secrets';
+import { Limits } from './limits';
 
 export type { AccountEnvironment } from '../events/events.service';
 
 export const JOB_NAME = 'webhooks';
 export const JOB_INTERVAL_MS = 1000;
+// What the trigger on events sends when an event's transaction commits.
+export const OUTBOX_CHANGE = 'webhooks:outbox';
 const EVENT_BATCH = 200;
-// Deliveries claimed (and sent in parallel) at a time by one process.
-const SEND_BATCH = 16;
-// One run stops claiming after this long; the next run continues.
-const RUN_BUDGET_MS = 5000;
+// Deliveries claimed by one statement, attempts in flight in one process, and of those at
+// most PER_RECEIVER to one receiver (its origin).
+const SEND_BATCH = 32;
+const MAX_IN_FLIGHT = 64;
+export const PER_RECEIVER = 8;
+// Signatures of recent events kept (one per event: its deliveries go out together).
+const SIGNATURES_KEPT = 4096;
 // Recording an attempt is retried until this long before its lease expires.
 const LEASE_MARGIN_MS = 5000;
 
@@ -85,44 +93,110 @@ export class WebhookDeliveryService {
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly environment: AccountEnvironment;
+  private readonly receivers = new Limits(PER_RECEIVER);
+  private readonly signatures = new EventSignatures();
+  private nudged = false;
+  private heard: (() => void) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly config: Config,
     private readonly keys: WebhookKeys,
     private readonly log: Logger,
+    private readonly tls: Pick<WebhookTlsService, 'receiverTls'>,
   ) {
     this.schedule = config.webhooks.retryScheduleMs;
     this.timeoutMs = config.webhooks.timeoutMs;
-    // Longer than an attempt can last, so a live worker never loses its lease mid-attempt.
-    this.leaseMs = this.timeoutMs + 30_000;
+    // Longer than an attempt can last, waiting for its turn at the receiver included, so a
+    // live worker never loses its lease mid-attempt.
+    this.leaseMs = this.timeoutMs * Math.ceil(MAX_IN_FLIGHT / PER_RECEIVER) + 30_000;
     this.environment = config.sandbox ? 'TESTING' : 'PRODUCTION';
   }
 
-  // One run of the job: fan out what the outbox holds, then send what is due.
+  // The outbox has new events (a NOTIFY from the trigger on events, heard by any process):
+  // a run in progress fans them out before its next claim.
+  nudge(): void {
+    this.nudged = true;
+    this.heard?.();
+  }
+
+  // Resolves at the next nudge: a run waiting for attempts to end fans new events out meanwhile.
+  private nextNudge(): Promise<void> {
+    return new Promise((resolve) => (this.heard = resolve));
+  }
+
+  // One run of the job: fan out what the outbox holds, then send what is due, up to
+  // MAX_IN_FLIGHT at a time (PER_RECEIVER per receiver), claiming more as attempts end, until
+  // nothing is due. A run does not stop on a budget while work waits: new events, heard
+  // meanwhile, are fanned out within it. Each delivery is attempted at most once per run.
   async runOnce(): Promise<RunStats> {
     const stats: RunStats = { fannedOut: 0, attempted: 0, succeeded: 0 };
-    const started = Date.now();
-    for (let n = await this.fanOut(); n > 0; n = await this.fanOut()) {
-      stats.fannedOut += n;
-      if (n < EVENT_BATCH || Date.now() - started > RUN_BUDGET_MS) break;
-    }
-    while (Date.now() - started < RUN_BUDGET_MS) {
-      const token = randomUUID();
-      const claimed = await repo.claimDueDeliveries(this.db, SEND_BATCH, this.leaseMs, token);
-      if (claimed.length === 0) break;
-      const webhooks = new Map(
-        (await repo.webhooksByIds(this.db, [...new Set(claimed.map((d) => d.webhook_id))])).map((w) => [w.id, w]),
-      );
-      // A webhook deleted meanwhile took its deliveries with it (on delete cascade).
-      const live = claimed.filter((d) => webhooks.has(d.webhook_id));
-      const results = await Promise.all(live.map((d) => this.attempt(d, webhooks.get(d.webhook_id)!, token, false)));
-      stats.attempted += results.length;
-      stats.succeeded += results.filter((r) => r.ok).length;
-      // A partial batch was everything due: retries that became due meanwhile wait for the next run.
-      if (claimed.length < SEND_BATCH) break;
+    await this.fanOutAll(stats);
+    const inFlight = new Set<Promise<void>>();
+    const retried: string[] = [];
+    for (;;) {
+      if (this.nudged) await this.fanOutAll(stats);
+      const room = MAX_IN_FLIGHT - inFlight.size;
+      const claimed = room > 0 ? await this.claim(Math.min(room, SEND_BATCH), retried) : [];
+      for (const { delivery, webhook, token } of claimed) {
+        const sent: Promise<void> = this.sendClaimed(delivery, webhook, token, stats, retried).finally(() =>
+          inFlight.delete(sent),
+        );
+        inFlight.add(sent);
+      }
+      if (claimed.length > 0 && inFlight.size < MAX_IN_FLIGHT) continue;
+      if (inFlight.size === 0 && !this.nudged) break;
+      if (this.nudged) continue;
+      // An attempt that ends may let a later delivery of its object go; new events are
+      // fanned out while attempts are in flight.
+      if (inFlight.size > 0) await Promise.race([...inFlight, this.nextNudge()]);
+      this.heard = undefined;
     }
     return stats;
+  }
+
+  private async fanOutAll(stats: RunStats): Promise<void> {
+    this.nudged = false;
+    for (let n = await this.fanOut(); n > 0; n = await this.fanOut()) {
+      stats.fannedOut += n;
+      if (n < EVENT_BATCH) break;
+    }
+  }
+
+  private async claim(limit: number, except: readonly string[]) {
+    const token = randomUUID();
+    const claimed = await repo.claimDueDeliveries(this.db, limit, this.leaseMs, token, except);
+    if (claimed.length === 0) return [];
+    const ids = [...new Set(claimed.map((d) => d.webhook_id))];
+    const webhooks = new Map((await repo.webhooksByIds(this.db, ids)).map((w) => [w.id, w]));
+    // A webhook deleted meanwhile took its deliveries with it (on delete cascade).
+    return claimed
+      .filter((d) => webhooks.has(d.webhook_id))
+      .map((delivery) => ({ delivery, webhook: webhooks.get(delivery.webhook_id)!, token }));
+  }
+
+  // One claimed delivery, after its turn among the receiver's (at most PER_RECEIVER at once).
+  private async sendClaimed(
+    delivery: WebhookDelivery,
+    webhook: Webhook,
+    token: string,
+    stats: RunStats,
+    retried: string[],
+  ): Promise<void> {
+    const receiver = this.receivers.of(targetUrl(webhook).origin);
+    await receiver.acquire();
+    try {
+      const result = await this.attempt(delivery, webhook, token, false);
+      stats.attempted++;
+      if (result.ok) stats.succeeded++;
+      else retried.push(delivery.id);
+    } catch (err) {
+      // Recording failed (the database away past the lease): another run retries it.
+      retried.push(delivery.id);
+      this.log.warn({ deliveryId: delivery.id, error: (err as Error).message }, 'webhook attempt not recorded');
+    } finally {
+      receiver.release();
+    }
   }
 
   // Turns undispatched events into deliveries, in one transaction with marking them.
@@ -149,6 +223,7 @@ export class WebhookDeliveryService {
           event_id: event.id,
           event_type: event.type,
           body: webhookBodyOf(payloads.get(event.id)!, this.environment),
+          object_id: payloads.get(event.id)!.object_id,
           status: 'PENDING' as const,
           lease_token: null,
           lease_until: null,
@@ -189,18 +264,7 @@ export class WebhookDeliveryService {
     const at = new Date();
     const url = targetUrl(webhook);
     const headers = await this.headers(delivery, webhook, at);
-    let attempt: Attempt;
-    try {
-      attempt = await send({
-        url,
-        body: delivery.body,
-        headers,
-        timeoutMs: this.timeoutMs,
-        allowPrivate: this.config.sandbox,
-      });
-    } catch (err) {
-      attempt = failedAttempt(classifyError(err, { host: url.host }), 0);
-    }
+    const { attempt, probe } = await this.call(delivery, url, headers);
     const outcome = manual ? manualOutcome(delivery, attempt) : this.automaticOutcome(delivery, attempt);
     const record: repo.AttemptRecord = {
       deliveryId: delivery.id,
@@ -214,6 +278,8 @@ export class WebhookDeliveryService {
       response: attempt.response,
       errorClass: attempt.errorClass,
       errorCode: attempt.errorCode,
+      tls: attempt.tls,
+      probe,
     };
     const held = await this.recordAttempt(token, record, outcome, at.getTime() + this.leaseMs - LEASE_MARGIN_MS);
     if (!held)
@@ -238,6 +304,31 @@ export class WebhookDeliveryService {
         'webhook attempt failed',
       );
     return attempt;
+  }
+
+  // One HTTP attempt; an https receiver over mutual TLS with the company's settings, probed
+  // first without a client certificate when the company asks for it.
+  private async call(
+    delivery: WebhookDelivery,
+    url: URL,
+    headers: Record<string, string>,
+  ): Promise<{ attempt: Attempt; probe: ProbeResult | null }> {
+    const guard = this.config.sandbox ? {} : { lookup: checkedLookup };
+    try {
+      const tls = url.protocol === 'https:' ? await this.tls.receiverTls(delivery.company_id) : undefined;
+      const probe = tls?.probe ? await probeReceiver(url, tls, { timeoutMs: this.timeoutMs, ...guard }) : null;
+      const attempt = await send({
+        url,
+        body: delivery.body,
+        headers,
+        timeoutMs: this.timeoutMs,
+        allowPrivate: this.config.sandbox,
+        ...(tls ? { tls } : {}),
+      });
+      return { attempt, probe };
+    } catch (err) {
+      return { attempt: failedAttempt(classifyError(err, { host: url.host }), 0), probe: null };
+    }
   }
 
   // Records the attempt as soon as the receiver answered. A database that is away then (a
@@ -288,10 +379,28 @@ export class WebhookDeliveryService {
       'X-Pixgate-Delivery-Id': delivery.id,
       ...(delivery.is_test ? { [TEST_HEADER]: '1' } : {}),
       [SIGNATURE_HEADER]: hmacSignature(secret, delivery.body, t),
-      [RSA_SIGNATURE_HEADER]: rsaSignature(key.privateKeyPem, delivery.body),
+      [RSA_SIGNATURE_HEADER]: this.signatures.of(key, delivery),
       'X-Pixgate-Key-Id': key.kid,
       ...(authorization ? { Authorization: authorization } : {}),
     };
+  }
+}
+
+// The RSA signature of an event's body, made once per event and key: every webhook the event
+// goes to and every attempt send the same body (the HMAC, which carries the attempt's time,
+// is cheap and made each time).
+class EventSignatures {
+  private readonly made = new Map<string, string>();
+
+  of(key: { kid: string; privateKeyPem: string }, delivery: WebhookDelivery): string {
+    const id = `${key.kid} ${delivery.event_id} ${delivery.body.length}`;
+    let signature = this.made.get(id);
+    if (signature === undefined) {
+      signature = rsaSignature(key.privateKeyPem, delivery.body);
+      if (this.made.size >= SIGNATURES_KEPT) this.made.delete(this.made.keys().next().value!);
+      this.made.set(id, signature);
+    }
+    return signature;
   }
 }
 

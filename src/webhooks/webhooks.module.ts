@@ -7,8 +7,10 @@ import type { EventSamples } from '../events/events.service';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../lib/clock';
+import { type ChangeFeed, EVERYTHING } from '../db/change-feed';
+import type { WebhookTlsService } from '../tls/webhook-tls.service';
 import type { SigningKeyService } from '../signing/signing.service';
-import { JOB_INTERVAL_MS, JOB_NAME, WebhookDeliveryService } from './delivery.service';
+import { JOB_INTERVAL_MS, JOB_NAME, OUTBOX_CHANGE, WebhookDeliveryService } from './delivery.service';
 import { PixWebhooksService } from './pix-webhooks.service';
 import { WebhookKeys } from './webhook-keys';
 import { WebhooksService } from './webhooks.service';
@@ -21,23 +23,38 @@ export interface WebhookServices {
   eventStreams: EventStreamService;
 }
 
-export function buildWebhookServices(
-  config: Config,
-  db: Kysely<Database>,
-  clock: Clock,
-  keys: SigningKeyService,
-  jobs: Scheduler,
-  log: Logger,
-  companies: CompanyDirectory,
-  samples: EventSamples,
-): WebhookServices {
+export interface WebhookDependencies {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: SigningKeyService;
+  jobs: Scheduler;
+  log: Logger;
+  companies: CompanyDirectory;
+  // Heard for committed events (the outbox's trigger): the worker wakes at once.
+  changes: ChangeFeed;
+  // Receivers over mutual TLS: pixgate's client certificate and each company's CA bundle.
+  tls: { webhookTls: WebhookTlsService };
+  eventSamples: EventSamples;
+}
+
+export function buildWebhookServices(deps: WebhookDependencies): WebhookServices {
+  const { config, db, clock, keys, jobs, log, companies, changes, eventSamples: samples } = deps;
+  const tls = deps.tls.webhookTls;
   const webhookKeys = new WebhookKeys(keys);
-  const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }));
+  const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }), tls);
   // Drains the events outbox and sends due deliveries (tests: jobs.runNow('webhooks')).
   jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
     await webhookDelivery.runOnce();
   });
   const wake = () => jobs.wake(JOB_NAME);
+  // A committed event (the trigger on events, migration 2026_11_26_0910) wakes the worker at
+  // once, here and on every other process; the job's interval stays the fallback.
+  changes.subscribe((payload) => {
+    if (payload !== OUTBOX_CHANGE && payload !== EVERYTHING) return;
+    webhookDelivery.nudge();
+    wake();
+  });
   return {
     webhooks: new WebhooksService(db, clock, config, webhookDelivery, webhookKeys, { companies, samples, wake }),
     pixWebhooks: new PixWebhooksService(db, clock, config, companies),

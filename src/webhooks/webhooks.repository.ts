@@ -4,6 +4,8 @@ import { type Kysely, sql } from 'kysely';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import { type WritePart, withParts } from '../db/together';
 import type {
+  AttemptProbe,
+  AttemptTls,
   Database,
   DeliveryStatus,
   NewWebhook,
@@ -210,23 +212,50 @@ export async function insertLeasedDelivery(
 
 // Leases up to `limit` due deliveries to the caller for `leaseMs`. Rows another worker is
 // claiming right now are skipped (FOR UPDATE SKIP LOCKED), leased ones are not due.
+// Due deliveries, leased to `token`. One object's deliveries go in the order they were made:
+// one waits while an earlier delivery of its object waits for its first attempt or is being
+// attempted (after a failed first attempt the later ones go on: a receiver that is down does
+// not hold its other events back). `except`: deliveries this run already attempted.
 export async function claimDueDeliveries(
   db: Db,
   limit: number,
   leaseMs: number,
   token: string,
+  except: readonly string[] = [],
 ): Promise<WebhookDelivery[]> {
-  const due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', latestCompanyNowSql())
-    .where('next_attempt_at', '<=', deliveryNow())
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
-    .orderBy('next_attempt_at')
+  let due = db
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.status', '=', 'PENDING')
+    .where('d.next_attempt_at', '<=', latestCompanyNowSql())
+    .where('d.next_attempt_at', '<=', deliveryNow())
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', sql<Date>`now()`)]))
+    .where((eb) =>
+      eb.or([
+        eb('d.object_id', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhook_deliveries as e')
+              .select(sql`1`.as('one'))
+              .whereRef('e.company_id', '=', 'd.company_id')
+              .whereRef('e.object_id', '=', 'd.object_id')
+              .whereRef('e.seq', '<', 'd.seq')
+              .where('e.status', '=', 'PENDING')
+              .where('e.is_test', '=', false)
+              .where((inner) =>
+                inner.or([inner('e.attempt_count', '=', 0), inner('e.lease_until', '>=', sql<Date>`now()`)]),
+              ),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.seq')
     .limit(limit)
     .forUpdate()
     .skipLocked();
+  if (except.length > 0) due = due.where('d.id', 'not in', except);
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_token: token, lease_until: inMs(leaseMs) })
@@ -268,6 +297,9 @@ export interface AttemptRecord {
   response: { headers: Record<string, string>; body: string; bodyTruncated: boolean } | null;
   errorClass: string | null;
   errorCode: string | null;
+  // The handshake of an https attempt, and the probe before it (null on http).
+  tls: AttemptTls | null;
+  probe: AttemptProbe | null;
 }
 
 export interface DeliveryOutcome {
@@ -309,11 +341,13 @@ export async function recordAttempt(
     logged as (
       -- logged only while the delivery exists (its webhook may have been deleted meanwhile)
       insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual, url,
-        request_headers, response_headers, response_body, response_body_truncated, error_class, error_code)
+        request_headers, response_headers, response_body, response_body_truncated, error_class, error_code,
+        tls, probe)
       select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text,
         ${attempt.manual}::boolean, ${attempt.url}::text, ${JSON.stringify(attempt.requestHeaders)}::jsonb,
         ${response ? JSON.stringify(response.headers) : null}::jsonb, ${response?.body ?? null}::text,
-        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text
+        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text,
+        ${attempt.tls ? JSON.stringify(attempt.tls) : null}::jsonb, ${attempt.probe ? JSON.stringify(attempt.probe) : null}::jsonb
       from webhook_deliveries where id = ${attempt.deliveryId})
     select count(*)::integer as held from outcome`.execute(db);
   return Number(rows[0]?.held ?? 0) > 0;

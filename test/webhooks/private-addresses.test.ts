@@ -92,6 +92,9 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
     `${receiver.url}/literal`,
     receiver.url.replace('127.0.0.1', 'localhost') + '/by-name',
     `http://[::127.0.0.1]:${port}/compatible`,
+    // Over mutual TLS the connection is checked the same way, before any handshake.
+    `https://localhost:${port}/by-name-over-tls`,
+    `https://127.0.0.1:${port}/literal-over-tls`,
   ].map((url, i) => ({
     id: `wh-private-${i}`,
     company_id: company.companyId,
@@ -130,11 +133,15 @@ test('delivery checks again after DNS resolution: a URL that turned private gets
       ['wh-private-0', 'FAILED', null],
       ['wh-private-1', 'FAILED', null],
       ['wh-private-2', 'FAILED', null],
+      ['wh-private-3', 'FAILED', null],
+      ['wh-private-4', 'FAILED', null],
     ],
   );
   assert.is(attempts[0]!.error, 'refused: 127.0.0.1 is a private address');
   assert.match(attempts[1]!.error!, /refused: localhost resolves to the private address (127\.0\.0\.1|::1)/);
   assert.is(attempts[2]!.error, 'refused: ::7f00:1 is a private address');
+  assert.match(attempts[3]!.error!, /refused: localhost resolves to the private address (127\.0\.0\.1|::1)/);
+  assert.is(attempts[4]!.error, 'refused: 127.0.0.1 is a private address');
 });
 
 test('a name that resolves (by DNS, not by its spelling) to a loopback address is refused at registration and at delivery', async () => {

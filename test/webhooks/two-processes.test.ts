@@ -52,7 +52,8 @@ function assertEachOnce(ids: string[]): void {
 
 postgresOnly('both processes drain the same outbox concurrently: each event delivered exactly once', async () => {
   const ids: string[] = [];
-  for (let i = 0; i < 60; i++)
+  // More than one process keeps in flight (MAX_IN_FLIGHT, 64), so that both have work to take.
+  for (let i = 0; i < 200; i++)
     ids.push(await record(i % 2 ? a : b, company.companyId, 'OPENPIX:CHARGE_COMPLETED', { charge: { n: i } }));
   const totals = { a: { fannedOut: 0, attempted: 0, succeeded: 0 }, b: { fannedOut: 0, attempted: 0, succeeded: 0 } };
   const add = (t: RunStats, s: RunStats) => (
@@ -70,9 +71,9 @@ postgresOnly('both processes drain the same outbox concurrently: each event deli
   };
   await Promise.all([loop(a, totals.a), loop(b, totals.b)]);
   assertEachOnce(ids);
-  assert.is(totals.a.fannedOut + totals.b.fannedOut, 60);
-  assert.is(totals.a.attempted + totals.b.attempted, 60);
-  assert.is(totals.a.succeeded + totals.b.succeeded, 60);
+  assert.is(totals.a.fannedOut + totals.b.fannedOut, 200);
+  assert.is(totals.a.attempted + totals.b.attempted, 200);
+  assert.is(totals.a.succeeded + totals.b.succeeded, 200);
   assert.ok(totals.a.attempted > 0 && totals.b.attempted > 0, `work was shared: ${JSON.stringify(totals)}`);
   const rows = await a.database.db
     .selectFrom('webhook_deliveries')
@@ -80,7 +81,7 @@ postgresOnly('both processes drain the same outbox concurrently: each event deli
     .where('company_id', '=', company.companyId)
     .where('is_test', '=', false)
     .execute();
-  assert.is(rows.length, 60);
+  assert.is(rows.length, 200);
   assert.ok(rows.every((r) => r.status === 'SUCCEEDED' && r.attempt_count === 1));
   const attempts = await a.database.db
     .selectFrom('webhook_attempts')
@@ -88,7 +89,7 @@ postgresOnly('both processes drain the same outbox concurrently: each event deli
     .where('webhook_deliveries.is_test', '=', false)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  assert.is(Number(attempts.n), 60);
+  assert.is(Number(attempts.n), 200);
   for (const r of receiver.requests)
     assert.ok(
       (await import('../../src/webhooks/signature')).verifyHmacSignature(

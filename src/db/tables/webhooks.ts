@@ -36,6 +36,10 @@ export interface WebhookDeliveriesTable {
   updated_at: Date;
   // A test delivery: attempted once, never retried on the schedule.
   is_test: ColumnType<boolean, boolean | undefined, boolean>;
+  // The event's object (migration 2026_11_26_0910_webhook_order_wake), and the order the
+  // deliveries were made in: one object's deliveries go out in that order.
+  object_id: ColumnType<string | null, string | null | undefined, string | null>;
+  seq: Generated<string>;
 }
 
 export interface WebhookAttemptsTable {
@@ -59,6 +63,23 @@ export interface WebhookAttemptsTable {
   // code (ENOTFOUND, CERT_HAS_EXPIRED...).
   error_class: ColumnType<string | null, string | null | undefined, string | null>;
   error_code: ColumnType<string | null, string | null | undefined, string | null>;
+  // An https attempt's handshake (migration 2026_11_26_0900_webhook_attempt_tls), and the probe
+  // without a client certificate that preceded it when the company asks for probes.
+  tls: ColumnType<AttemptTls | null, string | null | undefined, string | null>;
+  probe: ColumnType<AttemptProbe | null, string | null | undefined, string | null>;
+}
+
+export interface AttemptTls {
+  protocol: string | null;
+  presentedCertificate: boolean;
+  // null: the handshake failed before it could tell.
+  askedClientCertificate: boolean | null;
+}
+
+export interface AttemptProbe {
+  acceptedWithoutCertificate: boolean;
+  askedClientCertificate: boolean | null;
+  detail: string;
 }
 
 export interface WebhooksTables {
