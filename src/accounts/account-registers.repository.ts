@@ -1,10 +1,7 @@
 // All SQL of account registers (BAAS onboarding of companies). A KYC onboarding opens its
 // register when it is submitted and the analysis settles it; deleted ones are kept, marked
 // deleted_at.
-import type { Kysely } from 'kysely';
-import type { AccountRegisterRow, Database, NewAccountRegisterRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { AccountRegisterRow, Db, NewAccountRegisterRow } from '../db/schema';
 
 export async function insertAccountRegister(db: Db, row: NewAccountRegisterRow): Promise<AccountRegisterRow> {
   return db.insertInto('account_registers').values(row).returningAll().executeTakeFirstOrThrow();

@@ -2,10 +2,8 @@
 // reading (with the company's names), closing and locking accounts. Other areas call these
 // functions by name. Subaccounts (rows with a parent account, src/subaccounts) are not bank
 // accounts of the company in the readers that say so.
-import { type Kysely, sql } from 'kysely';
-import type { BankAccount, Database, NewBankAccount } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { BankAccount, Db, NewBankAccount } from '../db/schema';
 
 function accountsOf(db: Db, companyId: string) {
   return db

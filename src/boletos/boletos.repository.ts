@@ -1,15 +1,12 @@
 // All SQL of boleto transactions (the boletos a company received and paid).
-import type { Kysely } from 'kysely';
 import type {
   BoletoTransactionRow,
   BoletoTransactionStatus,
   BoletoTransactionType,
-  Database,
+  Db,
   NewBoletoTransaction,
 } from '../db/schema';
 import type { WritePart } from '../db/together';
-
-type Db = Kysely<Database>;
 
 export async function insertBoletoTransaction(db: Db, row: NewBoletoTransaction): Promise<BoletoTransactionRow> {
   return db.insertInto('boleto_transactions').values(row).returningAll().executeTakeFirstOrThrow();

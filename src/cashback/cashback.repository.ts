@@ -1,8 +1,6 @@
 // All SQL of exclusive (fidelity) cashbacks and of the received Pix that use them.
-import { type Kysely, sql } from 'kysely';
-import type { Cashback, Database } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { Cashback, Db } from '../db/schema';
 
 function selectPending(db: Db, companyId: string, taxId: string) {
   return db

@@ -3,11 +3,9 @@
 // the charges themselves elsewhere (the partial first and last days, the days not rolled up
 // yet). A count then reads a few rows per day instead of one per charge, and a skip deep into
 // the list starts reading at the day it lands on.
-import { type Kysely, sql } from 'kysely';
-import type { ChargeKind, Database } from '../db/schema';
+import { sql } from 'kysely';
+import type { ChargeKind, Db } from '../db/schema';
 import { companyTodaySql } from '../db/clock-sql';
-
-type Db = Kysely<Database>;
 
 // The earliest and latest instants a list without bounds covers.
 export const BEGINNING = new Date('1970-01-01T00:00:00.000Z');

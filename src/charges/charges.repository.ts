@@ -1,23 +1,22 @@
 // All SQL of charges, their revisions and payload locations (one model behind both APIs).
-import { type Kysely, type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
+import { type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
 import { prepared } from '../db/prepared';
 import { type WritePart, withParts } from '../db/together';
 import { qualified } from '../db/columns';
 import { BEGINNING, END_OF_TIME, landingInPeriod } from './charge-counts.repository';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import {
-  CHARGE_ROW_COLUMNS,
   type Charge,
+  CHARGE_ROW_COLUMNS,
   type ChargeKind,
   type ChargeStatus,
   type ChargeUpdate,
   type Company,
   type Database,
+  type Db,
   type Location,
   type NewCharge,
 } from '../db/schema';
-
-type Db = Kysely<Database>;
 
 export async function insertCharge(db: Db, charge: NewCharge): Promise<Charge> {
   return db.insertInto('charges').values(charge).returningAll().executeTakeFirstOrThrow();

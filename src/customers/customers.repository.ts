@@ -1,8 +1,6 @@
 // All SQL of customers. Every query is scoped to one company.
-import { type Kysely, sql } from 'kysely';
-import type { CustomerRow, CustomerRowUpdate, Database, NewCustomerRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { CustomerRow, CustomerRowUpdate, Db, NewCustomerRow } from '../db/schema';
 
 function ofCompany(db: Db, companyId: string) {
   return db.selectFrom('customers').selectAll().where('company_id', '=', companyId);

@@ -1,6 +1,7 @@
 // Table types of the database, one file per area under tables/, one XTable per table
 // (Kysely's Selectable/Insertable/Updateable). jsonb columns are written as JSON text and
 // read back parsed on both drivers.
+import type { Kysely } from 'kysely';
 import type { BoletosTables } from './tables/boletos';
 import type { CatalogTables } from './tables/catalog';
 import type { ChargesTables } from './tables/charges';
@@ -47,3 +48,6 @@ export interface Database
     RequestLogTables,
     BoletosTables,
     TlsTables {}
+
+// The database handle every repository takes: the pool or a transaction.
+export type Db = Kysely<Database>;

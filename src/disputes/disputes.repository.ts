@@ -1,8 +1,5 @@
 // All SQL of disputes (the received Pix they are opened against: transactions.repository).
-import type { Kysely } from 'kysely';
-import type { Database, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
 
 export async function insertDispute(
   db: Db,

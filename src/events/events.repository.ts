@@ -11,14 +11,12 @@
 // Each event keeps the object it is about (type, id, correlationID), read from its payload
 // (event-objects.ts), and whether it is a test event.
 import { randomUUID } from 'node:crypto';
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import type { Database, EventRow } from '../db/schema';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, Db, EventRow } from '../db/schema';
 import type { WritePart } from '../db/together';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import type { EventPayload } from './event-payloads';
 import { type EventObject, eventObjectOf } from './event-objects';
-
-type Db = Kysely<Database>;
 
 // An event of a literal type is checked against that type's payload (NewEvent<'PIX_API:PIX'>).
 export interface NewEvent<T extends string = string> {

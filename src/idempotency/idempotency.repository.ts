@@ -1,10 +1,8 @@
 // All SQL of idempotency records: one per (company, Idempotency-Key), found by the key's
 // hash (idempotency.service.ts keyHashOf); the key itself is never stored.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
-import type { Database, IdempotencyRecordRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, IdempotencyRecordRow } from '../db/schema';
 
 export interface Fresh {
   companyId: string;

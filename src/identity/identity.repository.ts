@@ -1,9 +1,7 @@
 // All SQL of companies and applications (bank accounts: src/accounts/accounts.repository.ts).
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Application, Company, Database, NewApplication, NewCompany, NewCompanyFeatureChange } from '../db/schema';
+import { type RawBuilder, sql } from 'kysely';
+import type { Application, Company, Db, NewApplication, NewCompany, NewCompanyFeatureChange } from '../db/schema';
 import type { WritePart } from '../db/together';
-
-export type Db = Kysely<Database>;
 
 export interface ApplicationWithCompany extends Application {
   features: string[];

@@ -2,11 +2,8 @@
 import { type LocalAccount } from '../accounts/accounts.repository';
 import { prepared } from '../db/prepared';
 import { type WritePart, withParts } from '../db/together';
-import type { Kysely } from 'kysely';
-import { PIX_KEY_COLUMNS, type Database, type NewPixKey, type PixKey } from '../db/schema';
+import { type Db, type NewPixKey, PIX_KEY_COLUMNS, type PixKey } from '../db/schema';
 import { qualified } from '../db/columns';
-
-type Db = Kysely<Database>;
 
 export interface PixKeyOwner extends PixKey {
   company_name: string;

@@ -1,9 +1,6 @@
 // All SQL of the key-lookup token bucket (one row per company) and its log (one row per
 // refill or lookup; a lookup's row keeps its end-to-end id and what it answered).
-import type { Kysely } from 'kysely';
-import type { Database, NewPixKeyTokenLogRow, PixKeyBucketRow, PixKeyTokenLogRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, NewPixKeyTokenLogRow, PixKeyBucketRow, PixKeyTokenLogRow } from '../db/schema';
 
 // Locks the company's bucket row, creating it full when missing.
 export async function lockBucket(

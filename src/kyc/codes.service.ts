@@ -3,8 +3,7 @@
 // its row lock, so two calls at once for the same administrator cannot both spend a code.
 import { accountUserEmails } from '../accounts/accounts.repository';
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, KycChannel, KycOnboardingRow } from '../db/schema';
+import type { Db, KycChannel, KycOnboardingRow } from '../db/schema';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
@@ -55,8 +54,6 @@ export interface CodeTarget {
   correlationID: string;
   representativeId: string;
 }
-
-type Db = Kysely<Database>;
 
 const INBOX_SIZE = 50;
 

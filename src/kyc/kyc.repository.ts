@@ -1,8 +1,7 @@
 // All SQL of KYC onboardings, representatives and one-time codes. Every query of the API's
 // use cases is scoped to one company; the sandbox helpers look rows up by their global ids.
-import type { Kysely } from 'kysely';
 import type {
-  Database,
+  Db,
   KycChannel,
   KycCodeChannelRow,
   KycCodeRow,
@@ -14,8 +13,6 @@ import type {
   NewKycRepresentative,
 } from '../db/schema';
 import { type WritePart, withParts } from '../db/together';
-
-type Db = Kysely<Database>;
 
 export interface RepresentativeWithChannels extends KycRepresentativeRow {
   email_verified_address: string | null;

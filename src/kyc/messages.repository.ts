@@ -1,11 +1,9 @@
 // All SQL of the one-time code messages (the outbox of kyc_code_messages): written with the
 // code in the send's transaction, claimed by the delivery job, read by the sandbox inbox.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
-import type { Database, KycChannel, KycCodeMessageRow, NewKycCodeMessage } from '../db/schema';
+import type { Db, KycChannel, KycCodeMessageRow, NewKycCodeMessage } from '../db/schema';
 import type { WritePart } from '../db/together';
-
-type Db = Kysely<Database>;
 
 // The company's clock for the message row a query is looking at (retries read it).
 const messageNow = (ms = 0) => companyNowSql(sql.ref('kyc_code_messages.company_id'), ms);

@@ -4,10 +4,9 @@
 // analysis (approve or reject, settling the register).
 import { accountUserEmails } from '../accounts/accounts.repository';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
-import type { Database, KycOnboardingRow } from '../db/schema';
+import type { Db, KycOnboardingRow } from '../db/schema';
 import {
   type EventSamples,
   type NewEvent,
@@ -39,8 +38,6 @@ export const KYC_FEATURES = {
   emailOtp: 'KYC_REPRESENTATIVE_EMAIL_OTP',
   phoneOtp: 'KYC_REPRESENTATIVE_PHONE_OTP',
 } as const;
-
-type Db = Kysely<Database>;
 
 // The token of an onboarding's link (randomBytes(16) in hex).
 const LINK_TOKEN = /^[0-9a-f]{32}$/;

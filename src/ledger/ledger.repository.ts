@@ -1,10 +1,8 @@
 // All SQL of balances and ledger entries. A move costs two statements: one locks (creating
 // missing rows) the balances it touches and reads any earlier application of the same move id;
 // one writes its entries and the new balances together.
-import { type Kysely, sql } from 'kysely';
-import type { AccountBalance, Database, LedgerBucket, LedgerEntryKind } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { AccountBalance, Db, LedgerBucket, LedgerEntryKind } from '../db/schema';
 
 export interface StoredLeg {
   move_id?: string;

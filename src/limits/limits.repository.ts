@@ -1,10 +1,8 @@
 // All SQL of account limits and of the usage they are checked against (the PIX_OUT and
 // WITHDRAW transactions of the account, written in the same transaction as their debit).
 import { type OutflowWindows, outflowUsageQuery } from '../transactions/transactions.repository';
-import { type Kysely, sql } from 'kysely';
-import type { AccountLimitsRow, Database } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { AccountLimitsRow, Db } from '../db/schema';
 
 export async function findLimits(db: Db, accountId: string): Promise<AccountLimitsRow | undefined> {
   return db.selectFrom('account_limits').selectAll().where('account_id', '=', accountId).executeTakeFirst();

@@ -1,10 +1,7 @@
 // All SQL of funds recoveries (MED); the sent transactions they are opened for are read
 // through transactions.repository and payments.repository.
 import { type WritePart, withParts } from '../db/together';
-import type { Kysely } from 'kysely';
-import type { Database, FundsRecovery, FundsRecoveryUpdate, NewFundsRecovery, StoredRecoveryEvent } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, FundsRecovery, FundsRecoveryUpdate, NewFundsRecovery, StoredRecoveryEvent } from '../db/schema';
 
 export async function findByTransaction(db: Db, transactionId: string): Promise<FundsRecovery | undefined> {
   return db.selectFrom('funds_recoveries').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();

@@ -1,9 +1,6 @@
 // All SQL of partners: pre-registrations (scoped to the partner company), the affiliates made
 // from them, and the applications made for the affiliates.
-import type { Kysely } from 'kysely';
-import type { Database, NewPreRegistration, PreRegistrationRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, NewPreRegistration, PreRegistrationRow } from '../db/schema';
 
 export interface PreRegistrationWithCompany extends PreRegistrationRow {
   company_name: string | null;

@@ -1,10 +1,8 @@
 // All SQL of outgoing payments, with the payer side (account and company) they are shown with.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
-import type { Database, NewPaymentRow, PaymentRow } from '../db/schema';
+import type { Db, NewPaymentRow, PaymentRow } from '../db/schema';
 import type { WritePart } from '../db/together';
-
-type Db = Kysely<Database>;
 
 export interface PaymentWithPayer extends PaymentRow {
   payer_branch: string;

@@ -1,7 +1,7 @@
 // All SQL of received Pix and their devolutions.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type {
-  Database,
+  Db,
   DevolucaoNatureza,
   NewPixDevolution,
   NewPixReceived,
@@ -9,8 +9,6 @@ import type {
   PixDevolutionUpdate,
   PixReceived,
 } from '../db/schema';
-
-type Db = Kysely<Database>;
 
 // Serializes the transactions that take the same key until they end (the same Pix arriving
 // twice at once, two refunds with one correlationID).

@@ -1,9 +1,6 @@
 // All SQL of static QR codes. Every query is scoped to one company; deleted codes are never
 // found.
-import type { Kysely } from 'kysely';
-import type { Database, NewStaticQrCodeRow, StaticQrCodeRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { Db, NewStaticQrCodeRow, StaticQrCodeRow } from '../db/schema';
 
 function liveOf(db: Db, companyId: string) {
   return db

@@ -1,9 +1,7 @@
 // All SQL of recurring charges (cobr).
-import { type Insertable, type Kysely, type Updateable, sql } from 'kysely';
+import { type Insertable, type Updateable, sql } from 'kysely';
 import { companyTodaySql } from '../db/clock-sql';
-import type { CobRStatus, Database, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
-
-type Db = Kysely<Database>;
+import type { CobRStatus, Db, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
 
 export async function insertCobr(db: Db, row: Insertable<RecurringChargesTable>): Promise<RecurringCharge> {
   return db.insertInto('recurring_charges').values(row).returningAll().executeTakeFirstOrThrow();

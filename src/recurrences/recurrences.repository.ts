@@ -1,20 +1,18 @@
 // All SQL of the recurrence family: recurrence locations, recurrences and confirmation requests.
 // Recurring charges are in cobr.repository.ts.
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { companyNowSql, companyTodaySql } from '../db/clock-sql';
 import type {
   Company,
-  Database,
+  Db,
   RecBody,
   RecLocation,
   RecRequest,
+  RecRequestsTable,
   RecStatus,
   Recurrence,
   RecurrencesTable,
-  RecRequestsTable,
 } from '../db/schema';
-
-type Db = Kysely<Database>;
 
 // Locations -------------------------------------------------------------------------------
 

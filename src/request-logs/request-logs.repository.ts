@@ -1,8 +1,6 @@
 // All SQL of the request log (table request_logs).
-import { type ExpressionBuilder, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import type { Database, RequestLogRow } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import type { Database, Db, RequestLogRow } from '../db/schema';
 
 // One batch of entries in one statement: the rows travel as one JSON parameter (the SQL never
 // changes with the batch's size). The JSON's objects are the writer's entries

@@ -1,10 +1,8 @@
 // The SQL that reads subaccounts: bank_accounts rows with a parent account (written through
 // the identity and accounts repositories), each with its one Pix key (written through the
 // keys repository) and its balance row.
-import { type Kysely, sql } from 'kysely';
-import type { AccountBalance, Database } from '../db/schema';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { AccountBalance, Db } from '../db/schema';
 
 export interface SubAccountRow {
   account_id: string;

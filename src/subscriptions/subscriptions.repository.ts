@@ -1,17 +1,15 @@
 // All SQL of subscriptions and their installments (the charges they generated).
-import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
 import { type WritePart, withParts } from '../db/together';
 import type {
-  Database,
+  Db,
   NewSubscription,
   Subscription,
   SubscriptionChargesTable,
   SubscriptionInstallment,
   SubscriptionsTable,
 } from '../db/schema';
-
-type Db = Kysely<Database>;
 
 // `also`: writes that go with it in the same statement (its event).
 export async function insertSubscription(db: Db, row: NewSubscription, also: WritePart[] = []): Promise<Subscription> {

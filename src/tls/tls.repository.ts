@@ -1,15 +1,13 @@
 // All SQL of mutual TLS: certificate authorities, applications' client certificates and the
 // companies' webhook TLS settings.
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type {
   ApplicationCertificate,
   CompanyWebhookTls,
-  Database,
+  Db,
   NewApplicationCertificate,
   TlsAuthority,
 } from '../db/schema';
-
-export type Db = Kysely<Database>;
 
 export async function findAuthority(db: Db, name: string): Promise<TlsAuthority | undefined> {
   return db.selectFrom('tls_authorities').selectAll().where('name', '=', name).executeTakeFirst();

@@ -9,9 +9,8 @@
 import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Database, NewTransaction, Transaction } from '../db/schema';
+import type { Database, Db, NewTransaction, Transaction } from '../db/schema';
 
-type Db = Kysely<Database>;
 import type { StoredTransactionDetails } from './transaction-details';
 
 export type TransactionType =

@@ -1,12 +1,12 @@
 // All SQL of webhooks, their deliveries and attempts. Every read of the management APIs is
 // scoped to a company; the delivery worker's claims are not (they serve every company).
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import { type WritePart, withParts } from '../db/together';
 import type {
   AttemptProbe,
   AttemptTls,
-  Database,
+  Db,
   DeliveryStatus,
   NewWebhook,
   NewWebhookDelivery,
@@ -15,8 +15,6 @@ import type {
   WebhookDelivery,
   WebhookKind,
 } from '../db/schema';
-
-type Db = Kysely<Database>;
 
 // "now() + ms", in the database's clock (every process agrees on it): leases, which bound
 // real work, run on it.

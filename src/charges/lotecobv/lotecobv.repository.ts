@@ -1,9 +1,6 @@
 // All SQL of batches of due-date charges (lotecobv) and their items.
-import type { Kysely } from 'kysely';
-import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Database } from '../../db/schema';
+import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Db } from '../../db/schema';
 import type { BatchItemProblem, BatchItemRequest } from '../charge-body';
-
-type Db = Kysely<Database>;
 
 export async function findBatchItemByTxid(db: Db, companyId: string, txid: string): Promise<CobvBatchItem | undefined> {
   return db
