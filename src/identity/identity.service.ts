@@ -1,9 +1,9 @@
 // Identity rules: who a credential is, what it may do, and the application lifecycle.
-import { defaultOpenAccount, findOpenAccountOfCompany, insertBankAccount } from '../accounts/accounts.repository';
-import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { defaultOpenAccount, findOpenAccountOfCompany, openDefaultAccount } from '../accounts/default-account.service';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import type { Application, Database } from '../db/schema';
+import type { Application, Database, Db } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal.types';
 import type { Clock } from '../lib/clock';
@@ -52,6 +52,22 @@ export interface CreateCompanyInput {
   name: string;
   taxID: string;
   features: string[];
+}
+
+// A new company with its open default account, in the caller's transaction: the one way a
+// company is made (the sandbox's createCompany, a partner's first application).
+export async function openCompany(trx: Db, input: CreateCompanyInput & { now: Date }) {
+  const company = await repo.insertCompany(trx, {
+    id: randomUUID(),
+    name: input.name,
+    tax_id: input.taxID,
+    official_name: input.name,
+    trade_name: input.name,
+    features: JSON.stringify(input.features),
+    created_at: input.now,
+  });
+  const account = await openDefaultAccount(trx, { companyId: company.id, name: input.name, now: input.now });
+  return { company, account };
 }
 
 type FeaturesChangeInput = components['schemas']['CompanyFeaturesPayload'];
@@ -291,25 +307,7 @@ export class IdentityService {
     const credentials = newCredentials();
     return this.db.transaction().execute(async (trx) => {
       const now = this.clock.serverNow();
-      const company = await repo.insertCompany(trx, {
-        id: randomUUID(),
-        name: input.name,
-        tax_id: input.taxID,
-        official_name: input.name,
-        trade_name: input.name,
-        features: JSON.stringify(input.features),
-        created_at: now,
-      });
-      const account = await insertBankAccount(trx, {
-        id: randomUUID(),
-        company_id: company.id,
-        is_default: true,
-        branch: '0001',
-        account_number: String(randomInt(10_000_000, 99_999_999)),
-        account_name: input.name,
-        status: 'OPEN',
-        created_at: now,
-      });
+      const { company, account } = await openCompany(trx, { ...input, now });
       const app = await repo.insertApplication(trx, {
         id: randomUUID(),
         company_id: company.id,

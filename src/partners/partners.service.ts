@@ -1,8 +1,8 @@
 // Partner rules: pre-registrations (idempotent by tax id per partner), and applications for a
 // pre-registered company. The first application makes the company itself (default account,
 // EVP key), affiliated to the partner; its credential works like any other (hashed secret).
-import { defaultOpenAccount, insertBankAccount } from '../accounts/accounts.repository';
-import { randomInt, randomUUID } from 'node:crypto';
+import { defaultOpenAccount } from '../accounts/default-account.service';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
 import type { Database, PreRegistrationUser } from '../db/schema';
@@ -11,7 +11,7 @@ import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { newCredentials } from '../identity/credentials';
 import * as identityRepo from '../identity/identity.repository';
-import { applicationView, hasFeature, requireGrantable } from '../identity/identity.service';
+import { applicationView, hasFeature, openCompany, requireGrantable } from '../identity/identity.service';
 import { insertPixKey } from '../keys/keys.repository';
 import type { Clock } from '../lib/clock';
 import { newEvpKey } from '../lib/ids';
@@ -228,25 +228,7 @@ async function affiliatedCompanyOf(
     if (!account) throw errors.badRequest('The company has no open default account');
     return { companyId: pre.company_id, accountId: account };
   }
-  const company = await identityRepo.insertCompany(trx, {
-    id: randomUUID(),
-    name: pre.name,
-    tax_id: pre.tax_id,
-    official_name: pre.name,
-    trade_name: pre.name,
-    features: JSON.stringify([]),
-    created_at: now,
-  });
-  const account = await insertBankAccount(trx, {
-    id: randomUUID(),
-    company_id: company.id,
-    is_default: true,
-    branch: '0001',
-    account_number: String(randomInt(10_000_000, 99_999_999)),
-    account_name: pre.name,
-    status: 'OPEN',
-    created_at: now,
-  });
+  const { company, account } = await openCompany(trx, { name: pre.name, taxID: pre.tax_id, features: [], now });
   await insertPixKey(trx, {
     key: newEvpKey(),
     company_id: company.id,
