@@ -2,6 +2,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Application, Company, Db, NewApplication, NewCompany, NewCompanyFeatureChange } from '../db/schema';
 import type { WritePart } from '../db/together';
+import { pagedRows } from '../db/paging';
 
 export interface ApplicationWithCompany extends Application {
   features: string[];
@@ -108,17 +109,13 @@ export async function findApplicationsOfCompany(
   companyId: string,
   page: { skip: number; limit: number },
 ): Promise<{ rows: Application[]; total: number }> {
-  const rows = await db
+  const list = db
     .selectFrom('applications')
     .selectAll()
-    .select((eb) => eb.fn.countAll<string>().over().as('total'))
     .where('company_id', '=', companyId)
     .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .offset(page.skip)
-    .limit(page.limit)
-    .execute();
-  return { rows, total: Number(rows[0]?.total ?? 0) };
+    .orderBy('id');
+  return pagedRows(list, page);
 }
 
 export async function deactivateApplication(db: Db, id: string, at: Date): Promise<Application> {

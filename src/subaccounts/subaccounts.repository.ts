@@ -3,6 +3,7 @@
 // keys repository) and its balance row.
 import { sql } from 'kysely';
 import type { AccountBalance, Db } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 export interface SubAccountRow {
   account_id: string;
@@ -84,15 +85,13 @@ export async function listSubAccounts(
   skip: number,
   limit: number,
 ): Promise<{ rows: SubAccountRow[]; total: number }> {
-  const rows = await subAccountsOf(db, companyId)
-    .select(sql<string>`count(*) over ()`.as('full_count'))
-    .orderBy('a.created_at')
-    .orderBy('a.id')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  const total = rows.length > 0 ? Number(rows[0]!.full_count) : skip > 0 ? await countSubAccounts(db, companyId) : 0;
-  return { rows: rows.map(({ full_count: _, ...r }) => rowOf(r)), total };
+  const list = subAccountsOf(db, companyId).orderBy('a.created_at').orderBy('a.id');
+  const { rows, total } = await pagedRows(
+    list,
+    { skip, limit },
+    { countPastEnd: () => countSubAccounts(db, companyId) },
+  );
+  return { rows: rows.map(rowOf), total };
 }
 
 async function countSubAccounts(db: Db, companyId: string): Promise<number> {

@@ -8,6 +8,7 @@ import type {
   NewApplicationCertificate,
   TlsAuthority,
 } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 export async function findAuthority(db: Db, name: string): Promise<TlsAuthority | undefined> {
   return db.selectFrom('tls_authorities').selectAll().where('name', '=', name).executeTakeFirst();
@@ -48,17 +49,13 @@ export async function findCertificatesOfApplication(
   applicationId: string,
   page: { skip: number; limit: number },
 ): Promise<{ rows: ApplicationCertificate[]; total: number }> {
-  const rows = await db
+  const list = db
     .selectFrom('application_certificates')
     .selectAll()
-    .select((eb) => eb.fn.countAll<string>().over().as('total'))
     .where('application_id', '=', applicationId)
     .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .offset(page.skip)
-    .limit(page.limit)
-    .execute();
-  return { rows, total: Number(rows[0]?.total ?? 0) };
+    .orderBy('id');
+  return pagedRows(list, page);
 }
 
 export async function findCertificateOfApplication(
