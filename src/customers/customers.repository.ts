@@ -1,6 +1,7 @@
 // All SQL of customers. Every query is scoped to one company.
 import { sql } from 'kysely';
 import type { CustomerRow, CustomerRowUpdate, Db, NewCustomerRow } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 function ofCompany(db: Db, companyId: string) {
   return db.selectFrom('customers').selectAll().where('company_id', '=', companyId);
@@ -83,16 +84,15 @@ export async function listCustomers(
   skip: number,
   limit: number,
 ): Promise<{ rows: CustomerRow[]; total: number }> {
-  const rows = await ofCompany(db, companyId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
+  const list = ofCompany(db, companyId).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  return pagedRows(list, { skip, limit }, { countPastEnd: () => countCustomers(db, companyId) });
+}
+
+async function countCustomers(db: Db, companyId: string): Promise<number> {
   const count = await db
     .selectFrom('customers')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', companyId)
     .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return Number(count.n);
 }

@@ -1,5 +1,7 @@
 // All SQL of disputes (the received Pix they are opened against: transactions.repository).
-import type { Db, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database, Db, Dispute, DisputeStatus, StoredEvidence } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 export async function insertDispute(
   db: Db,
@@ -61,20 +63,26 @@ export async function listDisputes(
   skip: number,
   limit: number,
 ): Promise<{ rows: Dispute[]; total: number }> {
-  let rows = db.selectFrom('disputes').selectAll().where('company_id', '=', companyId);
-  let count = db
-    .selectFrom('disputes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId);
-  if (filter.start) {
-    rows = rows.where('created_at', '>=', filter.start);
-    count = count.where('created_at', '>=', filter.start);
-  }
-  if (filter.end) {
-    rows = rows.where('created_at', '<', filter.end);
-    count = count.where('created_at', '<', filter.end);
-  }
-  const page = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(skip).limit(limit).execute();
-  const { n } = await count.executeTakeFirstOrThrow();
-  return { rows: page, total: Number(n) };
+  const list = disputesOf(db.selectFrom('disputes').selectAll(), companyId, filter);
+  const countPastEnd = async () => {
+    const counted = disputesOf(
+      db.selectFrom('disputes').select((eb) => eb.fn.countAll<number>().as('n')),
+      companyId,
+      filter,
+    );
+    return Number((await counted.executeTakeFirstOrThrow()).n);
+  };
+  return pagedRows(list.orderBy('created_at', 'desc').orderBy('id', 'desc'), { skip, limit }, { countPastEnd });
+}
+
+// The disputes of a list's filter, on a select of its rows or of their count.
+function disputesOf<O>(
+  query: SelectQueryBuilder<Database, 'disputes', O>,
+  companyId: string,
+  filter: { start?: Date; end?: Date },
+) {
+  let q = query.where('company_id', '=', companyId);
+  if (filter.start) q = q.where('created_at', '>=', filter.start);
+  if (filter.end) q = q.where('created_at', '<', filter.end);
+  return q;
 }

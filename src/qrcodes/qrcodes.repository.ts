@@ -1,6 +1,7 @@
 // All SQL of static QR codes. Every query is scoped to one company; deleted codes are never
 // found.
 import type { Db, NewStaticQrCodeRow, StaticQrCodeRow } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 function liveOf(db: Db, companyId: string) {
   return db
@@ -71,19 +72,18 @@ export async function listStaticQrCodes(
   skip: number,
   limit: number,
 ): Promise<{ rows: StaticQrCodeRow[]; total: number }> {
-  const rows = await liveOf(db, companyId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
+  const list = liveOf(db, companyId).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  return pagedRows(list, { skip, limit }, { countPastEnd: () => countStaticQrCodes(db, companyId) });
+}
+
+async function countStaticQrCodes(db: Db, companyId: string): Promise<number> {
   const count = await db
     .selectFrom('static_qrcodes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', companyId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return Number(count.n);
 }
 
 // The live code of a payment link id (unguessable: the open QR image route looks codes up by it).
