@@ -4,6 +4,7 @@
 // accounts of the company in the readers that say so.
 import { sql } from 'kysely';
 import type { BankAccount, Db, NewBankAccount } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 function accountsOf(db: Db, companyId: string) {
   return db
@@ -42,14 +43,12 @@ export async function listOpenAccountsOfCompany(
     open = open.where(sql`lower(bank_accounts.holder_email)`, '=', email.toLowerCase());
     count = count.where(sql`lower(holder_email)`, '=', email.toLowerCase());
   }
-  const rows = await open
+  const list = open
     .orderBy('bank_accounts.is_default', 'desc')
     .orderBy('bank_accounts.created_at')
-    .orderBy('bank_accounts.id')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  return { rows, total: Number((await count.executeTakeFirstOrThrow()).n) };
+    .orderBy('bank_accounts.id');
+  const countPastEnd = async () => Number((await count.executeTakeFirstOrThrow()).n);
+  return pagedRows(list, { skip, limit }, { countPastEnd });
 }
 
 export async function accountNumberTaken(db: Db, accountNumber: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { companyNowSql } from '../db/clock-sql';
 import type { Db, NewPaymentRow, PaymentRow } from '../db/schema';
 import type { WritePart } from '../db/together';
+import { pagedRows } from '../db/paging';
 
 export interface PaymentWithPayer extends PaymentRow {
   payer_branch: string;
@@ -95,19 +96,19 @@ export async function listPayments(
   skip: number,
   limit: number,
 ): Promise<{ rows: PaymentWithPayer[]; total: number }> {
-  const rows = await withPayer(db)
+  const list = withPayer(db)
     .where('payments.company_id', '=', companyId)
     .orderBy('payments.created_at', 'desc')
-    .orderBy('payments.id', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  const { n } = await db
-    .selectFrom('payments')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(n) };
+    .orderBy('payments.id', 'desc');
+  const countPastEnd = async () => {
+    const { n } = await db
+      .selectFrom('payments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  };
+  return pagedRows(list, { skip, limit }, { countPastEnd });
 }
 
 export async function updatePayment(

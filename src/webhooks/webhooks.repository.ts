@@ -15,6 +15,8 @@ import type {
   WebhookDelivery,
   WebhookKind,
 } from '../db/schema';
+import { pagedRows } from '../db/paging';
+import type { Page } from '../lib/paging';
 
 // "now() + ms", in the database's clock (every process agrees on it): leases, which bound
 // real work, run on it.
@@ -68,11 +70,21 @@ export async function listPlatformWebhooks(
   skip: number,
   limit: number,
 ) {
-  let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'platform');
+  let q = webhooksOfCompany(db, companyId).where('kind', '=', 'platform');
   if (url !== undefined) q = q.where('url', '=', url);
-  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(skip).limit(limit).execute();
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return pageOfWebhooks(q, { skip, limit });
+}
+
+// The company's webhooks, before a list's filters.
+function webhooksOfCompany(db: Db, companyId: string) {
+  return db.selectFrom('webhooks').where('company_id', '=', companyId);
+}
+
+// A page of these webhooks, oldest first, with the count of all of them.
+function pageOfWebhooks(q: ReturnType<typeof webhooksOfCompany>, page: Page) {
+  const countPastEnd = async () =>
+    Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return pagedRows(q.selectAll().orderBy('created_at').orderBy('id'), page, { countPastEnd });
 }
 
 export async function deleteWebhookById(db: Db, companyId: string, kind: WebhookKind, id: string): Promise<boolean> {
@@ -136,12 +148,10 @@ export async function listKeyWebhooks(
   offset: number,
   limit: number,
 ) {
-  let q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', '=', 'pix');
+  let q = webhooksOfCompany(db, companyId).where('kind', '=', 'pix');
   if (range.inicio) q = q.where('created_at', '>=', range.inicio);
   if (range.fim) q = q.where('created_at', '<=', range.fim);
-  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return pageOfWebhooks(q, { skip: offset, limit });
 }
 
 // Active webhooks of these companies (the fan-out matches events against them).
@@ -510,10 +520,8 @@ export async function findDeliveryWithAttempts(
 
 // The company's Pix API webhooks (kinds pix, rec, cobr), oldest first.
 export async function listPixApiWebhooks(db: Db, companyId: string, skip: number, limit: number) {
-  const q = db.selectFrom('webhooks').where('company_id', '=', companyId).where('kind', 'in', ['pix', 'rec', 'cobr']);
-  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(skip).limit(limit).execute();
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const q = webhooksOfCompany(db, companyId).where('kind', 'in', ['pix', 'rec', 'cobr']);
+  return pageOfWebhooks(q, { skip, limit });
 }
 
 // One of the company's webhooks of these kinds.
