@@ -4,6 +4,7 @@ import { prepared } from '../db/prepared';
 import { type WritePart, withParts } from '../db/together';
 import { type Db, type NewPixKey, PIX_KEY_COLUMNS, type PixKey } from '../db/schema';
 import { qualified } from '../db/columns';
+import { pagedRows } from '../db/paging';
 
 export interface PixKeyOwner extends PixKey {
   company_name: string;
@@ -102,17 +103,14 @@ export async function listAccountKeys(
   skip: number,
   limit: number,
 ): Promise<{ rows: PixKey[]; total: number }> {
-  const rows = await db
+  const list = db
     .selectFrom('pix_keys')
     .selectAll()
     .where('account_id', '=', accountId)
     .orderBy('is_default', 'desc')
     .orderBy('created_at')
-    .orderBy('key')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  return { rows, total: await countAccountKeys(db, accountId) };
+    .orderBy('key');
+  return pagedRows(list, { skip, limit }, { countPastEnd: () => countAccountKeys(db, accountId) });
 }
 
 export async function countAccountKeys(db: Db, accountId: string): Promise<number> {

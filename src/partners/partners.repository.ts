@@ -1,6 +1,7 @@
 // All SQL of partners: pre-registrations (scoped to the partner company), the affiliates made
 // from them, and the applications made for the affiliates.
 import type { Db, NewPreRegistration, PreRegistrationRow } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 export interface PreRegistrationWithCompany extends PreRegistrationRow {
   company_name: string | null;
@@ -59,17 +60,14 @@ export async function lockPreRegistration(
     .executeTakeFirst();
 }
 
+// A page of the partner's pre-registrations, oldest first, with the count of all of them.
 export async function listPreRegistrations(
   db: Db,
   partnerCompanyId: string,
   page: { skip: number; limit: number },
-): Promise<PreRegistrationWithCompany[]> {
-  return withCompany(db, partnerCompanyId)
-    .orderBy('p.created_at')
-    .orderBy('p.id')
-    .offset(page.skip)
-    .limit(page.limit)
-    .execute();
+): Promise<{ rows: PreRegistrationWithCompany[]; total: number }> {
+  const list = withCompany(db, partnerCompanyId).orderBy('p.created_at').orderBy('p.id');
+  return pagedRows(list, page, { countPastEnd: () => countPreRegistrations(db, partnerCompanyId) });
 }
 
 function countOf(db: Db, partnerCompanyId: string) {
@@ -79,27 +77,26 @@ function countOf(db: Db, partnerCompanyId: string) {
     .where('partner_company_id', '=', partnerCompanyId);
 }
 
-export async function countPreRegistrations(db: Db, partnerCompanyId: string): Promise<number> {
+async function countPreRegistrations(db: Db, partnerCompanyId: string): Promise<number> {
   return Number((await countOf(db, partnerCompanyId).executeTakeFirstOrThrow()).n);
 }
 
 // Pre-registrations that became companies (affiliates).
-export async function countAffiliates(db: Db, partnerCompanyId: string): Promise<number> {
+async function countAffiliates(db: Db, partnerCompanyId: string): Promise<number> {
   const q = countOf(db, partnerCompanyId).where('company_id', 'is not', null);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
+// A page of the partner's affiliates, oldest affiliation first, with the count of all of them.
 export async function listAffiliates(db: Db, partnerCompanyId: string, page: { skip: number; limit: number }) {
-  return db
+  const list = db
     .selectFrom('partner_pre_registrations as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .select(['c.id', 'c.name', 'c.tax_id', 'p.tax_id_type', 'p.affiliated_at'])
     .where('p.partner_company_id', '=', partnerCompanyId)
     .orderBy('p.affiliated_at')
-    .orderBy('p.id')
-    .offset(page.skip)
-    .limit(page.limit)
-    .execute();
+    .orderBy('p.id');
+  return pagedRows(list, page, { countPastEnd: () => countAffiliates(db, partnerCompanyId) });
 }
 
 export async function setAffiliate(db: Db, preRegistrationId: string, companyId: string, at: Date): Promise<void> {

@@ -118,13 +118,8 @@ export class PartnersService {
   }
 
   async listPreRegistrations(principal: Principal, page: Page) {
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await repo.listPreRegistrations(trx, principal.companyId, page);
-      return {
-        preRegistrations: rows.map(preRegistrationView),
-        total: await repo.countPreRegistrations(trx, principal.companyId),
-      };
-    });
+    const { rows, total } = await repo.listPreRegistrations(this.db, principal.companyId, page);
+    return { preRegistrations: rows.map(preRegistrationView), total };
   }
 
   async getPreRegistration(principal: Principal, taxId: string) {
@@ -135,18 +130,16 @@ export class PartnersService {
   }
 
   async listAffiliates(principal: Principal, page: Page) {
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await repo.listAffiliates(trx, principal.companyId, page);
-      return {
-        affiliates: rows.map((r) => ({
-          name: r.name,
-          taxID: { taxID: r.tax_id, type: r.tax_id_type },
-          correlationID: r.id,
-          createdAt: r.affiliated_at!.toISOString(),
-        })),
-        total: await repo.countAffiliates(trx, principal.companyId),
-      };
-    });
+    const { rows, total } = await repo.listAffiliates(this.db, principal.companyId, page);
+    return {
+      affiliates: rows.map((r) => ({
+        name: r.name,
+        taxID: { taxID: r.tax_id, type: r.tax_id_type },
+        correlationID: r.id,
+        createdAt: r.affiliated_at!.toISOString(),
+      })),
+      total,
+    };
   }
 
   async createApplication(principal: Principal, input: PartnerApplicationInput) {
