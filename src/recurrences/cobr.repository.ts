@@ -2,6 +2,7 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import { companyTodaySql } from '../db/clock-sql';
 import type { CobRStatus, Db, RecBody, RecurringCharge, RecurringChargesTable } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 export async function insertCobr(db: Db, row: Insertable<RecurringChargesTable>): Promise<RecurringCharge> {
   return db.insertInto('recurring_charges').values(row).returningAll().executeTakeFirstOrThrow();
@@ -86,19 +87,21 @@ function cobrListQuery(db: Db, f: CobrListFilter) {
 }
 
 export async function listCobrs(db: Db, filter: CobrListFilter, offset: number, limit: number) {
-  const rows = await cobrListQuery(db, filter)
+  const list = cobrListQuery(db, filter)
     .selectAll('recurring_charges')
     // The retry policy the charge inherits from its recurrence.
     .select(sql<RecBody['politicaRetentativa']>`recurrences.body->>'politicaRetentativa'`.as('politica'))
     .orderBy('recurring_charges.created_at')
-    .orderBy('recurring_charges.id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await cobrListQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+    .orderBy('recurring_charges.id');
+  const countPastEnd = async () =>
+    Number(
+      (
+        await cobrListQuery(db, filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd });
 }
 
 // ATIVA charges with an attempt due on or before `today` (other processes skip held rows).

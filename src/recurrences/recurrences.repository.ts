@@ -13,6 +13,7 @@ import type {
   Recurrence,
   RecurrencesTable,
 } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 // Locations -------------------------------------------------------------------------------
 
@@ -92,17 +93,19 @@ export async function listRecLocations(
   offset: number,
   limit: number,
 ): Promise<{ rows: RecLocation[]; total: number }> {
-  const rows = await recLocationListQuery(db, filter)
+  const list = recLocationListQuery(db, filter)
     .selectAll('rec_locations')
     .orderBy('rec_locations.created_at')
-    .orderBy('rec_locations.id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await recLocationListQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+    .orderBy('rec_locations.id');
+  const countPastEnd = async () =>
+    Number(
+      (
+        await recLocationListQuery(db, filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd });
 }
 
 // Recurrences -----------------------------------------------------------------------------
@@ -242,17 +245,16 @@ export async function listRecurrences(
   offset: number,
   limit: number,
 ): Promise<{ rows: Recurrence[]; total: number }> {
-  const rows = await recListQuery(db, filter)
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id_rec')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await recListQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const list = recListQuery(db, filter).selectAll().orderBy('created_at').orderBy('id_rec');
+  const countPastEnd = async () =>
+    Number(
+      (
+        await recListQuery(db, filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd });
 }
 
 // Confirmation requests -------------------------------------------------------------------

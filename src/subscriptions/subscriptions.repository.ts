@@ -10,6 +10,7 @@ import type {
   SubscriptionInstallment,
   SubscriptionsTable,
 } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 // `also`: writes that go with it in the same statement (its event).
 export async function insertSubscription(db: Db, row: NewSubscription, also: WritePart[] = []): Promise<Subscription> {
@@ -108,39 +109,20 @@ export async function updateSubscription(
 
 // A page of the company's subscriptions, newest first, and how many it has.
 export async function listSubscriptions(db: Db, companyId: string, skip: number, limit: number) {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  const count = await db
-    .selectFrom('subscriptions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const ofCompany = db.selectFrom('subscriptions').where('company_id', '=', companyId);
+  const list = ofCompany.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+  const countPastEnd = async () =>
+    Number((await ofCompany.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return pagedRows(list, { skip, limit }, { countPastEnd });
 }
 
 // A page of a subscription's installments, newest first, and how many it has.
 export async function listInstallments(db: Db, subscriptionId: string, skip: number, limit: number) {
-  const rows = await db
-    .selectFrom('subscription_charges')
-    .selectAll()
-    .where('subscription_id', '=', subscriptionId)
-    .orderBy('installment', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  const count = await db
-    .selectFrom('subscription_charges')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('subscription_id', '=', subscriptionId)
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const ofSubscription = db.selectFrom('subscription_charges').where('subscription_id', '=', subscriptionId);
+  const list = ofSubscription.selectAll().orderBy('installment', 'desc');
+  const countPastEnd = async () =>
+    Number((await ofSubscription.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return pagedRows(list, { skip, limit }, { countPastEnd });
 }
 
 // An installment of the company (by its globalID) with its subscription, in one statement.

@@ -1,6 +1,7 @@
 // All SQL of batches of due-date charges (lotecobv) and their items.
 import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Db } from '../../db/schema';
 import type { BatchItemProblem, BatchItemRequest } from '../charge-body';
+import { pagedRows } from '../../db/paging';
 
 export async function findBatchItemByTxid(db: Db, companyId: string, txid: string): Promise<CobvBatchItem | undefined> {
   return db
@@ -118,7 +119,7 @@ export async function listBatches(
   let q = db.selectFrom('cobv_batches').where('company_id', '=', companyId);
   if (from) q = q.where('created_at', '>=', from);
   if (to) q = q.where('created_at', '<=', to);
-  const rows = await q.selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const countPastEnd = async () =>
+    Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return pagedRows(q.selectAll().orderBy('created_at').orderBy('id'), { skip: offset, limit }, { countPastEnd });
 }
