@@ -1,6 +1,7 @@
 // All SQL of the key-lookup token bucket (one row per company) and its log (one row per
 // refill or lookup; a lookup's row keeps its end-to-end id and what it answered).
 import type { Db, NewPixKeyTokenLogRow, PixKeyBucketRow, PixKeyTokenLogRow } from '../db/schema';
+import { pagedRows } from '../db/paging';
 
 // Locks the company's bucket row, creating it full when missing.
 export async function lockBucket(
@@ -68,18 +69,11 @@ export async function listLogs(
   skip: number,
   limit: number,
 ): Promise<{ rows: PixKeyTokenLogRow[]; total: number }> {
-  let rows = db.selectFrom('pix_key_token_logs').selectAll().where('company_id', '=', companyId);
-  let count = db
-    .selectFrom('pix_key_token_logs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId);
-  if (accountId !== undefined) {
-    rows = rows.where('account_id', '=', accountId);
-    count = count.where('account_id', '=', accountId);
-  }
-  const page = await rows.orderBy('id', 'desc').offset(skip).limit(limit).execute();
-  const { n } = await count.executeTakeFirstOrThrow();
-  return { rows: page, total: Number(n) };
+  let q = db.selectFrom('pix_key_token_logs').where('company_id', '=', companyId);
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  const countPastEnd = async () =>
+    Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return pagedRows(q.selectAll().orderBy('id', 'desc'), { skip, limit }, { countPastEnd });
 }
 
 // A lookup of this company by its end-to-end id.
