@@ -122,7 +122,7 @@ export class SubAccountsService {
   // Closes a subaccount with nothing in it; its key leaves with it.
   async remove(principal: Principal, rawKey: string) {
     this.requireFeature(principal);
-    const removed = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const sub = await this.find(trx, principal, rawKey);
       const now = await this.clock.now(principal.companyId, trx);
       const balance = (await lockAccounts(trx, [sub.account_id], now)).get(sub.account_id)!;
@@ -130,11 +130,9 @@ export class SubAccountsService {
       await deleteAccountKeys(trx, sub.account_id);
       await closeAccount(trx, sub.account_id, now);
       // Its key may be cached as a receiving key (charges to the subaccount).
-      await this.companies.announceKeys(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'keys', principal.companyId);
       return { status: 'OK' as const, pixKey: sub.pix_key };
     });
-    await this.companies.keysChanged(principal.companyId);
-    return removed;
   }
 
   // From the company account into the subaccount (credit) or back (debit).
