@@ -21,7 +21,7 @@ import type { Page } from '../lib/paging';
 import { validatePixKey } from '../lib/pix-key';
 import { INSUFFICIENT_BALANCE, moveInternally } from '../transfers/internal-move';
 import * as repo from './subaccounts.repository';
-import { MOVE_PREFIX, statementEntryView, subAccountView } from './subaccounts.view';
+import { MOVE_PREFIX, subAccountView, subaccountStatementEntryView } from './subaccounts.view';
 
 const NOT_ENABLED = 'This feature is not enabled for your company';
 
@@ -243,6 +243,6 @@ export class SubAccountsService {
     this.requireFeature(principal);
     const sub = await this.find(this.db, principal, rawKey);
     const rows = await statementOf(this.db, sub.account_id, period, page);
-    return rows.map((r) => statementEntryView(r, true));
+    return rows.map((r) => subaccountStatementEntryView(r));
   }
 }
