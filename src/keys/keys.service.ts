@@ -37,7 +37,7 @@ function keyEventPart(type: KeyEvent, key: PixKey, at: Date): WritePart {
 }
 
 // Sample payloads for test events: a made-up EVP key of the company's account.
-function sampleKey(ctx: SampleContext, isDefault: boolean) {
+function sampleKey(ctx: SampleContext, { isDefault }: { isDefault: boolean }) {
   const key: PixKey = {
     key: randomUUID(),
     company_id: ctx.party.company_id,
@@ -50,9 +50,9 @@ function sampleKey(ctx: SampleContext, isDefault: boolean) {
 }
 
 export const keyEventSamples: EventSamples = {
-  'PIXGATE:PIX_KEY_CREATED': (ctx) => sampleKey(ctx, false),
-  'PIXGATE:PIX_KEY_DELETED': (ctx) => sampleKey(ctx, false),
-  'PIXGATE:PIX_KEY_DEFAULT_CHANGED': (ctx) => sampleKey(ctx, true),
+  'PIXGATE:PIX_KEY_CREATED': (ctx) => sampleKey(ctx, { isDefault: false }),
+  'PIXGATE:PIX_KEY_DELETED': (ctx) => sampleKey(ctx, { isDefault: false }),
+  'PIXGATE:PIX_KEY_DEFAULT_CHANGED': (ctx) => sampleKey(ctx, { isDefault: true }),
 };
 
 // A key as written in a path: its DICT form when it is a valid key, else as given.
