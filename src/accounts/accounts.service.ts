@@ -94,7 +94,7 @@ export class AccountsService {
   async create(principal: Principal, holderEmail?: string): Promise<AccountView> {
     if (!hasFeature(principal, FEATURES.bankAccount)) throw errors.badRequest('Bank account feature is not enabled');
     if (principal.applicationType !== 'MASTER') throw errors.forbidden('Wrong API type');
-    const opened = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const source = await repo.findAccountOfCompany(trx, principal.companyId, principal.accountId);
       if (!source) throw errors.missing('account');
       let number = newAccountNumber();
@@ -110,14 +110,12 @@ export class AccountsService {
         created_at: await this.clock.now(principal.companyId, trx),
         holder_email: holderEmail?.trim() || source.holder_email,
       });
-      await this.companies.announceAccounts(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'accounts', principal.companyId);
       return accountView(
         { ...created, tax_id: source.tax_id, official_name: source.official_name, trade_name: source.trade_name },
         balanceView(undefined),
       );
     });
-    await this.companies.accountsChanged(principal.companyId);
-    return opened;
   }
 
   // Closes an account: the company needs the bank account feature; the account must be
@@ -126,7 +124,7 @@ export class AccountsService {
     if (!hasFeature(principal, FEATURES.bankAccount))
       throw errors.featureRequired('This feature is not enabled for your company', 403);
     if (!ACCOUNT_ID.test(accountId)) throw errors.badRequest('Account ID is invalid');
-    const closed = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const account = await repo.findAccountOfCompany(trx, principal.companyId, accountId);
       if (!account) throw errors.missing('account');
       await repo.lockAccount(trx, account.id);
@@ -139,11 +137,9 @@ export class AccountsService {
       if (current.is_default) throw errors.badRequest('The default account cannot be deleted');
       await deleteAccountKeys(trx, account.id);
       await repo.closeAccount(trx, account.id, now);
-      await this.companies.announceAccounts(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'accounts', principal.companyId);
       return { status: 'OK' as const, accountId: account.id };
     });
-    await this.companies.accountsChanged(principal.companyId);
-    return closed;
   }
 
   // Sends `value` to the holder's registered account outside this server; below the free

@@ -212,7 +212,7 @@ interface NewChargeEvent {
 }
 
 // Either CTE of the location answers its id.
-type LocationCte = (q: QueryCreator<Database>) => ReturnType<typeof newLocationOf>;
+type LocationCte = (q: QueryCreator<Database>) => ReturnType<typeof newLocationOf> | ReturnType<typeof takenLocationOf>;
 
 // The foreign-key checks of a creation (the charge's location, the revision's charge) are
 // plans Postgres keeps per session (SPI), generic after five runs: made while a new
@@ -288,7 +288,7 @@ const chargeWithNewLocation = prepared(
 const chargeWithTakenLocation = prepared(
   [...CHARGE_COLUMNS, ...EVENT_COLUMNS, 'existing_id'],
   (db, p: NewChargeRow & NewChargeEvent & { existing_id: number }) =>
-    chargeWithLocation(db, p, ((q: QueryCreator<Database>) => takenLocationOf(q, p)) as unknown as LocationCte),
+    chargeWithLocation(db, p, (q) => takenLocationOf(q, p)),
 );
 
 // A new charge in one statement: its payload location (new, or an existing one it takes

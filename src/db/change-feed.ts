@@ -133,7 +133,7 @@ const RECONNECT_MS = 1000;
 
 // Closes a connection at once, without the goodbye a partition would never let through.
 export function destroyConnection(client: pg.Client): void {
-  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  client.connection.stream.destroy();
 }
 
 export interface FeedConnectionSettings {

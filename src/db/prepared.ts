@@ -56,6 +56,9 @@ export function prepared<P extends object, Q extends Compilable<unknown>>(
   names: readonly (keyof P & string)[],
   build: (db: Kysely<Database>, params: P) => Q,
 ): (db: Kysely<Database>, params: P) => Promise<InferResult<Q>> {
+  // The one cast here: `build` is run once with a marker string in place of each parameter's
+  // value (whatever its type), to find where the value lands among the bound values; the
+  // markers never reach a database, and each run binds the real values in their places.
   const markers = Object.fromEntries(names.map((name) => [name, `${MARK}${name}`])) as unknown as P;
   const compiled = build(compiler, markers).compile();
   if (STAR.test(compiled.sql)) throw new Error(`prepared query: name its columns instead of *: ${compiled.sql}`);

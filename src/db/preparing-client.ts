@@ -54,7 +54,7 @@ export class PreparingClient extends pg.Client {
   // Gives the connection up now: queued and running queries fail, Postgres rolls back.
   abandon(error: Error): void {
     this.markBroken(error);
-    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    this.connection.stream.destroy();
   }
 
   // How long the answer to `text` may take from now; undefined: no bound.

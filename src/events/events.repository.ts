@@ -131,6 +131,9 @@ export interface EventsPageRequest {
   after?: EventPosition;
 }
 
+// An event as the lists read it (EVENT_COLUMNS): every column but the stream's xid.
+export type ListedEvent = Omit<EventRow, 'xid'>;
+
 export const EVENT_COLUMNS = [
   'id',
   'company_id',
@@ -166,7 +169,7 @@ export async function listCompanyEvents(
   companyId: string,
   filters: EventFilters,
   page: EventsPageRequest,
-): Promise<{ rows: EventRow[]; total: number }> {
+): Promise<{ rows: ListedEvent[]; total: number }> {
   const where = eventFilter(companyId, filters);
   const rows = await db
     .selectFrom((eb) => eb.selectFrom('events as e').where(where).select(eb.fn.countAll<string>().as('total')).as('t'))
@@ -189,7 +192,13 @@ export async function listCompanyEvents(
     .select(EVENT_COLUMNS.map((c) => `p.${c}` as const))
     .execute();
   const total = Number(rows[0]?.total ?? 0);
-  return { rows: rows.filter((r) => r.id !== null) as unknown as EventRow[], total };
+  return { rows: rows.filter(isPageEvent), total };
+}
+
+// A row of the page's lateral join: an event when its id (the primary key) is set; the count's
+// row without a page has every column of the join null.
+function isPageEvent<R extends { id: string | null }>(row: R): row is R & ListedEvent {
+  return row.id !== null;
 }
 
 // A delivery of an event as the event's read lists it.
@@ -247,7 +256,7 @@ export async function findCompanyEventWithDeliveries(
   db: Db,
   companyId: string,
   id: string,
-): Promise<{ event: EventRow; deliveries: EventDeliverySummary[] } | undefined> {
+): Promise<{ event: ListedEvent; deliveries: EventDeliverySummary[] } | undefined> {
   const row = await db
     .selectFrom('events as e')
     .select(EVENT_COLUMNS.map((c) => `e.${c}` as const))
@@ -257,7 +266,7 @@ export async function findCompanyEventWithDeliveries(
     .executeTakeFirst();
   if (!row) return undefined;
   const { deliveries: stored, ...event } = row;
-  return { event: event as EventRow, deliveries: summariesOf(stored) };
+  return { event, deliveries: summariesOf(stored) };
 }
 
 // The newest events of the company about one object (any of its ids or correlationIDs),
@@ -267,7 +276,7 @@ export async function listObjectEventsWithDeliveries(
   companyId: string,
   keys: { objectIds: readonly string[]; correlationIds: readonly string[] },
   limit: number,
-): Promise<{ event: EventRow; deliveries: EventDeliverySummary[] }[]> {
+): Promise<{ event: ListedEvent; deliveries: EventDeliverySummary[] }[]> {
   if (keys.objectIds.length === 0 && keys.correlationIds.length === 0) return [];
   const rows = await db
     .selectFrom('events as e')
@@ -285,7 +294,7 @@ export async function listObjectEventsWithDeliveries(
     .limit(limit)
     .execute();
   return rows.map(({ deliveries: stored, ...event }) => ({
-    event: event as EventRow,
+    event,
     deliveries: summariesOf(stored),
   }));
 }
@@ -332,7 +341,7 @@ export async function eventsAfter(
     .orderBy('e.id')
     .limit(options.limit)
     .execute();
-  return rows as unknown as StreamedEvent[];
+  return rows;
 }
 
 // ---- the outbox side (webhooks area) ----

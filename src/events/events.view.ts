@@ -1,9 +1,8 @@
 // An event as the events API answers it (the spec's Event): its object, and the body a
 // webhook carries for it, which is what its deliveries send.
 import type { components } from '../../generated/platform.types';
-import type { EventRow } from '../db/schema';
 import { type AccountEnvironment, webhookBodyObjectOf } from './event-body';
-import type { EventDeliverySummary } from './events.repository';
+import type { EventDeliverySummary, ListedEvent } from './events.repository';
 
 type Schemas = components['schemas'];
 export type EventView = Schemas['Event'];
@@ -12,7 +11,7 @@ type ObjectType = NonNullable<Schemas['EventObject']>['type'];
 
 const KINDS = { platform: 'PLATFORM', pix: 'PIX', rec: 'REC', cobr: 'COBR' } as const;
 
-function objectView(e: EventRow): Schemas['EventObject'] {
+function objectView(e: ListedEvent): Schemas['EventObject'] {
   if (e.object_type === null) return null;
   return { type: e.object_type as ObjectType, id: e.object_id, correlationID: e.correlation_id };
 }
@@ -36,7 +35,7 @@ export function deliverySummaryView(d: EventDeliverySummary): Schemas['EventDeli
 // The stored type is one of the spec's: every recording site writes a type of EventType (the
 // list is checked against the spec in event-types.ts).
 export function eventView(
-  e: EventRow,
+  e: ListedEvent,
   environment: AccountEnvironment,
   deliveries?: EventDeliverySummary[],
 ): EventView {

@@ -224,7 +224,7 @@ function corsOf(origins: string[]): Koa.Middleware<AppState> {
     allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
     exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Location', 'Retry-After', 'Allow'],
     maxAge: 600,
-  }) as unknown as Koa.Middleware<AppState>;
+  });
   // A request without Origin is not a browser's cross-origin call: only Vary is due (what the
   // library would add), without its per-request work on every server-to-server call.
   return (koa, next) => {

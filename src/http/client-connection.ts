@@ -24,13 +24,21 @@ function read(socket: Socket): ClientConnection {
   if (!(socket instanceof TLSSocket)) return PLAIN;
   const peer = socket.getPeerCertificate();
   if (!peer?.raw) return { tls: true, certificate: undefined };
-  const error = socket.authorizationError as unknown as (Error & { code?: string }) | string | null | undefined;
   return {
     tls: true,
     certificate: {
       thumbprint: createHash('sha256').update(peer.raw).digest('base64url'),
       authorized: socket.authorized,
-      verifyError: typeof error === 'string' ? error : (error?.code ?? error?.message),
+      verifyError: verifyErrorOf(socket.authorizationError),
     },
   };
+}
+
+// Node's types say authorizationError is an Error, but Node sets the verification's code
+// (a string such as 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'); an Error (with a code) is read too.
+function verifyErrorOf(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('code' in error && typeof error.code === 'string') return error.code;
+  return 'message' in error && typeof error.message === 'string' ? error.message : undefined;
 }

@@ -5,7 +5,8 @@
 // `keys:<id>` (and `accounts:<id>`: a closed account takes its keys with it).
 import { type AccountWithCompany, findAccountsOfCompany } from '../accounts/accounts.repository';
 import { findDefaultReceivingKey, findReceivingKey, type ReceivingKey } from '../keys/keys.repository';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { AnnouncedWrites } from '../db/announced-writes';
 import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import type { Company, Database } from '../db/schema';
@@ -25,10 +26,18 @@ export const keysChange = (companyId: string) => `keys:${companyId}`;
 // The cache key of the company's default receiving key (a Pix key holds no spaces).
 const DEFAULT_KEY = ' default';
 
+export type CompanyChangeKind = 'company' | 'accounts' | 'keys';
+const CHANGES: Record<CompanyChangeKind, (companyId: string) => string> = {
+  company: companyChange,
+  accounts: accountsChange,
+  keys: keysChange,
+};
+
 export class CompanyDirectory {
   private readonly cache: ReadCache<Company>;
   private readonly accountLists: ReadCache<AccountWithCompany[]>;
   private readonly receivingKeys: ReadCache<ReceivingKey>;
+  private readonly writes: AnnouncedWrites<Database>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,6 +46,7 @@ export class CompanyDirectory {
     this.cache = new ReadCache(feed, 'company', TTL_MS);
     this.accountLists = new ReadCache(feed, 'accounts', TTL_MS);
     this.receivingKeys = new ReadCache(feed, ['keys', 'accounts'], TTL_MS);
+    this.writes = new AnnouncedWrites(feed);
   }
 
   // A Pix key of the company with the account behind it, or its default key when `key` is
@@ -72,28 +82,18 @@ export class CompanyDirectory {
     return (await this.accounts(companyId, db)).find((a) => a.id === accountId);
   }
 
-  // Announces, in the caller's transaction (delivered when it commits), that the company's
-  // accounts changed; call accountsChanged() once it has.
-  async announceAccounts(db: Kysely<Database>, companyId: string): Promise<void> {
-    await repo.announce(db, notifySql(this.feed, accountsChange(companyId)));
+  // Runs `work` in one transaction of `db`; what it announces with afterWrite is applied here
+  // once it has committed, and it resolves once every process was signalled.
+  async transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.writes.transaction(db, work);
   }
 
-  // Forgets them here at once, and resolves once every process was signalled (a charge created
-  // right after elsewhere does not use a key of a closed account).
-  async accountsChanged(companyId: string): Promise<void> {
-    this.feed.deliverLocally(accountsChange(companyId));
-    await this.feed.propagated();
-  }
-
-  // As announceAccounts and accountsChanged, for a change to the company's Pix keys: a charge
-  // created right after, on any process, does not use a key just deleted or no longer default.
-  async announceKeys(db: Kysely<Database>, companyId: string): Promise<void> {
-    await repo.announce(db, notifySql(this.feed, keysChange(companyId)));
-  }
-
-  async keysChanged(companyId: string): Promise<void> {
-    this.feed.deliverLocally(keysChange(companyId));
-    await this.feed.propagated();
+  // Announces, in a transaction opened by transaction() (delivered when it commits), that the
+  // company's `kind` changed: its row, its list of accounts (opened or closed: a closed
+  // account takes its keys with it) or its Pix keys (one deleted or made default). A charge
+  // created right after, on any process, does not use what changed.
+  async afterWrite(trx: Kysely<Database>, kind: CompanyChangeKind, companyId: string): Promise<void> {
+    await this.writes.afterWrite(trx, CHANGES[kind](companyId));
   }
 
   async find(companyId: string, db: Kysely<Database> = this.db): Promise<Company | undefined> {
@@ -127,9 +127,9 @@ export class CompanyDirectory {
     return offset;
   }
 
-  // Called after a transaction that changed the company (and sent its NOTIFY) committed: forgets
+  // Called after a statement that changed the company (and sent its NOTIFY) committed: forgets
   // it here at once, and resolves once every process's listening connection was signalled.
-  async changed(companyId: string): Promise<void> {
+  private async changed(companyId: string): Promise<void> {
     this.feed.deliverLocally(companyChange(companyId));
     await this.feed.propagated();
   }

@@ -127,11 +127,6 @@ export async function deactivateApplication(db: Db, id: string, at: Date): Promi
     .executeTakeFirstOrThrow();
 }
 
-// Sends a change-feed message when the surrounding transaction commits.
-export async function announce(db: Db, notify: RawBuilder<unknown>): Promise<void> {
-  await sql`select ${notify}`.execute(db);
-}
-
 // Moves a company's sandbox clock by `ms` and announces it, in one statement; the new offset.
 export async function moveCompanyClock(
   db: Db,

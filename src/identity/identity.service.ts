@@ -7,10 +7,10 @@ import type { Application, Database, Db } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal.types';
 import type { Clock } from '../lib/clock';
-import { type ChangeFeed, notifySql } from '../db/change-feed';
+import type { ChangeFeed } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import { writeTogether } from '../db/together';
-import { type CompanyDirectory, companyChange } from './companies.service';
+import type { CompanyDirectory } from './companies.service';
 import { decodeAppId, newCredentials, secretMatches } from './credentials';
 import { BoundedMap } from '../lib/bounded-map';
 import * as repo from './identity.repository';
@@ -143,7 +143,7 @@ export class IdentityService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly companies: CompanyDirectory,
-    private readonly feed: ChangeFeed,
+    feed: ChangeFeed,
     private readonly knownScopes: ReadonlySet<string>,
   ) {
     this.applications = new ReadCache(feed, 'company', CREDENTIALS_TTL_MS);
@@ -259,17 +259,15 @@ export class IdentityService {
   // The application stops working at once on every process: the change is announced in the
   // same transaction (delivered when it commits) and applied here right after.
   async deleteApplication(principal: Principal, clientId: string): Promise<ApplicationView> {
-    const removed = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const app = await repo.findApplicationOfCompany(trx, principal.companyId, clientId);
       if (!app || !app.is_active) throw errors.missing('application');
       if (app.type === 'MASTER') throw errors.badRequest('You cannot delete a master application');
-      await repo.announce(trx, notifySql(this.feed, companyChange(principal.companyId)));
+      await this.companies.afterWrite(trx, 'company', principal.companyId);
       return applicationView(
         await repo.deactivateApplication(trx, app.id, await this.clock.now(principal.companyId, trx)),
       );
     });
-    await this.companies.changed(principal.companyId);
-    return removed;
   }
 
   // A new MASTER application (every scope) on the default account of the first company of
@@ -334,7 +332,7 @@ export class IdentityService {
   // process in the same transaction: the next request of any of its credentials sees them.
   async changeFeatures(companyId: string, input: FeaturesChangeInput, actor: FeaturesActor) {
     const features = [...new Set(input.features)];
-    const change = await this.db.transaction().execute(async (trx) => {
+    const change = await this.companies.transaction(this.db, async (trx) => {
       const company = await repo.lockCompany(trx, companyId);
       if (!company) throw errors.missing('company');
       const row = {
@@ -349,10 +347,9 @@ export class IdentityService {
         changed_at: this.clock.serverNow(),
       };
       await writeTogether(trx, repo.changeCompanyFeaturesParts(row));
-      await repo.announce(trx, notifySql(this.feed, companyChange(companyId)));
+      await this.companies.afterWrite(trx, 'company', companyId);
       return { ...row, before: company.features };
     });
-    await this.companies.changed(companyId);
     return {
       company: { id: companyId, features },
       change: {

@@ -37,7 +37,7 @@ function keyEventPart(type: KeyEvent, key: PixKey, at: Date): WritePart {
 }
 
 // Sample payloads for test events: a made-up EVP key of the company's account.
-function sampleKey(ctx: SampleContext, isDefault: boolean) {
+function sampleKey(ctx: SampleContext, { isDefault }: { isDefault: boolean }) {
   const key: PixKey = {
     key: randomUUID(),
     company_id: ctx.party.company_id,
@@ -50,9 +50,9 @@ function sampleKey(ctx: SampleContext, isDefault: boolean) {
 }
 
 export const keyEventSamples: EventSamples = {
-  'PIXGATE:PIX_KEY_CREATED': (ctx) => sampleKey(ctx, false),
-  'PIXGATE:PIX_KEY_DELETED': (ctx) => sampleKey(ctx, false),
-  'PIXGATE:PIX_KEY_DEFAULT_CHANGED': (ctx) => sampleKey(ctx, true),
+  'PIXGATE:PIX_KEY_CREATED': (ctx) => sampleKey(ctx, { isDefault: false }),
+  'PIXGATE:PIX_KEY_DELETED': (ctx) => sampleKey(ctx, { isDefault: false }),
+  'PIXGATE:PIX_KEY_DEFAULT_CHANGED': (ctx) => sampleKey(ctx, { isDefault: true }),
 };
 
 // A key as written in a path: its DICT form when it is a valid key, else as given.
@@ -131,23 +131,21 @@ export class PixKeysService {
 
   async setDefault(principal: Principal, rawKey: string) {
     const key = canonicalKey(rawKey);
-    const view = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
       if (!found) throw errors.missing('pixKey');
       const now = await this.clock.now(principal.companyId, trx);
       const made = await repo.makeDefault(trx, principal.companyId, key, [
         keyEventPart('PIXGATE:PIX_KEY_DEFAULT_CHANGED', { ...found, is_default: true }, now),
       ]);
-      await this.companies.announceKeys(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'keys', principal.companyId);
       return pixKeyView(made);
     });
-    await this.companies.keysChanged(principal.companyId);
-    return view;
   }
 
   async remove(principal: Principal, rawKey: string): Promise<void> {
     const key = canonicalKey(rawKey);
-    await this.db.transaction().execute(async (trx) => {
+    await this.companies.transaction(this.db, async (trx) => {
       const found = await repo.lockCompanyKey(trx, principal.companyId, key);
       if (!found) throw errors.missing('pixKey');
       if (found.is_default) throw errors.badRequest('The default Pix key cannot be deleted');
@@ -156,8 +154,7 @@ export class PixKeysService {
         throw errors.badRequest('The Pix key of a subaccount is removed with the subaccount');
       const now = await this.clock.now(principal.companyId, trx);
       await repo.deleteKey(trx, key, [keyEventPart('PIXGATE:PIX_KEY_DELETED', found, now)]);
-      await this.companies.announceKeys(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'keys', principal.companyId);
     });
-    await this.companies.keysChanged(principal.companyId);
   }
 }

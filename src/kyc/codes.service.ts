@@ -123,7 +123,7 @@ export class KycCodesService {
   ): Promise<VerifyOutcome> {
     return this.outcome(() =>
       this.db.transaction().execute(async (trx): Promise<VerifyOutcome> => {
-        const { rep, address } = await this.target(trx, principal, channel, target, false);
+        const { rep, address } = await this.target(trx, principal, channel, target, { requireAddress: false });
         if (address === null) return 'NO_ACTIVE_CODE';
         const state = await repo.codeChannel(trx, rep.id, channel);
         if (state.verified_address === address) return 'ALREADY_VERIFIED';
@@ -236,7 +236,13 @@ export class KycCodesService {
   }
 
   // The register (locked) and its representative; a send needs an address on the channel.
-  private async target(trx: Db, principal: Principal, channel: KycChannel, target: CodeTarget, requireAddress = true) {
+  private async target(
+    trx: Db,
+    principal: Principal,
+    channel: KycChannel,
+    target: CodeTarget,
+    { requireAddress = true }: { requireAddress?: boolean } = {},
+  ) {
     const onboarding = await lockRegister(trx, principal.companyId, target.correlationID);
     const rep = await repo.findRepresentative(trx, onboarding.id, target.representativeId);
     if (!rep) throw errors.missing('representative');

@@ -50,13 +50,13 @@ export class KycMessageDelivery {
     try {
       const text = openedMessageBody(this.secrets, message) ?? '';
       await sender.send({ to: message.address, subject: message.subject, text });
-      await repo.markSent(this.db, message.id, token, this.sandbox);
+      await repo.markSent(this.db, message.id, token, { keepBody: this.sandbox });
       return true;
     } catch (error) {
       const reason = (error as Error).message?.slice(0, 500) || 'delivery failed';
       const retryInMs = RETRY_SCHEDULE_MS[message.attempts] ?? null;
       this.log.warn({ messageId: message.id, channel: message.channel, err: reason }, 'one-time code not delivered');
-      await repo.markAttemptFailed(this.db, message.id, token, reason, retryInMs, this.sandbox);
+      await repo.markAttemptFailed(this.db, message.id, token, reason, retryInMs, { keepBody: this.sandbox });
       return false;
     }
   }

@@ -29,17 +29,14 @@ export async function insertOnboardingIfFree(
   row: NewKycOnboarding,
   also: WritePart[] = [],
 ): Promise<KycOnboardingRow | undefined> {
-  let query = db.with(INSERTED_ONBOARDING, (qc) =>
+  const inserting = db.with(INSERTED_ONBOARDING, (qc) =>
     qc
       .insertInto('kyc_onboardings')
       .values(row)
       .onConflict((oc) => oc.doNothing())
       .returningAll(),
   );
-  also.forEach((part, i) => {
-    query = query.with(`also_${i}`, part as never) as unknown as typeof query;
-  });
-  return query.selectFrom(INSERTED_ONBOARDING).selectAll().executeTakeFirst();
+  return withParts(inserting, also, { prefix: 'also' }).selectFrom(INSERTED_ONBOARDING).selectAll().executeTakeFirst();
 }
 
 function selectOnboardingByCorrelationId(db: Db, companyId: string, correlationId: string) {

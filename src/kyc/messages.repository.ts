@@ -44,8 +44,13 @@ export async function claimDueMessages(
     .execute();
 }
 
+// Whether a message's text outlives its delivery (sandbox mode; the inbox shows it).
+export interface BodyKeeping {
+  keepBody: boolean;
+}
+
 // Delivered: the text is kept only when `keepBody` (sandbox mode; the inbox shows it).
-export async function markSent(db: Db, id: string, token: string, keepBody: boolean): Promise<void> {
+export async function markSent(db: Db, id: string, token: string, { keepBody }: BodyKeeping): Promise<void> {
   await db
     .updateTable('kyc_code_messages')
     .set({
@@ -70,7 +75,7 @@ export async function markAttemptFailed(
   token: string,
   error: string,
   retryInMs: number | null,
-  keepBody: boolean,
+  { keepBody }: BodyKeeping,
 ): Promise<void> {
   await db
     .updateTable('kyc_code_messages')

@@ -145,7 +145,7 @@ export function normalizePhone(s: string): Result<string> {
   if (typeof s !== 'string') return fail('phone must be a string');
   const match = BRAZILIAN_PHONE.exec(s.replace(PHONE_MASK_CHARACTERS, ''));
   if (!match) return fail('phone must be +55 followed by a 2-digit area code and an 8 or 9-digit number');
-  const [, areaCode, number] = match as unknown as [string, string, string];
+  const [, areaCode, number] = match;
   if (Number(areaCode) < 11) return fail('phone area code (DDD) must be between 11 and 99');
   if (number.length === 9 && !number.startsWith('9')) return fail('a 9-digit phone number must start with 9');
   return ok(`+55${areaCode}${number}`);

@@ -122,14 +122,14 @@ export class PaymentDestinations {
         ...fromEntry(entry, key.value.key),
         ...(code.txid && code.txid !== '***' ? { txid: code.txid } : {}),
       };
-      return { value: this.valueOf(code.amount, false, body.value), destination, endToEndId, echo };
+      return { value: this.valueOf({ amount: code.amount }, body.value), destination, endToEndId, echo };
     }
     const location = code.locationUrl!;
     if (!isOwnLocation(location, this.publicUrl)) {
       // Another institution's code: the simulated outside world (not fetched).
       const party = madeUpParty(`qr:${location.split('/')[0]!.toLowerCase()}`, 'company', { name: code.merchantName });
       return {
-        value: this.valueOf(code.amount, false, body.value),
+        value: this.valueOf({ amount: code.amount }, body.value),
         destination: { ...party, where: 'outside', locationUrl: location },
         echo,
       };
@@ -146,11 +146,18 @@ export class PaymentDestinations {
       locationUrl: location,
       txid: payload.value.txid,
     };
-    return { value: this.valueOf(payload.value.amount, payload.value.amountEditable, body.value), destination, echo };
+    return {
+      value: this.valueOf({ amount: payload.value.amount, editable: payload.value.amountEditable }, body.value),
+      destination,
+      echo,
+    };
   }
 
   // The code's amount unless it has none (then `value` is required) or lets the payer change it.
-  private valueOf(amount: Cents | undefined, editable: boolean, value: number | undefined): Cents {
+  private valueOf(
+    { amount, editable = false }: { amount: Cents | undefined; editable?: boolean },
+    value: number | undefined,
+  ): Cents {
     if (amount === undefined) {
       if (value === undefined)
         throw errors.validation([

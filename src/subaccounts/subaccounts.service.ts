@@ -21,7 +21,7 @@ import type { Page } from '../lib/paging';
 import { validatePixKey } from '../lib/pix-key';
 import { INSUFFICIENT_BALANCE, moveInternally } from '../transfers/internal-move';
 import * as repo from './subaccounts.repository';
-import { MOVE_PREFIX, statementEntryView, subAccountView } from './subaccounts.view';
+import { MOVE_PREFIX, subAccountView, subaccountStatementEntryView } from './subaccounts.view';
 
 const NOT_ENABLED = 'This feature is not enabled for your company';
 
@@ -122,7 +122,7 @@ export class SubAccountsService {
   // Closes a subaccount with nothing in it; its key leaves with it.
   async remove(principal: Principal, rawKey: string) {
     this.requireFeature(principal);
-    const removed = await this.db.transaction().execute(async (trx) => {
+    return this.companies.transaction(this.db, async (trx) => {
       const sub = await this.find(trx, principal, rawKey);
       const now = await this.clock.now(principal.companyId, trx);
       const balance = (await lockAccounts(trx, [sub.account_id], now)).get(sub.account_id)!;
@@ -130,11 +130,9 @@ export class SubAccountsService {
       await deleteAccountKeys(trx, sub.account_id);
       await closeAccount(trx, sub.account_id, now);
       // Its key may be cached as a receiving key (charges to the subaccount).
-      await this.companies.announceKeys(trx, principal.companyId);
+      await this.companies.afterWrite(trx, 'keys', principal.companyId);
       return { status: 'OK' as const, pixKey: sub.pix_key };
     });
-    await this.companies.keysChanged(principal.companyId);
-    return removed;
   }
 
   // From the company account into the subaccount (credit) or back (debit).
@@ -245,6 +243,6 @@ export class SubAccountsService {
     this.requireFeature(principal);
     const sub = await this.find(this.db, principal, rawKey);
     const rows = await statementOf(this.db, sub.account_id, period, page);
-    return rows.map((r) => statementEntryView(r, true));
+    return rows.map((r) => subaccountStatementEntryView(r));
   }
 }

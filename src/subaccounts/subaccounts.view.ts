@@ -24,8 +24,17 @@ function operationOf(row: StatementRow): NonNullable<StatementEntryView['operati
   return row.kind;
 }
 
-// A statement line; `subaccount` adds the operation type only subaccount statements carry.
-export function statementEntryView(row: StatementRow, subaccount: boolean): StatementEntryView {
+// A line of an account's statement.
+export function statementEntryView(row: StatementRow): StatementEntryView {
+  return entryView(row, undefined);
+}
+
+// A line of a subaccount's statement: with the operation type only these carry.
+export function subaccountStatementEntryView(row: StatementRow): StatementEntryView {
+  return entryView(row, operationOf(row));
+}
+
+function entryView(row: StatementRow, operationType: StatementEntryView['operationType']): StatementEntryView {
   return {
     id: row.id,
     time: row.created_at.toISOString(),
@@ -33,7 +42,7 @@ export function statementEntryView(row: StatementRow, subaccount: boolean): Stat
     balance: row.balance,
     value: row.amount,
     type: row.kind,
-    ...(subaccount ? { operationType: operationOf(row) } : {}),
+    ...(operationType ? { operationType } : {}),
     ...(row.transaction_id ? { transactionId: row.transaction_id } : {}),
   };
 }

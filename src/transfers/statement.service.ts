@@ -14,6 +14,6 @@ export class StatementService {
   async ofAccount(principal: Principal, period: { start?: Date; end?: Date }, page: Page) {
     const account = await requireLinkedAccount(this.db, principal);
     const rows = await statementOf(this.db, account.id, period, page);
-    return rows.map((r) => statementEntryView(r, false));
+    return rows.map((r) => statementEntryView(r));
   }
 }

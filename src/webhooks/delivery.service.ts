@@ -186,7 +186,7 @@ export class WebhookDeliveryService {
     const receiver = this.receivers.of(targetUrl(webhook).origin);
     await receiver.acquire();
     try {
-      const result = await this.attempt(delivery, webhook, token, false);
+      const result = await this.attempt(delivery, webhook, token, { manual: false });
       stats.attempted++;
       if (result.ok) stats.succeeded++;
       else retried.push(delivery.id);
@@ -246,7 +246,7 @@ export class WebhookDeliveryService {
     const token = randomUUID();
     const delivery = await repo.leaseDelivery(this.db, companyId, deliveryId, this.leaseMs, token);
     if (!delivery) return undefined;
-    await this.attempt(delivery, webhook, token, true);
+    await this.attempt(delivery, webhook, token, { manual: true });
     return delivery;
   }
 
@@ -255,12 +255,17 @@ export class WebhookDeliveryService {
   async sendTest(webhook: Webhook, row: repo.NewDelivery, also: WritePart): Promise<WebhookDelivery> {
     const token = randomUUID();
     const delivery = await repo.insertLeasedDelivery(this.db, row, [also], { token, ms: this.leaseMs });
-    await this.attempt(delivery, webhook, token, false);
+    await this.attempt(delivery, webhook, token, { manual: false });
     return delivery;
   }
 
   // Sends one delivery and records the attempt (and the outcome while the lease holds).
-  private async attempt(delivery: WebhookDelivery, webhook: Webhook, token: string, manual: boolean): Promise<Attempt> {
+  private async attempt(
+    delivery: WebhookDelivery,
+    webhook: Webhook,
+    token: string,
+    { manual }: { manual: boolean },
+  ): Promise<Attempt> {
     const at = new Date();
     const url = targetUrl(webhook);
     const headers = await this.headers(delivery, webhook, at);

@@ -1,6 +1,6 @@
 // `pixgate listen` end to end: the command (the package's bin, a child process) forwards a real
 // sandbox payment's OPENPIX:CHARGE_COMPLETED to a local receiver, which verifies it with the
-// README's own recipe and the secret the command printed; --events filters; a bad appID is
+// recipe of docs/webhooks.md (linked from the README) and the secret the command printed; --events filters; a bad appID is
 // said in words. And the stream it reads (GET /api/v1/events/stream): only the company's own
 // events, in commit order, resumed after Last-Event-ID, scope-checked, bounded per company,
 // ended by the server's close.
@@ -28,10 +28,10 @@ let dir: string;
 const commands: Command[] = [];
 
 test.before(async () => {
-  // The verification recipe exactly as the README shows it, run as a module.
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-  const recipe = /```js\n(\/\/ verify-pixgate-signature\.mjs[\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(recipe, 'the README has the verification recipe');
+  // The verification recipe exactly as the guide the README links shows it, run as a module.
+  const guide = readFileSync(resolve(ROOT, 'docs/webhooks.md'), 'utf8');
+  const recipe = /```js\n(\/\/ verify-pixgate-signature\.mjs[\s\S]*?)```/.exec(guide)?.[1];
+  assert.ok(recipe, 'docs/webhooks.md has the verification recipe');
   dir = mkdtempSync(join(tmpdir(), 'pixgate-listen-'));
   writeFileSync(join(dir, 'verify.mjs'), recipe!);
   ({ verifyPixgateSignature } = await import(pathToFileURL(join(dir, 'verify.mjs')).href));
@@ -76,7 +76,7 @@ async function received(path: string, type: string, correlationID: string): Prom
   }
 }
 
-test('a paid charge reaches the local receiver, signed with the printed secret, verified by the README recipe', async () => {
+test('a paid charge reaches the local receiver, signed with the printed secret, verified by the recipe of docs/webhooks.md', async () => {
   const command = listen(['--forward-to', `${receiver.url}/hooks`]);
   const secret = (await command.line(/signing secret is (whsec_\S+)/))[1]!;
   // Another company's charge, paid before ours: never forwarded (it committed first, so it

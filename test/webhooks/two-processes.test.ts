@@ -21,8 +21,10 @@ test.before(async () => {
   if (!onPostgres) return;
   a = await startTestServer({}, { backgroundJobs: false });
   b = await startTestServer({}, { schema: a.database.schema!, backgroundJobs: false });
-  // A receiver slow enough that both processes are sending at the same time.
-  receiver = await startReceiver(() => ({ status: 200, delayMs: 25 }));
+  // A receiver slow enough that both processes are sending at the same time: at 8 deliveries
+  // in flight per receiver, one process needs 2.5 s for the 200 events below, time enough for
+  // the other to claim its share even on a loaded machine.
+  receiver = await startReceiver(() => ({ status: 200, delayMs: 100 }));
   company = await createCompany(a.client);
   const res = await b.client.post(
     '/api/v1/webhook',

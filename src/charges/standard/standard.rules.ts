@@ -37,7 +37,8 @@ function amountOf(s: string | undefined): Cents | undefined {
   return parsed.ok ? parsed.value : undefined;
 }
 
-export function checkDevedor(devedor: Devedor | undefined, required: boolean): FieldIssue[] {
+// `required`: a due-date charge (cobv) must name its debtor; an immediate one (cob) need not.
+export function checkDevedor(devedor: Devedor | undefined, { required }: { required: boolean }): FieldIssue[] {
   if (!devedor) return required ? [issue('devedor', 'devedor is required')] : [];
   const out: FieldIssue[] = [];
   if (devedor.cpf !== undefined && devedor.cnpj !== undefined)
@@ -127,7 +128,7 @@ export function checkCobCreate(input: StandardInput): FieldIssue[] {
     out.push(issue('calendario.expiracao', 'expiracao must be above zero', String(input.calendario.expiracao)));
   }
   if (input.chave === undefined) out.push(issue('chave', 'chave is required'));
-  out.push(...checkCobValor(input.valor), ...checkDevedor(input.devedor, false), ...checkTexts(input));
+  out.push(...checkCobValor(input.valor), ...checkDevedor(input.devedor, { required: false }), ...checkTexts(input));
   return out;
 }
 
@@ -221,7 +222,7 @@ export function checkCobvCreate(input: StandardInput, today: string): FieldIssue
     );
   if (input.chave === undefined) out.push(issue('chave', 'chave is required'));
   const devedor: Devedor | undefined = input.devedor;
-  const devedorIssues = checkDevedor(devedor, true);
+  const devedorIssues = checkDevedor(devedor, { required: true });
   if (devedor && devedor.cpf === undefined && devedor.cnpj === undefined)
     devedorIssues.push(issue('devedor', 'devedor needs cpf or cnpj'));
   out.push(...devedorIssues, ...checkTexts(input));
