@@ -10,8 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-// HEAD of main when the rule was written (2026-11-26); commits after it are checked.
-const CUTOFF = 'b2111350d906daa7fa8ba1204fc464762004a887';
+// The last commit landed before the rule (2026-11-26); every commit after it is checked.
+const CUTOFF = 'f4f253159697382d7573b17d692ecb5732f3e306';
 const MAX_SUBJECT = 72;
 
 interface LongSubject {
