@@ -11,6 +11,7 @@ import { CHARGE_COUNTS_JOB } from '../src/charges/charges.module';
 import { loadConfig } from '../src/config';
 import { dropSchema } from '../src/db/database';
 import { startServer } from '../src/server';
+import { insertLoadCharges } from '../test/support/charge-load';
 import { createCompany, pixToken } from '../test/support/fixtures';
 import { TestClient, freePort } from '../test/support/server';
 
@@ -36,18 +37,7 @@ async function load(companyId: string, key: string, accountId: string, n: number
   const batch = 100_000;
   for (let from = 0; from < n; from += batch) {
     const to = Math.min(n, from + batch);
-    await sql`
-      insert into charges (id, company_id, account_id, kind, platform_type, txid, correlation_id, status, revision,
-        value, pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at,
-        payable_until)
-      select 'ch_load_' || ${companyId} || '_' || i, ${companyId}, ${accountId}, 'cob', 'DYNAMIC',
-        'load' || substr(md5(${companyId} || i), 1, 28), 'load-' || i, 'ATIVA', 0, 1000 + i % 1000, ${key}, null,
-        md5('link' || ${companyId} || i),
-        jsonb_build_object('calendario', jsonb_build_object('criacao', to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'expiracao', 3600),
-          'valor', jsonb_build_object('original', '10.00'), 'chave', ${key}::text),
-        '{}', t, t, t + interval '1 hour', t + interval '1 hour'
-      from (select i, now() - interval '730 days' + (i::float8 / ${n}) * interval '730 days' as t
-            from generate_series(${from + 1}::int, ${to}::int) as i) s`.execute(db);
+    await insertLoadCharges(db, { companyId, accountId, pixKey: key, from: from + 1, to, n, days: 730 });
   }
   // What autovacuum does after a load this size: fresh statistics for the planner.
   await sql`analyze charges`.execute(db);

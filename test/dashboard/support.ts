@@ -2,6 +2,7 @@
 // last page, and GET and POST as a form would send them.
 import * as assert from 'uvu/assert';
 import { sql } from 'kysely';
+import { insertLoadCharges } from '../support/charge-load';
 import type { TestServer } from '../support/server';
 
 export interface DashResponse {
@@ -70,25 +71,12 @@ export class DashboardSession {
   }
 }
 
-// `n` charges of the company in one statement (as scripts/load-charges.ts), over the last
-// 30 days.
+// `n` charges of the company in one statement, over the last 30 days.
 export async function loadCharges(
   server: TestServer,
   company: { companyId: string; accountId: string; pixKey: string },
   n: number,
 ): Promise<void> {
-  const { companyId, accountId, pixKey: key } = company;
-  await sql`
-    insert into charges (id, company_id, account_id, kind, platform_type, txid, correlation_id, status, revision,
-      value, pix_key, location_id, payment_link_id, body, platform, created_at, updated_at, expires_at,
-      payable_until)
-    select 'ch_load_' || ${companyId} || '_' || i, ${companyId}, ${accountId}, 'cob', 'DYNAMIC',
-      'load' || substr(md5(${companyId} || i), 1, 28), 'load-' || i, 'ATIVA', 0, 1000 + i % 1000, ${key}, null,
-      md5('link' || ${companyId} || i),
-      jsonb_build_object('calendario', jsonb_build_object('criacao', to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'expiracao', 3600),
-        'valor', jsonb_build_object('original', '10.00'), 'chave', ${key}::text),
-      '{}', t, t, t + interval '1 hour', t + interval '1 hour'
-    from (select i, now() - interval '30 days' + (i::float8 / ${n}) * interval '30 days' as t
-          from generate_series(1, ${n}::int) as i) s`.execute(server.database.db);
+  await insertLoadCharges(server.database.db, { ...company, from: 1, to: n, n, days: 30 });
   await sql`analyze charges`.execute(server.database.db);
 }
