@@ -25,7 +25,7 @@ export interface DashboardOptions {
 
 // The dashboard's paths: pages for a person, not API calls (the request log leaves them out,
 // or a charge page's refresh every 2 s would fill it).
-export function isDashboardPath(path: string): boolean {
+function isDashboardPath(path: string): boolean {
   return path === '/dashboard' || path.startsWith('/dashboard/');
 }
 

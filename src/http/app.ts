@@ -13,7 +13,7 @@ import { renderError } from './render';
 import { mountDocs } from './docs';
 import { mountLanding } from './landing';
 import { mountHealth } from './health';
-import { dashboardMiddleware, isDashboardPath } from '../dashboard/dashboard.handler';
+import { dashboardMiddleware } from '../dashboard/dashboard.handler';
 import { mountSandboxCa } from './sandbox-ca';
 import { htmlSafetyHeaders } from './html-headers';
 import cors from '@koa/cors';
@@ -129,9 +129,9 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
         },
         'request',
       );
-      // The company's request log of its API calls (the dashboard's pages are none): buffered,
-      // written later in the background (no round trip).
-      if (principal?.companyId && services.requestLogs.enabled && !isDashboardPath(koa.path))
+      // The company's request log of its calls to either API (a path of neither, such as the
+      // dashboard's pages, is none): buffered, written later in the background (no round trip).
+      if (principal?.companyId && services.requestLogs.enabled && apiOfPath(koa.path))
         services.requestLogs.record(
           capturedRequest(koa, { requestId, principal, ms, error }),
           koa.status >= 400
@@ -157,7 +157,7 @@ function capturedRequest(
     clientId: principal.clientId,
     at: Date.now() - Math.round(ms),
     requestId: answered.requestId,
-    api: koa.state.api === 'pix' ? 'PIX_API' : 'PLATFORM_API',
+    api: apiOfPath(koa.path) === 'pix' ? 'PIX_API' : 'PLATFORM_API',
     method: koa.method,
     path: koa.path,
     query: koa.querystring,
