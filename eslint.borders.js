@@ -7,8 +7,9 @@
 //   http                  the Koa app, dispatch, security, the pages
 //   src/*.ts              the composition root (config, services, server, main)
 // Areas: every other folder of src/. An area reaches another only through its public
-// surface: its module (*.module.ts, what builds it), its services (*.service.ts) and its
-// types (*.types.ts). Its repositories, views, rules and handlers are its own; the HTTP layer
+// surface: its module (*.module.ts, what builds it), its services (*.service.ts), its types
+// (*.types.ts) and its public list (<area>.public.ts: the types, rules and storage functions
+// that join the caller's transaction, each named there, so a new crossing is a visible edit). Its repositories, views, rules and handlers are its own; the HTTP layer
 // may also mount its handlers (*.handler.ts). An area may read the configuration's type
 // (src/config.ts) and the request types and caller guard of the HTTP layer
 // (src/http/types.ts, src/http/principal-guard.ts), which handlers need.
@@ -20,7 +21,7 @@ const INFRA = ['db', 'jobs'];
 const EDGE = ['http'];
 // Folders that hold no code of an area (ambient declarations).
 const NOT_AREAS = ['types'];
-const PUBLIC = ['*.module.ts', '*.service.ts', '*.types.ts'];
+const PUBLIC = ['*.module.ts', '*.service.ts', '*.types.ts', '*.public.ts'];
 
 export function areasOf(root) {
   const layered = new Set([...BOTTOM, ...INFRA, ...EDGE, ...NOT_AREAS]);

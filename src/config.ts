@@ -2,12 +2,12 @@
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { locationUrlOf } from './charges/charge-model';
+import { locationUrlOf } from './charges/charges.public';
 import { newAccessToken } from './lib/ids';
 import { splitPemBundle } from './lib/x509';
 import { SecretBox } from './lib/secret-box';
-import { smtpConfigOf, type SmtpConfig } from './kyc/smtp-sender';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/retry';
+import { smtpConfigOf, type SmtpConfig } from './kyc/kyc.public';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, parseTimeoutMs } from './webhooks/webhooks.public';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

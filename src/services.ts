@@ -10,7 +10,7 @@ import type { Database } from './db/schema';
 import { IdentityService } from './identity/identity.service';
 import { OAuthService } from './identity/oauth.service';
 import { Scheduler } from './jobs/scheduler';
-import type { Clock } from './lib/clock';
+import type { Clock } from './db/clock';
 import type { ChangeFeed } from './db/change-feed';
 import { CompanyClock, CompanyDirectory } from './identity/companies.service';
 import type { Logger } from 'pino';

@@ -6,9 +6,9 @@ import type { components } from '../../generated/platform.types';
 import type { AccountRegisterRow, Database } from '../db/schema';
 import { DomainError, errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { onlyDigitsAndLetters } from '../lib/taxid';
-import { findCompany } from '../identity/identity.repository';
+import { findCompany } from '../identity/identity.public';
 import * as repo from './account-registers.repository';
 
 const MAX_CORRELATION_ID = 255;

@@ -10,7 +10,7 @@ import type { Principal } from '../identity/principal.types';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { brasiliaDate } from '../lib/brasilia';
 import { validateBoleto } from '../lib/boleto';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newPublicId } from '../lib/ids';
 import { cents } from '../lib/money';
 import {

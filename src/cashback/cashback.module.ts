@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { CASHBACK_PAYOUTS_INTERVAL_MS, CASHBACK_PAYOUTS_JOB, CashbackService } from './cashback.service';
 
 export function buildCashbackService(db: Kysely<Database>, clock: Clock, jobs: Scheduler): CashbackService {

@@ -18,17 +18,16 @@
 //
 // Balance: the PENDING value (0 when there is none) and the status of the customer's latest
 // cashback (PENDING, USED, or NONE when the customer never had one).
-import { findPixFromPayer } from '../transactions/transactions.repository';
+import { findPixFromPayer } from '../transactions/transactions.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Cashback, Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { normalizeTaxId } from '../lib/taxid';
-import { refundableOf, requestPlatformReturn } from '../pixin/devolution.rules';
-import { lockReceivedOfCompany } from '../pixin/pixin.repository';
+import { lockReceivedOfCompany, refundableOf, requestPlatformReturn } from '../pixin/pixin.public';
 import * as repo from './cashback.repository';
 
 export const CASHBACK_PAYOUTS_JOB = 'cashback.payouts';

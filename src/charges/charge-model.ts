@@ -8,7 +8,13 @@ import { addCalendarDays } from '../lib/business-days';
 import { dueChargeAmount, type DueChargeAmounts } from '../lib/due-charge';
 import { toEmvText } from '../lib/text';
 import { cents, parseDecimalAmount, type Cents, type Result, fail, ok } from '../lib/money';
-import { expectCobvBody, isCobvBody, withdrawalOf, type CobvValor, type StoredChargeBody } from './charge-body';
+import {
+  expectCobvBody,
+  isCobvBody,
+  withdrawalOf,
+  type CobvValor,
+  type StoredChargeBody,
+} from '../db/documents/charge-body';
 
 // The sandbox keeps no postal address of companies: their codes and due-date charges use this
 // city and address of the receiver.

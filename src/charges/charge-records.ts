@@ -1,7 +1,7 @@
 // Writing the one charge record, shared by both APIs: create (with its location, revision 0
 // and the CHARGE_CREATED event), revise (a new revision of the standard's object), and move
 // or unlink its location. Every function runs inside the caller's transaction.
-import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
+import { type AccountParty, findAccountParty } from '../accounts/accounts.public';
 import type { Kysely } from 'kysely';
 import type {
   Charge,
@@ -15,8 +15,8 @@ import type {
 import type { FieldIssue } from '../errors/errors';
 import { newAccessToken, newPublicId } from '../lib/ids';
 import { randomUUID } from 'node:crypto';
-import type { ReceivingKey } from '../keys/keys.repository';
-import { accountEventView, companyView } from '../pixin/pixin.view';
+import { type ReceivingKey } from '../keys/keys.public';
+import { accountEventView, companyView } from '../pixin/pixin.public';
 import * as repo from './charges.repository';
 import type { ChargeCompany, ChargeInContext } from './charges.repository';
 import {
@@ -26,7 +26,7 @@ import {
   platformChargeView,
 } from './platform/platform.view';
 import { payableUntilOf } from './charge-model';
-import type { PlatformSettings, StoredChargeBody } from './charge-body';
+import type { PlatformSettings, StoredChargeBody } from '../db/documents/charge-body';
 import type { WritePart } from '../db/together';
 
 export const CHARGE_CREATED = 'OPENPIX:CHARGE_CREATED';

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema';
 import { ImagesService } from '../images/images.service';
 import { PaymentPageService } from '../images/payment-page.service';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { CompanyDirectory } from '../identity/companies.service';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
 import { CHARGE_EXPIRY_INTERVAL_MS, CHARGE_EXPIRY_JOB, ChargeExpiry } from './expiry.job';

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { CHARGE_EXPIRED, chargeEventPayloadOf } from './charge-records';
 import * as repo from './charges.repository';
 

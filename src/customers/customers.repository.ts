@@ -18,7 +18,7 @@ export async function insertCustomerIfFree(db: Db, row: NewCustomerRow): Promise
     .executeTakeFirst();
 }
 
-export async function findByCorrelationId(
+export async function findCustomerByCorrelationId(
   db: Db,
   companyId: string,
   correlationId: string,
@@ -26,13 +26,13 @@ export async function findByCorrelationId(
   return ofCompany(db, companyId).where('correlation_id', '=', correlationId).executeTakeFirst();
 }
 
-export async function findByTaxId(db: Db, companyId: string, taxId: string): Promise<CustomerRow | undefined> {
+export async function findCustomerByTaxId(db: Db, companyId: string, taxId: string): Promise<CustomerRow | undefined> {
   return ofCompany(db, companyId).where('tax_id', '=', taxId).executeTakeFirst();
 }
 
 // Every customer of the company that one of these fields could name, oldest first (one
 // statement; the caller chooses among them by its precedence).
-export async function findCandidates(
+export async function findCustomerCandidates(
   db: Db,
   companyId: string,
   fields: { taxId?: string; email?: string; phone?: string; correlationId?: string },
@@ -53,12 +53,12 @@ export async function findCandidates(
     .execute();
 }
 
-export async function findById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
+export async function findCustomerById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
   return ofCompany(db, companyId).where('id', '=', id).executeTakeFirst();
 }
 
 // Locks the row for the rest of the transaction (an update reads, merges, then writes).
-export async function lockById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
+export async function lockCustomerById(db: Db, companyId: string, id: string): Promise<CustomerRow | undefined> {
   return ofCompany(db, companyId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 

@@ -7,7 +7,7 @@ import type { CustomerRow, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newPublicId } from '../lib/ids';
 import { normalizeTaxId } from '../lib/taxid';
 import * as repo from './customers.repository';
@@ -43,7 +43,10 @@ export class CustomersService {
       const row = await insertNew(trx, principal.companyId, fields, now);
       if (row) return customerView(row);
       // Nothing written: say which unique field is taken.
-      if (fields.correlationId && (await repo.findByCorrelationId(trx, principal.companyId, fields.correlationId))) {
+      if (
+        fields.correlationId &&
+        (await repo.findCustomerByCorrelationId(trx, principal.companyId, fields.correlationId))
+      ) {
         throw errors.badRequest(DUPLICATE_CORRELATION_ID, [
           { field: 'correlationID', in: 'body', message: 'is already used by another customer' },
         ]);
@@ -56,7 +59,7 @@ export class CustomersService {
 
   // id: the customer's correlationID, or its tax id (masked or not).
   async get(principal: Principal, id: string): Promise<CustomerView> {
-    const row = await findByCorrelationIdOrTaxId(this.db, principal.companyId, id);
+    const row = await findCustomerByCorrelationIdOrTaxId(this.db, principal.companyId, id);
     if (!row) throw errors.notFound(NOT_FOUND);
     return customerView(row);
   }
@@ -71,11 +74,11 @@ export class CustomersService {
   async update(principal: Principal, id: string, input: CustomerUpdateInput): Promise<CustomerView> {
     const fields = checkCustomerFields(input, '');
     const updating = this.db.transaction().execute(async (trx) => {
-      const found = await repo.findByCorrelationId(trx, principal.companyId, id);
-      const current = found && (await repo.lockById(trx, principal.companyId, found.id));
+      const found = await repo.findCustomerByCorrelationId(trx, principal.companyId, id);
+      const current = found && (await repo.lockCustomerById(trx, principal.companyId, found.id));
       if (!current) throw errors.notFound(NOT_FOUND);
       if (fields.taxId !== undefined && fields.taxId !== current.tax_id) {
-        const holder = await repo.findByTaxId(trx, principal.companyId, fields.taxId);
+        const holder = await repo.findCustomerByTaxId(trx, principal.companyId, fields.taxId);
         if (holder)
           throw errors.badRequest(DUPLICATE_TAX_ID, [
             { field: 'taxID', in: 'body', message: 'is already used by another customer' },
@@ -146,7 +149,7 @@ async function findChargeCustomer(
   companyId: string,
   fields: CustomerFields,
 ): Promise<CustomerRow | undefined> {
-  const candidates = await repo.findCandidates(trx, companyId, fields);
+  const candidates = await repo.findCustomerCandidates(trx, companyId, fields);
   if (fields.taxId !== undefined) {
     const byTaxId = candidates.find((c) => c.tax_id === fields.taxId);
     if (byTaxId) return byTaxId;
@@ -206,13 +209,13 @@ async function insertNew(
   });
 }
 
-async function findByCorrelationIdOrTaxId(
+async function findCustomerByCorrelationIdOrTaxId(
   db: Kysely<Database>,
   companyId: string,
   id: string,
 ): Promise<CustomerRow | undefined> {
-  const byCorrelationId = await repo.findByCorrelationId(db, companyId, id);
+  const byCorrelationId = await repo.findCustomerByCorrelationId(db, companyId, id);
   if (byCorrelationId) return byCorrelationId;
   const taxId = normalizeTaxId(id);
-  return taxId.ok ? repo.findByTaxId(db, companyId, taxId.value.taxId) : undefined;
+  return taxId.ok ? repo.findCustomerByTaxId(db, companyId, taxId.value.taxId) : undefined;
 }

@@ -5,7 +5,7 @@ import type { components } from '../../generated/platform.types';
 import { errors } from '../errors/errors';
 import { isJsonObject, type JsonObject } from '../lib/json';
 import { PIX_GUI, parseBrCode, parseTlv, type TlvField } from '../lib/brcode';
-import { isOwnLocation, readLocationPayload } from '../rail/qr-location';
+import { isOwnLocation, readLocationPayload } from '../rail/rail.public';
 
 type Decoded = components['schemas']['DecodedEmv'];
 type DecodedLocation = components['schemas']['DecodedLocation'];

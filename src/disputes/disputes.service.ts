@@ -13,7 +13,7 @@
 // (POST /api/v1/sandbox/disputes, POST /api/v1/sandbox/disputes/{id}/resolve). Each change
 // records its event (DISPUTE_CREATE, DISPUTE_ACCEPTED, DISPUTE_REJECTED, DISPUTE_CANCELED)
 // with payload {dispute, pix} in the same transaction.
-import { findReceivedPix, findTransactionById } from '../transactions/transactions.repository';
+import { findReceivedPix, findTransactionById } from '../transactions/transactions.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/platform.types';
@@ -25,9 +25,8 @@ import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { applyMove, lockAccounts } from '../ledger/ledger.service';
-import { refundableTotal, requestPlatformReturn } from '../pixin/devolution.rules';
-import { lockReceived } from '../pixin/pixin.repository';
-import type { Clock } from '../lib/clock';
+import { lockReceived, refundableTotal, requestPlatformReturn } from '../pixin/pixin.public';
+import type { Clock } from '../db/clock';
 import type { Cents } from '../lib/money';
 import * as repo from './disputes.repository';
 

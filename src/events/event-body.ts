@@ -8,7 +8,7 @@
 import type { components } from '../../generated/pix.types';
 import type { EventRow } from '../db/schema';
 import { isJsonObject, type JsonObject } from '../lib/json';
-import type { EventPayload, PixCallbackPayloads, PixCallbackType } from './event-payloads';
+import type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../db/documents/event-payloads';
 
 type PixSchemas = components['schemas'];
 

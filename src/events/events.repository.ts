@@ -15,7 +15,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { Database, Db, EventRow } from '../db/schema';
 import type { WritePart } from '../db/together';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
-import type { EventPayload } from './event-payloads';
+import type { EventPayload } from '../db/documents/event-payloads';
 import { type EventObject, eventObjectOf } from './event-objects';
 
 // An event of a literal type is checked against that type's payload (NewEvent<'PIX_API:PIX'>).

@@ -26,7 +26,7 @@ export {
   type SampleContext,
   type SampleParty,
 } from './event-samples';
-export type { EventPayload, PixCallbackPayloads, PixCallbackType } from './event-payloads';
+export type { EventPayload, PixCallbackPayloads, PixCallbackType } from '../db/documents/event-payloads';
 export { EVENT_TYPES, type EventType, isEventType } from './event-types';
 export {
   claimUndispatchedEvents,

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { SecretBox } from '../lib/secret-box';
 import * as repo from './idempotency.repository';
 

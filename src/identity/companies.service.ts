@@ -3,14 +3,14 @@
 // `company:<id>` on the change feed and every process forgets it (src/db/read-cache.ts).
 // Its accounts likewise, under `accounts:<id>`, and the keys that receive into them under
 // `keys:<id>` (and `accounts:<id>`: a closed account takes its keys with it).
-import { type AccountWithCompany, findAccountsOfCompany } from '../accounts/accounts.repository';
-import { findDefaultReceivingKey, findReceivingKey, type ReceivingKey } from '../keys/keys.repository';
+import { type AccountWithCompany, findAccountsOfCompany } from '../accounts/accounts.public';
+import { findDefaultReceivingKey, findReceivingKey, type ReceivingKey } from '../keys/keys.public';
 import type { Kysely, Transaction } from 'kysely';
 import { AnnouncedWrites } from '../db/announced-writes';
 import { type ChangeFeed, notifySql } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import type { Company, Database } from '../db/schema';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import * as repo from './identity.repository';
 
 // The change feed evicts an entry on every process when it changes, and nothing is served

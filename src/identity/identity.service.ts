@@ -6,7 +6,7 @@ import type { components } from '../../generated/platform.types';
 import type { Application, Database, Db } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from './principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { ChangeFeed } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import { writeTogether } from '../db/together';

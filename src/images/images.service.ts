@@ -1,17 +1,11 @@
 // QR code images of charges and static QR codes: the BR Code rendered as a PNG.
 import type { Kysely } from 'kysely';
-import { brCodeOf } from '../charges/charge-model';
-import { findCompanyCharge } from '../charges/payable';
-import * as charges from '../charges/charges.repository';
-import { chargeViewContext } from '../charges/platform/platform.view';
+import { brCodeOf, chargeViewContext, findChargeByPaymentLinkId, findCompanyCharge } from '../charges/charges.public';
 import type { Charge, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { qrPngDataUri, renderQrPng } from '../lib/qr-image';
-import {
-  findByAnyId as findStaticQr,
-  findByPaymentLinkId as findStaticQrByPaymentLinkId,
-} from '../qrcodes/qrcodes.repository';
+import { findStaticQrByAnyId, findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.public';
 
 export const DEFAULT_IMAGE_SIZE = 1024;
 export const MIN_IMAGE_SIZE = 600;
@@ -41,7 +35,7 @@ export class ImagesService {
 
   // The BR Code behind a payment link id (a charge's or a static QR code's).
   private async brCodeOfPaymentLink(paymentLinkId: string): Promise<string | undefined> {
-    const charge = await charges.findChargeByPaymentLinkId(this.db, paymentLinkId);
+    const charge = await findChargeByPaymentLinkId(this.db, paymentLinkId);
     if (charge) return this.chargeBrCode(charge);
     return (await findStaticQrByPaymentLinkId(this.db, paymentLinkId))?.br_code;
   }
@@ -60,11 +54,11 @@ export class ImagesService {
     const px = this.checkSize(size);
     const { companyId } = principal;
     let brCode: string | undefined;
-    const charge =
-      (await findCompanyCharge(this.db, companyId, id)) ?? (await charges.findChargeByPaymentLinkId(this.db, id));
+    const charge = (await findCompanyCharge(this.db, companyId, id)) ?? (await findChargeByPaymentLinkId(this.db, id));
     if (charge && charge.company_id === companyId) brCode = await this.chargeBrCode(charge);
     else {
-      const code = (await findStaticQr(this.db, companyId, id)) ?? (await findStaticQrByPaymentLinkId(this.db, id));
+      const code =
+        (await findStaticQrByAnyId(this.db, companyId, id)) ?? (await findStaticQrByPaymentLinkId(this.db, id));
       if (code && code.company_id === companyId) brCode = code.br_code;
     }
     if (!brCode) throw errors.missing('qrCode');

@@ -4,17 +4,24 @@
 // id is unguessable.
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { cobvAmountsOn, cobvLastDay, cobvValorOf, platformStatusOf } from '../charges/charge-model';
-import * as charges from '../charges/charges.repository';
-import { findCompany } from '../identity/identity.repository';
-import { buildPlatformChargeView, chargeViewContext } from '../charges/platform/platform.view';
+import {
+  buildPlatformChargeView,
+  chargeViewContext,
+  cobvAmountsOn,
+  cobvLastDay,
+  cobvValorOf,
+  platformStatusOf,
+  findChargeByCorrelationId,
+  findChargeByPaymentLinkId,
+} from '../charges/charges.public';
+import { findCompany } from '../identity/identity.public';
 import type { Charge, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { brasiliaDate } from '../lib/brasilia';
-import type { Clock } from '../lib/clock';
-import { paymentsOfCharges } from '../pixin/pixin.repository';
-import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.repository';
-import { findByPaymentLinkId as findSubscriptionByPaymentLinkId } from '../subscriptions/subscriptions.repository';
+import type { Clock } from '../db/clock';
+import { paymentsOfCharges } from '../pixin/pixin.public';
+import { findStaticQrByPaymentLinkId } from '../qrcodes/qrcodes.public';
+import { findSubscriptionByPaymentLinkId } from '../subscriptions/subscriptions.public';
 import {
   type DueBreakdown,
   type Locale,
@@ -93,13 +100,13 @@ export class PaymentPageService {
   }
 
   private async targetOf(paymentLinkId: string): Promise<Target | undefined> {
-    const charge = await charges.findChargeByPaymentLinkId(this.db, paymentLinkId);
+    const charge = await findChargeByPaymentLinkId(this.db, paymentLinkId);
     if (charge) return { kind: 'charge', charge };
     const subscription = await findSubscriptionByPaymentLinkId(this.db, paymentLinkId);
     if (subscription) {
       const { sub, latestChargeCorrelationId } = subscription;
       const latest = latestChargeCorrelationId
-        ? await charges.findChargeByCorrelationId(this.db, sub.company_id, latestChargeCorrelationId)
+        ? await findChargeByCorrelationId(this.db, sub.company_id, latestChargeCorrelationId)
         : undefined;
       if (latest) return { kind: 'charge', charge: latest, title: sub.name || undefined };
       const merchant = await this.merchantOf(sub.company_id);

@@ -1,5 +1,5 @@
 // All SQL of Pix keys. A key is unique across the whole server (its primary key).
-import { type LocalAccount } from '../accounts/accounts.repository';
+import { type LocalAccount } from '../accounts/accounts.public';
 import { prepared } from '../db/prepared';
 import { type WritePart, withParts } from '../db/together';
 import { type Db, type NewPixKey, PIX_KEY_COLUMNS, type PixKey } from '../db/schema';

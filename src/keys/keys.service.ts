@@ -10,7 +10,7 @@ import type { Database, PixKey } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { CompanyDirectory } from '../identity/companies.service';
 import { newEvpKey } from '../lib/ids';
 import { validatePixKey } from '../lib/pix-key';
@@ -21,7 +21,7 @@ import type { WritePart } from '../db/together';
 import { type EventSamples, recordEventsPart, type SampleContext } from '../events/events.service';
 import * as repo from './keys.repository';
 import { requireLinkedAccount } from './linked-account';
-import { findSubAccountByKey } from '../subaccounts/subaccounts.repository';
+import { findSubAccountByKey } from '../subaccounts/subaccounts.public';
 
 export const MAX_KEYS_PER_ACCOUNT = 20;
 

@@ -1,7 +1,7 @@
 // The account tied to the calling application, which key operations act on; a closed (or
 // missing) one answers 400 "You need to link a Bank Account to this API".
 import type { Kysely } from 'kysely';
-import { findAccountOfCompany, type AccountWithCompany } from '../accounts/accounts.repository';
+import { findAccountOfCompany, type AccountWithCompany } from '../accounts/accounts.public';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';

@@ -9,12 +9,11 @@ import type { Database, NewPixKeyTokenLogRow, PixKeyTokenLogRow } from '../db/sc
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newEndToEndId } from '../lib/ids';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';
 import { OWN_ISPB } from '../lib/psp';
-import { maskCpf } from '../rail/outside-world';
-import type { DictEntry, Rail } from '../rail/rail';
+import { type DictEntry, type Rail, maskCpf } from '../rail/rail.public';
 import type { CompanyDirectory } from '../identity/companies.service';
 import * as repo from './tokens.repository';
 

@@ -1,13 +1,13 @@
 // One-time codes confirming a representative's e-mail or phone. Every answer is an outcome
 // (HTTP 200). All timing reads the company's clock. Sends and checks of one register run under
 // its row lock, so two calls at once for the same administrator cannot both spend a code.
-import { accountUserEmails } from '../accounts/accounts.repository';
+import { accountUserEmails } from '../accounts/accounts.public';
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db, KycChannel, KycOnboardingRow } from '../db/schema';
 import { isRetryableConflict, isUniqueViolation } from '../db/errors';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import * as repo from './kyc.repository';
 import { codeMessage } from './kyc.view';
 import { insertMessagePart, listMessagesTo } from './messages.repository';

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { type Config, secretsBoxOf } from '../config';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { KycCodesService } from './codes.service';
 import { JOB_INTERVAL_MS, JOB_NAME, KycMessageDelivery } from './delivery.service';
 import { KycOnboardingService } from './onboarding.service';

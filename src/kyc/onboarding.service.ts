@@ -2,10 +2,9 @@
 // representatives (upserted by CPF), submit (gated by one-time code confirmations when the
 // company has the OTP features; opens the company's account register) and the sandbox
 // analysis (approve or reject, settling the register).
-import { accountUserEmails } from '../accounts/accounts.repository';
+import { openAccountRegister, settleAccountRegister, accountUserEmails } from '../accounts/accounts.public';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../generated/platform.types';
-import { openAccountRegister, settleAccountRegister } from '../accounts/account-registers.repository';
 import type { Db, KycOnboardingRow } from '../db/schema';
 import {
   type EventSamples,
@@ -19,7 +18,7 @@ import { DomainError, errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { hasFeature } from '../identity/identity.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { isValidEmail, normalizePhone, normalizeTaxId, onlyDigitsAndLetters } from '../lib/taxid';
 import * as repo from './kyc.repository';
 import type { SecretBox } from '../lib/secret-box';

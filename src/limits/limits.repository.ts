@@ -1,6 +1,6 @@
 // All SQL of account limits and of the usage they are checked against (the PIX_OUT and
 // WITHDRAW transactions of the account, written in the same transaction as their debit).
-import { type OutflowWindows, outflowUsageQuery } from '../transactions/transactions.repository';
+import { type OutflowWindows, outflowUsageQuery } from '../transactions/transactions.public';
 import { sql } from 'kysely';
 import type { AccountLimitsRow, Db } from '../db/schema';
 

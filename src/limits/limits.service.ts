@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
 import type { AccountLimitsRow, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
-import { findAccountOfCompany } from '../accounts/accounts.repository';
+import type { Clock } from '../db/clock';
+import { findAccountOfCompany } from '../accounts/accounts.public';
 import { dayWindows, isNighttime, monthWindow, NIGHT_END_HOUR, NIGHT_START_HOUR } from './brasilia-time';
 import * as repo from './limits.repository';
 

@@ -9,8 +9,8 @@
 // Every move after opening is appended to `events`. The money of each move (block, return
 // through the rail, release) is in recovery-money.ts, written in the move's transaction.
 // The receiving company, when it is on this server, reads the recovery too (direction RECEIVED).
-import { findCompanyPayment } from '../payments/payments.repository';
-import { findCompanyTransactions } from '../transactions/transactions.repository';
+import { findCompanyPayment } from '../payments/payments.public';
+import { findCompanyTransactions } from '../transactions/transactions.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
@@ -28,7 +28,7 @@ import { type EventSamples, recordEventsPart, SAMPLE_PREFIX, type SampleContext 
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { FEATURES, hasFeature } from '../identity/identity.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { OWN_ISPB } from '../lib/psp';
 import * as repo from './med.repository';
 import { blockForAnalysis, recoveryTarget, releaseBlock, returnToPayer } from './recovery-money';

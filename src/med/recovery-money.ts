@@ -15,7 +15,7 @@
 //   return is capped at what is still refundable) and any rest of the block released. From
 //   another institution the recovered value arrives at once as a REFUND_IN.
 // - DISAGREED, or cancelled by the reporter while blocked: the block is released.
-import { findAccountParty } from '../accounts/accounts.repository';
+import { findAccountParty } from '../accounts/accounts.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FundsRecovery, PixReceived } from '../db/schema';
@@ -25,10 +25,15 @@ import { applyMove, counterLeg, lockAccounts, OUTSIDE } from '../ledger/ledger.s
 import { newReturnId } from '../lib/ids';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
-import { refundableTotal, requestPlatformReturn } from '../pixin/devolution.rules';
-import { findReceived, lockReceived } from '../pixin/pixin.repository';
-import { accountEventView, companyView } from '../pixin/pixin.view';
-import { findTransaction, insertTransactionPart } from '../transactions/transactions.repository';
+import {
+  accountEventView,
+  companyView,
+  findReceived,
+  lockReceived,
+  refundableTotal,
+  requestPlatformReturn,
+} from '../pixin/pixin.public';
+import { findTransaction, insertTransactionPart } from '../transactions/transactions.public';
 
 // The natureza of a return under the MED for fraud (FR01): every situation type of a funds
 // recovery is a kind of fraud.

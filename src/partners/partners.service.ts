@@ -9,11 +9,10 @@ import type { Database, PreRegistrationUser } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import { newCredentials } from '../identity/credentials';
-import * as identityRepo from '../identity/identity.repository';
+import { insertApplication, newCredentials } from '../identity/identity.public';
 import { applicationView, hasFeature, openCompany, requireGrantable } from '../identity/identity.service';
-import { insertPixKey } from '../keys/keys.repository';
-import type { Clock } from '../lib/clock';
+import { insertPixKey } from '../keys/keys.public';
+import type { Clock } from '../db/clock';
 import { newEvpKey } from '../lib/ids';
 import { isValidEmail, normalizePhone, normalizeTaxId } from '../lib/taxid';
 import * as repo from './partners.repository';
@@ -172,7 +171,7 @@ export class PartnersService {
       const now = await this.clock.now(principal.companyId, trx);
       const { companyId, accountId } = await affiliatedCompanyOf(trx, pre, now);
       const credentials = newCredentials();
-      const app = await identityRepo.insertApplication(trx, {
+      const app = await insertApplication(trx, {
         id: randomUUID(),
         company_id: companyId,
         account_id: accountId,

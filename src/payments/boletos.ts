@@ -3,8 +3,7 @@
 // names them is out of reach), so each boleto gets a stable made-up one.
 import { validateBoleto, type BoletoInfo } from '../lib/boleto';
 import { fail, ok, type Result } from '../lib/money';
-import { cnpjFrom, institutionByCode, madeUpParty } from '../rail/outside-world';
-import type { Destination } from '../rail/rail';
+import { type Destination, cnpjFrom, institutionByCode, madeUpParty } from '../rail/rail.public';
 
 export interface DescribedBoleto {
   info: BoletoInfo;

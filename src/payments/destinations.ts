@@ -13,9 +13,14 @@ import { cents, type Cents } from '../lib/money';
 import { validatePixKey, type PixKeyType } from '../lib/pix-key';
 import { normalizeTaxId } from '../lib/taxid';
 import { emptyBucket, type KeyLookupService } from '../keys/lookups.service';
-import { madeUpParty } from '../rail/outside-world';
-import { isOwnLocation, readDynamicPayload } from '../rail/qr-location';
-import type { DictEntry, Destination, Rail } from '../rail/rail';
+import {
+  type DictEntry,
+  type Destination,
+  type Rail,
+  isOwnLocation,
+  readDynamicPayload,
+  madeUpParty,
+} from '../rail/rail.public';
 import { describeBoleto } from './boletos';
 
 // A payment create body as sent (PIX_KEY and QR_CODE bodies may leave `type` out) and as the

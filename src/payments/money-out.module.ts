@@ -9,10 +9,10 @@ import { IdempotencyStore } from '../idempotency/idempotency.service';
 import type { Scheduler } from '../jobs/scheduler';
 import { PixKeysService } from '../keys/keys.service';
 import { KeyLookupService } from '../keys/lookups.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { CompanyDirectory } from '../identity/companies.service';
 import { DEFAULT_LIMITS, LimitsService } from '../limits/limits.service';
-import { type Rail, SimulatedRail } from '../rail/rail';
+import { type Rail, SimulatedRail } from '../rail/rail.public';
 import { PaymentDestinations } from './destinations';
 import { PaymentsService } from './payments.service';
 

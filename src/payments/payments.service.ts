@@ -4,7 +4,7 @@
 // the hold settled (CONFIRMED, a PIX_OUT transaction) or released (FAILED, reason kept), and
 // the movement event. A refusal before sending (balance, limits) changes nothing: the
 // payment stays CREATED, or with autoApprove is not stored at all.
-import { type AccountWithCompany } from '../accounts/accounts.repository';
+import { type AccountWithCompany } from '../accounts/accounts.public';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, PaymentRow } from '../db/schema';
@@ -13,7 +13,7 @@ import { recordEvent, recordEventsPart } from '../events/events.service';
 import { errors, isDomainError } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newEndToEndId } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
 import { boletoOutPart } from '../boletos/boletos.service';
@@ -26,9 +26,9 @@ import {
   OUTSIDE,
 } from '../ledger/ledger.service';
 import type { LimitsService } from '../limits/limits.service';
-import { localDate } from '../limits/brasilia-time';
-import type { Destination, Rail } from '../rail/rail';
-import { insertTransactionPart } from '../transactions/transactions.repository';
+import { localDate } from '../limits/limits.public';
+import { type Destination, type Rail } from '../rail/rail.public';
+import { insertTransactionPart } from '../transactions/transactions.public';
 import { writeTogether } from '../db/together';
 import type { CompanyDirectory } from '../identity/companies.service';
 import { cents, type Cents } from '../lib/money';

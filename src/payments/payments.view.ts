@@ -2,8 +2,7 @@
 // the parties of its Pix. Pure.
 import type { components } from '../../generated/platform.types';
 import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
-import { maskCpf } from '../rail/outside-world';
-import type { Destination, Party, Payer } from '../rail/rail';
+import { type Destination, type Party, type Payer, maskCpf } from '../rail/rail.public';
 import type { PaymentWithPayer } from './payments.repository';
 
 export type PaymentResult = components['schemas']['PaymentResult'];

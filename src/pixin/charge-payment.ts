@@ -1,8 +1,7 @@
 // What a payer's bank checks before paying a charge, and how the amount paid splits into the
 // standard's componentesValor. Pure functions over the charge row.
-import { expectCobBody, withdrawalOf } from '../charges/charge-body';
-import { cobvAmountsOn } from '../charges/charge-model';
-import type { Devedor } from '../charges/standard/standard.rules';
+import { expectCobBody, withdrawalOf } from '../db/documents/charge-body';
+import { type Devedor, cobvAmountsOn } from '../charges/charges.public';
 import type { Charge, WithdrawalKind } from '../db/schema';
 import { brasiliaDate } from '../lib/brasilia';
 import { type Cents, cents, parseDecimalAmount } from '../lib/money';

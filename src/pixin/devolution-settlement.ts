@@ -2,17 +2,17 @@
 // one process (FOR UPDATE SKIP LOCKED) and, in one transaction, either returned to the payer
 // (DEVOLVIDO: the held money leaves the account; a local payer is credited and notified) or refused
 // (NAO_REALIZADO: the hold is released), with its transaction rows and events.
-import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
+import { type AccountParty, findAccountParty } from '../accounts/accounts.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { findCompanyCharge, platformChargeView } from '../charges/payable';
+import { findCompanyCharge, platformChargeView } from '../charges/charges.public';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { recordEvent } from '../events/events.service';
 import { applyMove, applyMoves, counterLeg, type Move, OUTSIDE } from '../ledger/ledger.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
-import { insertTransaction } from '../transactions/transactions.repository';
+import { insertTransaction } from '../transactions/transactions.public';
 import * as repo from './pixin.repository';
 import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.view';
 

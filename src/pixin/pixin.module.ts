@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { SETTLEMENT_INTERVAL_MS, SETTLEMENT_JOB } from './devolution-settlement';
 import { PixInService } from './pixin.service';
 

@@ -3,13 +3,13 @@
 import type { Kysely } from 'kysely';
 import type { components as pixSchemas, operations } from '../../generated/pix.types';
 import type { components as platformSchemas, operations as platformOperations } from '../../generated/platform.types';
-import { findCompanyCharge } from '../charges/payable';
+import { findCompanyCharge } from '../charges/charges.public';
 import type { Config } from '../config';
 import type { Database, PixDevolution, PixReceived } from '../db/schema';
 import { errors } from '../errors/errors';
 import { type Page, parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import { DevolutionSettlement } from './devolution-settlement';

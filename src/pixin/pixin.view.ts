@@ -1,6 +1,6 @@
 // How a received Pix and its devolutions are shown: in the standard's format (Pix API, its
 // callbacks) and in the platform's (refunds of a charge, webhook payloads).
-import { type AccountParty } from '../accounts/accounts.repository';
+import { type AccountParty } from '../accounts/accounts.public';
 import type { components as pixSchemas } from '../../generated/pix.types';
 import type { components as platformSchemas } from '../../generated/platform.types';
 import type { PixDevolution, PixReceived } from '../db/schema';

@@ -2,12 +2,12 @@
 // (POST /api/v1/sandbox/pay, /pix-in) or from another company here paying through the rail.
 // One function, called inside the caller's database transaction, so the payer's debit (when
 // the payer is local) and this credit commit together: one money move, no money created.
-import { type AccountParty, findAccountParty } from '../accounts/accounts.repository';
+import { type AccountParty, findAccountParty } from '../accounts/accounts.public';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Charge, Database, PixReceived } from '../db/schema';
 import { type NewEvent, recordEvents } from '../events/events.service';
-import { findPixKeyOwner } from '../keys/keys.repository';
+import { findPixKeyOwner } from '../keys/keys.public';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { isValidEndToEndId } from '../lib/ids';
 import type { Cents } from '../lib/money';
@@ -15,13 +15,19 @@ import { onlyDigitsAndLetters } from '../lib/taxid';
 import { chargePaymentParts, type PaymentParts } from './charge-payment';
 import * as repo from './pixin.repository';
 import { accountEventView, companyView, platformPixView, pixView } from './pixin.view';
-import { findByKeyAndIdentifier } from '../qrcodes/qrcodes.repository';
-import type { StoredTransactionDetails } from '../transactions/transaction-details';
-import { insertTransaction } from '../transactions/transactions.repository';
-import type { ChargeWithAccount } from '../charges/charges.repository';
-import { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from '../charges/payable';
+import { findStaticQrByKeyAndIdentifier } from '../qrcodes/qrcodes.public';
+import type { StoredTransactionDetails } from '../db/documents/transaction-details';
+import { insertTransaction } from '../transactions/transactions.public';
+import {
+  chargeEventView,
+  type ChargeEventView,
+  completeCharge,
+  findCompanyCharge,
+  lockChargeForPayment,
+  type PaymentTarget,
+  type ChargeWithAccount,
+} from '../charges/charges.public';
 import { executeSplits, type PlannedPart, planSplits, splitsDetail } from '../splits/splits.service';
-import { chargeEventView, type ChargeEventView } from '../charges/charge-records';
 
 export interface IncomingPix {
   // Made by the payer's side (E + payer ISPB + yyyyMMddHHmm + 11 alphanumerics).
@@ -322,7 +328,7 @@ async function resolveTarget(
   // A static code's txid that names a charge of the owner pays that charge.
   const paying = await chargeTarget(trx, incoming, context, { companyId: owner.company_id, txid });
   if (!('code' in paying) || paying.code !== 'NOT_FOUND') return paying;
-  const code = await findByKeyAndIdentifier(trx, owner.key, txid);
+  const code = await findStaticQrByKeyAndIdentifier(trx, owner.key, txid);
   const target = await plain();
   if ('code' in target || !code || code.company_id !== owner.company_id) return target;
   return { ...target, qrCode: { name: code.name, correlationID: code.correlation_id, identifier: code.identifier } };

@@ -21,7 +21,7 @@ export async function insertStaticQrCodeIfFree(db: Db, row: NewStaticQrCodeRow):
     .executeTakeFirst();
 }
 
-export async function findByCorrelationId(
+export async function findStaticQrByCorrelationId(
   db: Db,
   companyId: string,
   correlationId: string,
@@ -30,7 +30,7 @@ export async function findByCorrelationId(
 }
 
 // id: the code's id, its correlationID or its identifier (the BR Code's txid), in that order.
-export async function findByAnyId(db: Db, companyId: string, id: string): Promise<StaticQrCodeRow | undefined> {
+export async function findStaticQrByAnyId(db: Db, companyId: string, id: string): Promise<StaticQrCodeRow | undefined> {
   const rows = await liveOf(db, companyId)
     .where((eb) => eb.or([eb('id', '=', id), eb('correlation_id', '=', id), eb('identifier', '=', id)]))
     .execute();
@@ -40,7 +40,7 @@ export async function findByAnyId(db: Db, companyId: string, id: string): Promis
 }
 
 // The live code a Pix to this key with this txid pays (for money in: key + static txid).
-export async function findByKeyAndIdentifier(
+export async function findStaticQrByKeyAndIdentifier(
   db: Db,
   pixKey: string,
   identifier: string,
@@ -87,7 +87,7 @@ async function countStaticQrCodes(db: Db, companyId: string): Promise<number> {
 }
 
 // The live code of a payment link id (unguessable: the open QR image route looks codes up by it).
-export async function findByPaymentLinkId(db: Db, paymentLinkId: string): Promise<StaticQrCodeRow | undefined> {
+export async function findStaticQrByPaymentLinkId(db: Db, paymentLinkId: string): Promise<StaticQrCodeRow | undefined> {
   return db
     .selectFrom('static_qrcodes')
     .selectAll()

@@ -7,10 +7,10 @@ import type { Database, PixKey, StaticQrCodeRow } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import { findCompany } from '../identity/identity.repository';
-import { findCompanyKey, findDefaultKey } from '../keys/keys.repository';
+import { findCompany } from '../identity/identity.public';
+import { findCompanyKey, findDefaultKey } from '../keys/keys.public';
 import { buildStaticBrCode } from '../lib/brcode';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newPublicId, randomAlphanumeric } from '../lib/ids';
 import { cents } from '../lib/money';
 import { toEmvText } from '../lib/text';
@@ -93,7 +93,7 @@ export class QrCodesService {
           updated_at: now,
         });
         if (row) return { pixQrCode: this.view(row), correlationID: row.correlation_id, brCode: row.br_code };
-        if (await repo.findByCorrelationId(trx, principal.companyId, correlationId)) {
+        if (await repo.findStaticQrByCorrelationId(trx, principal.companyId, correlationId)) {
           throw errors.badRequest('QR code with this correlationID already exists', [
             { field: 'correlationID', in: 'body', message: 'is already used by another QR code' },
           ]);
@@ -110,14 +110,14 @@ export class QrCodesService {
 
   // id: the code's id, its correlationID or its identifier (the BR Code's txid).
   async get(principal: Principal, id: string): Promise<PixQrCodeView> {
-    const row = await repo.findByAnyId(this.db, principal.companyId, id);
+    const row = await repo.findStaticQrByAnyId(this.db, principal.companyId, id);
     if (!row) throw errors.notFound(NOT_FOUND);
     return this.view(row);
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const row = await repo.findByAnyId(trx, principal.companyId, id);
+      const row = await repo.findStaticQrByAnyId(trx, principal.companyId, id);
       if (
         !row ||
         !(await repo.markDeleted(trx, principal.companyId, row.id, await this.clock.now(principal.companyId, trx)))

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { PixKeyType } from '../lib/pix-key';
 import { participantByCompe, participantByIspb } from '../lib/psp';
 import { cnpjCharacter, cnpjWithCheckDigits, cpfWithCheckDigits } from '../lib/taxid';
-import type { AccountType, Party } from './party';
+import type { AccountType, Party } from '../db/documents/party';
 
 export interface Institution {
   ispb: string;

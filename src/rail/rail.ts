@@ -3,8 +3,8 @@
 // locally through receivePix (the payer's debit and the receiver's credit commit together in
 // the caller's transaction); anything else goes to the simulated outside world, which in
 // sandbox mode fails for the destinations of the failure table (src/rail/outside-world.ts).
-import { findLocalKey } from '../keys/keys.repository';
-import { type LocalAccount, findLocalAccount } from '../accounts/accounts.repository';
+import { findLocalKey } from '../keys/keys.public';
+import { type LocalAccount, findLocalAccount } from '../accounts/accounts.public';
 import type { Kysely } from 'kysely';
 import { receivePix, type ReceiveFailure } from '../pixin/receive.service';
 import type { Database } from '../db/schema';
@@ -18,9 +18,9 @@ import {
   sandboxFailureOf,
   type SandboxFailure,
 } from './outside-world';
-import type { AccountType, DictEntry, Destination, Party } from './party';
+import type { AccountType, DictEntry, Destination, Party } from '../db/documents/party';
 
-export type { AccountType, DictEntry, Destination, Party } from './party';
+export type { AccountType, DictEntry, Destination, Party } from '../db/documents/party';
 
 export interface Payer extends Party {
   companyId: string;

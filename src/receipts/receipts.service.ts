@@ -1,7 +1,7 @@
 // Pix receipts ("comprovantes"): a PDF or PNG of one Pix of the company, made from its
 // transaction and the Pix rows only (one statement). An end-to-end id of another company, or
 // of no Pix of that type, answers as a missing receipt.
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import type { TransactionsService } from '../transactions/transactions.service';

@@ -5,10 +5,10 @@
 // (SANDBOX_PAYER_LIMIT_CENTS) and rejects larger ones (AM02).
 import type { Kysely } from 'kysely';
 import type { CobRAttempt, Database, RecurringCharge } from '../db/schema';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { applyMove, counterLeg, OUTSIDE } from '../ledger/ledger.service';
 import { cents, formatDecimalAmount } from '../lib/money';
-import { insertTransaction } from '../transactions/transactions.repository';
+import { insertTransaction } from '../transactions/transactions.public';
 import * as cobrRepo from './cobr.repository';
 import { RETRY_WINDOW_DAYS, SANDBOX_PAYER_LIMIT_CENTS } from './cobr.rules';
 import { changeCobrStatus, changeRecStatus, recordCobrEvent } from './rec-state';

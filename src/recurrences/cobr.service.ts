@@ -2,8 +2,8 @@
 // txid of ours), read, list, cancel before the first settlement attempt, and retry a failed
 // attempt (PERMITE_3R_7D). The payer's PSP is simulated: a charge is scheduled at once
 // (CRIADA, then ATIVA with an AGENDADA attempt); cobr-settlement.ts settles attempts on their date.
-import { txidUsedByCharge } from '../charges/charges.repository';
-import { findCompanyAccount } from '../accounts/accounts.repository';
+import { txidUsedByCharge } from '../charges/charges.public';
+import { findCompanyAccount } from '../accounts/accounts.public';
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
 import type { CobRAttempt, CobRBody, Database, Recurrence, RecurringCharge } from '../db/schema';
@@ -11,7 +11,7 @@ import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, isValidDate, todayUtc } from '../lib/business-days';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newEndToEndId, newPublicId, newTxid } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import * as cobrRepo from './cobr.repository';

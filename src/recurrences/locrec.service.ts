@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newAccessToken } from '../lib/ids';
 import * as repo from './recurrences.repository';
 import { locRecView } from './recurrences.view';

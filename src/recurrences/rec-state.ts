@@ -18,7 +18,7 @@ import type {
   SolicRecStatus,
 } from '../db/schema';
 import { recordEvent } from '../events/events.service';
-import { findCompany } from '../identity/identity.repository';
+import { findCompany } from '../identity/identity.public';
 import * as cobrRepo from './cobr.repository';
 import { ENDED_REC, OPEN_REQUEST } from './rec.rules';
 import * as repo from './recurrences.repository';

@@ -6,15 +6,14 @@
 // payer used and drops dadosJornada when that is journey 1, 2 or 4.
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../generated/pix.types';
-import { findChargeInContextByTxid } from '../charges/charges.repository';
-import { locationUrlOf, MERCHANT_CITY, merchantNameOf } from '../charges/charge-model';
+import { locationUrlOf, MERCHANT_CITY, merchantNameOf, findChargeInContextByTxid } from '../charges/charges.public';
 import type { Company, Database, RecBody, RecEnd, RecJourney, RecLocation, RecStatus, Recurrence } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import { parametros, pixListQuery } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
 import { buildCompositeBrCode } from '../lib/brcode';
 import { isValidDate, todayUtc } from '../lib/business-days';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newAccessToken, newIdRec } from '../lib/ids';
 import { parseDecimalAmount } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';

@@ -8,12 +8,11 @@
 // recurrence (field 80): the payer pays that charge and approves in one transaction.
 import type { Kysely } from 'kysely';
 import type { operations } from '../../generated/platform.types';
-import { findLocationWithCharge } from '../charges/charges.repository';
-import { tokenOfLocationUrl } from '../charges/charge-model';
+import { tokenOfLocationUrl, findLocationWithCharge } from '../charges/charges.public';
 import type { Charge, Database, RecJourney, RecLocation, RecPayer, RecRequest, Recurrence } from '../db/schema';
 import { errors } from '../errors/errors';
 import { parseCompositeBrCode } from '../lib/brcode';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { newEndToEndId } from '../lib/ids';
 import { cents } from '../lib/money';
 import { settleIncomingPix } from '../pixin/receive.service';

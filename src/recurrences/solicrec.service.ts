@@ -8,7 +8,7 @@ import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { isValidCnpj, isValidCpf } from '../lib/taxid';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import { OWN_ISPB } from '../lib/psp';
 import { changeRequestStatus } from './rec-state';

@@ -2,10 +2,10 @@
 // sandbox mode (the routes are not mounted otherwise).
 import { errors } from '../errors/errors';
 import { DEFAULT_SANDBOX_FEATURES, type IdentityService } from '../identity/identity.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { normalizeTaxId, randomCnpj } from '../lib/taxid';
 import { newEvpKey } from '../lib/ids';
-import { insertPixKey } from '../keys/keys.repository';
+import { insertPixKey } from '../keys/keys.public';
 
 const MAX_CLOCK_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 

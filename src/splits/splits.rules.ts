@@ -10,7 +10,7 @@
 // the refund, rounded down (refund x part / amount paid), at most what that account has
 // available; the receiver pays the rest of the refund, including the shares of parts that
 // left through the rail.
-import type { KeyAccount } from '../keys/keys.repository';
+import { type KeyAccount } from '../keys/keys.public';
 
 export type SplitType = 'SPLIT_INTERNAL_TRANSFER' | 'SPLIT_SUB_ACCOUNT' | 'SPLIT_PARTNER';
 

@@ -4,9 +4,9 @@
 // (split-return:<returnId>) before the receiver's hold.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { findAccountCompanies } from '../accounts/accounts.repository';
+import { findAccountCompanies } from '../accounts/accounts.public';
 import type { Database } from '../db/schema';
-import { findKeyAccounts } from '../keys/keys.repository';
+import { findKeyAccounts } from '../keys/keys.public';
 import {
   applyMove,
   applyMoves,
@@ -19,7 +19,7 @@ import {
 import { newEndToEndId } from '../lib/ids';
 import type { Cents } from '../lib/money';
 import { OWN_ISPB } from '../lib/psp';
-import { insertTransactions, type TransactionDetails } from '../transactions/transactions.repository';
+import { insertTransactions, type TransactionDetails } from '../transactions/transactions.public';
 import { type PlannedPart, planParts, type Receiver, refundShares, type SplitConfig } from './splits.rules';
 
 export type { PlannedPart } from './splits.rules';

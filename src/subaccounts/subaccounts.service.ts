@@ -6,20 +6,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { closeAccount, insertBankAccount } from '../accounts/accounts.repository';
+import { closeAccount, insertBankAccount } from '../accounts/accounts.public';
 import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { errors, type FieldIssue } from '../errors/errors';
 import { FEATURES, hasFeature } from '../identity/identity.service';
 import type { Principal } from '../identity/principal.types';
-import { deleteAccountKeys, findDefaultKey, findPixKeyOwner, insertPixKey } from '../keys/keys.repository';
-import { requireLinkedAccount } from '../keys/linked-account';
+import {
+  requireLinkedAccount,
+  deleteAccountKeys,
+  findDefaultKey,
+  findPixKeyOwner,
+  insertPixKey,
+} from '../keys/keys.public';
 import { balanceView, lockAccounts, statementOf } from '../ledger/ledger.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { CompanyDirectory } from '../identity/companies.service';
 import type { Page } from '../lib/paging';
 import { validatePixKey } from '../lib/pix-key';
-import { INSUFFICIENT_BALANCE, moveInternally } from '../transfers/internal-move';
+import { INSUFFICIENT_BALANCE, moveInternally } from '../transfers/transfers.public';
 import * as repo from './subaccounts.repository';
 import { MOVE_PREFIX, subAccountView, subaccountStatementEntryView } from './subaccounts.view';
 

@@ -5,14 +5,13 @@
 // payer.
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/pix.types';
-import { findDefaultOpenAccount } from '../accounts/accounts.repository';
+import { findDefaultOpenAccount } from '../accounts/accounts.public';
 import type { Database, RecStatus, Recurrence, Subscription } from '../db/schema';
 import { errors, isDomainError } from '../errors/errors';
 import { todayUtc } from '../lib/business-days';
 import { cents, formatDecimalAmount } from '../lib/money';
 import type { CobRService } from '../recurrences/cobr.service';
-import { cycleOf } from '../recurrences/cobr.rules';
-import { findRecurrence } from '../recurrences/recurrences.repository';
+import { findRecurrence, cycleOf } from '../recurrences/recurrences.public';
 
 type CobRSolicitada = components['schemas']['CobRSolicitada'];
 

@@ -4,16 +4,15 @@
 // refused here with the same reasons, in the platform's error format.
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { findChargesByCorrelationIds } from '../charges/charges.repository';
+import { findChargesByCorrelationIds } from '../charges/charges.public';
 import type { Database, RecurringCharge, SubscriptionInstallment } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { pageInfo, type Page } from '../lib/paging';
-import { findCobrsByTxids, lockCobr } from '../recurrences/cobr.repository';
+import { findRecurrence, findCobrsByTxids, lockCobr } from '../recurrences/recurrences.public';
 import type { CobRService } from '../recurrences/cobr.service';
-import { findRecurrence } from '../recurrences/recurrences.repository';
 import { cobrRequestOf, dateOf, dueDateOf } from './installment-cobr';
 import * as repo from './subscriptions.repository';
 import { installmentView, type InstallmentView } from './subscriptions.view';
@@ -34,7 +33,7 @@ export class InstallmentsService {
 
   // GET /subscriptions/{id}/installments (globalID or correlationID), newest first.
   async list(principal: Principal, subscriptionId: string, page: Page) {
-    const sub = await repo.findByAnyId(this.db, principal.companyId, subscriptionId);
+    const sub = await repo.findSubscriptionByAnyId(this.db, principal.companyId, subscriptionId);
     if (!sub) throw errors.missing('subscription');
     const { rows, total } = await repo.listInstallments(this.db, sub.id, page.skip, page.limit);
     const correlationIds = rows.flatMap((r) => (r.charge_correlation_id !== null ? [r.charge_correlation_id] : []));

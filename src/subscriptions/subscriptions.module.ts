@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { PlatformChargesService } from '../charges/platform/platform-charges.service';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { RecurrencesServices } from '../recurrences/recurrences.module';
 import { InstallmentsService } from './installments.service';
 import {

@@ -17,7 +17,7 @@ export async function insertSubscription(db: Db, row: NewSubscription, also: Wri
   return withParts(db, also).insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findByCorrelationId(
+export async function findSubscriptionByCorrelationId(
   db: Db,
   companyId: string,
   correlationId: string,
@@ -79,7 +79,11 @@ function selectByAnyId(db: Db, companyId: string, id: string) {
     .limit(1);
 }
 
-export async function findByAnyId(db: Db, companyId: string, id: string): Promise<Subscription | undefined> {
+export async function findSubscriptionByAnyId(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<Subscription | undefined> {
   return selectByAnyId(db, companyId, id).executeTakeFirst();
 }
 
@@ -214,7 +218,7 @@ export async function setInstallmentCobr(
 }
 
 // The subscription behind a payment link, with the charge correlationID of its latest installment.
-export async function findByPaymentLinkId(
+export async function findSubscriptionByPaymentLinkId(
   db: Db,
   paymentLinkId: string,
 ): Promise<{ sub: Subscription; latestChargeCorrelationId?: string } | undefined> {

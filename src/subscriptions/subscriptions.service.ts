@@ -32,7 +32,7 @@ import { type EventSamples, recordEventsPart, SAMPLE_PREFIX, type SampleContext 
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
 import { addCalendarDays, todayUtc } from '../lib/business-days';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { pageInfo, type Page } from '../lib/paging';
 import type { RecSummary } from '../recurrences/rec.service';
 import type { RecurrencesServices } from '../recurrences/recurrences.module';
@@ -142,39 +142,12 @@ export class SubscriptionsService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const now = await this.clock.now(principal.companyId, trx);
-        if (await repo.findByCorrelationId(trx, principal.companyId, p.correlationID))
+        if (await repo.findSubscriptionByCorrelationId(trx, principal.companyId, p.correlationID))
           throw errors.badRequest(DUPLICATE);
         const customer = await upsertChargeCustomer(trx, principal.companyId, p.customer, now);
         const first = firstChargeAt(now, p.dayGenerateCharge ?? now.getUTCDate());
         let recSummary: RecSummary | undefined;
-        const row: Subscription = {
-          id: randomUUID(),
-          global_id: Buffer.from(`PaymentSubscription:${randomBytes(12).toString('hex')}`).toString('base64'),
-          company_id: principal.companyId,
-          correlation_id: p.correlationID,
-          name: p.name ?? null,
-          comment: p.comment ?? null,
-          value: p.value,
-          customer_id: customer.id,
-          customer: customer.view,
-          type,
-          frequency,
-          charge_type: chargeType,
-          day_generate_charge: first.day,
-          day_due: p.dayDue ?? 7,
-          installment_count: p.installmentCount ?? null,
-          charges_generated: 0,
-          interests: p.interests ? { value: p.interests.value } : null,
-          fines: p.fines ? { value: p.fines.value } : null,
-          additional_info: p.additionalInfo?.length ? p.additionalInfo : null,
-          status: 'ACTIVE',
-          next_charge_at: first.at,
-          payment_link_id: randomUUID(),
-          id_rec: null,
-          pix_recurring: pix ? pix.options : null,
-          created_at: now,
-          updated_at: now,
-        };
+        const row = newSubscriptionRow({ principal, p, customer, first, type, frequency, chargeType, pix, now });
         if (pix) {
           const made = await this.createRecurrence(trx, row, p, pix, first.at, now);
           row.id_rec = made.rec.id_rec;
@@ -195,7 +168,10 @@ export class SubscriptionsService {
         return subscriptionView(saved, this.publicUrl, recSummary);
       });
     } catch (error) {
-      if (isUniqueViolation(error) && (await repo.findByCorrelationId(this.db, principal.companyId, p.correlationID)))
+      if (
+        isUniqueViolation(error) &&
+        (await repo.findSubscriptionByCorrelationId(this.db, principal.companyId, p.correlationID))
+      )
         throw errors.badRequest(DUPLICATE);
       throw error;
     }
@@ -230,7 +206,7 @@ export class SubscriptionsService {
 
   // By globalID or correlationID.
   async get(principal: Principal, id: string): Promise<SubscriptionView> {
-    const row = await repo.findByAnyId(this.db, principal.companyId, id);
+    const row = await repo.findSubscriptionByAnyId(this.db, principal.companyId, id);
     if (!row) throw errors.missing('subscription');
     return this.viewOf(this.db, row);
   }
@@ -385,4 +361,58 @@ export class SubscriptionsService {
       );
     });
   }
+}
+
+interface NewSubscriptionRow {
+  principal: Principal;
+  p: SubscriptionCreatePayload & { correlationID: string };
+  customer: { id: string; view: Subscription['customer'] };
+  first: { day: number; at: Date };
+  type: Subscription['type'];
+  frequency: Subscription['frequency'];
+  chargeType: Subscription['charge_type'];
+  pix: { options: NonNullable<Subscription['pix_recurring']> } | undefined;
+  now: Date;
+}
+
+// The row of a new subscription, before its recurrence (a PIX_RECURRING one) is made.
+function newSubscriptionRow({
+  principal,
+  p,
+  customer,
+  first,
+  type,
+  frequency,
+  chargeType,
+  pix,
+  now,
+}: NewSubscriptionRow): Subscription {
+  return {
+    id: randomUUID(),
+    global_id: Buffer.from(`PaymentSubscription:${randomBytes(12).toString('hex')}`).toString('base64'),
+    company_id: principal.companyId,
+    correlation_id: p.correlationID,
+    name: p.name ?? null,
+    comment: p.comment ?? null,
+    value: p.value,
+    customer_id: customer.id,
+    customer: customer.view,
+    type,
+    frequency,
+    charge_type: chargeType,
+    day_generate_charge: first.day,
+    day_due: p.dayDue ?? 7,
+    installment_count: p.installmentCount ?? null,
+    charges_generated: 0,
+    interests: p.interests ? { value: p.interests.value } : null,
+    fines: p.fines ? { value: p.fines.value } : null,
+    additional_info: p.additionalInfo?.length ? p.additionalInfo : null,
+    status: 'ACTIVE',
+    next_charge_at: first.at,
+    payment_link_id: randomUUID(),
+    id_rec: null,
+    pix_recurring: pix ? pix.options : null,
+    created_at: now,
+    updated_at: now,
+  };
 }

@@ -2,7 +2,7 @@
 // generated/platform.types.ts). An installment of a PIX_RECURRING subscription shows the
 // recurring charge of its cycle in the platform's words (the standard's status names mapped).
 import type { components } from '../../generated/platform.types';
-import { paymentLinkUrlOf, platformStatusOf } from '../charges/charge-model';
+import { paymentLinkUrlOf, platformStatusOf } from '../charges/charges.public';
 import type {
   Charge,
   CobRAttempt,
@@ -13,7 +13,7 @@ import type {
   SubscriptionInstallment,
 } from '../db/schema';
 import { addCalendarDays } from '../lib/business-days';
-import { RETRY_WINDOW_DAYS } from '../recurrences/cobr.rules';
+import { RETRY_WINDOW_DAYS } from '../recurrences/recurrences.public';
 import type { RecSummary } from '../recurrences/rec.service';
 
 type P = components['schemas'];

@@ -13,7 +13,7 @@ import type { ApplicationCertificate, CertificateOrigin, Database } from '../db/
 import { errors } from '../errors/errors';
 import type { IdentityService } from '../identity/identity.service';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import type { Page } from '../lib/paging';
 import { buildPkcs12 } from '../lib/pkcs12';
 import {

@@ -6,7 +6,7 @@ import type { ChangeFeed } from '../db/change-feed';
 import type { Database } from '../db/schema';
 import type { CompanyDirectory } from '../identity/companies.service';
 import type { IdentityService } from '../identity/identity.service';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { TlsAuthorityService } from './authority.service';
 import { CertificatesService } from './certificates.service';
 import { WebhookTlsService } from './webhook-tls.service';

@@ -18,7 +18,7 @@ import { ReadCache } from '../db/read-cache';
 import type { CompanyWebhookTls, Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { certificateFacts, splitPemBundle } from '../lib/x509';
 import type { TlsAuthorityService } from './authority.service';
 import * as repo from './tls.repository';

@@ -11,12 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, Db, NewTransaction, Transaction } from '../db/schema';
 
-import type { StoredTransactionDetails } from './transaction-details';
+import type { StoredTransactionDetails } from '../db/documents/transaction-details';
 
 export type TransactionType =
   'PIX_IN' | 'PIX_OUT' | 'BILL_PAYMENT' | 'REFUND_OUT' | 'REFUND_IN' | 'WITHDRAW' | 'FEE' | 'INTERNAL_TRANSFER';
 
-export type { CounterpartyDetails, TransactionDetails } from './transaction-details';
+export type { CounterpartyDetails, TransactionDetails } from '../db/documents/transaction-details';
 
 // The same insert as a part of a statement that writes several tables (src/db/together.ts).
 export function insertTransactionPart(

@@ -3,7 +3,7 @@
 // defensive: details are written by several areas, so a value of the wrong type is left out
 // rather than breaking the contract.
 import type { components } from '../../generated/platform.types';
-import { taxIdView } from '../customers/customers.rules';
+import { taxIdView } from '../customers/customers.public';
 import { isJsonObject, type JsonObject } from '../lib/json';
 import { OWN_ISPB, OWN_PSP_NAME } from '../lib/psp';
 import type {

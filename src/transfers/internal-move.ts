@@ -7,8 +7,8 @@ import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import { applyMove, findMove } from '../ledger/ledger.service';
 import type { Cents } from '../lib/money';
-import type { StoredTransactionDetails } from '../transactions/transaction-details';
-import { insertTransaction } from '../transactions/transactions.repository';
+import type { StoredTransactionDetails } from '../db/documents/transaction-details';
+import { insertTransaction } from '../transactions/transactions.public';
 
 export const INSUFFICIENT_BALANCE = 'Account does not have enough balance to complete the operation';
 

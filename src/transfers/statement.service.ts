@@ -3,10 +3,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Principal } from '../identity/principal.types';
-import { requireLinkedAccount } from '../keys/linked-account';
+import { requireLinkedAccount } from '../keys/keys.public';
 import { statementOf } from '../ledger/ledger.service';
 import type { Page } from '../lib/paging';
-import { statementEntryView } from '../subaccounts/subaccounts.view';
+import { statementEntryView } from '../subaccounts/subaccounts.public';
 
 export class StatementService {
   constructor(private readonly db: Kysely<Database>) {}

@@ -6,8 +6,8 @@ import type { components } from '../../generated/platform.types';
 import type { Database } from '../db/schema';
 import { errors } from '../errors/errors';
 import type { Principal } from '../identity/principal.types';
-import { findPixKeyOwner } from '../keys/keys.repository';
-import type { Clock } from '../lib/clock';
+import { findPixKeyOwner } from '../keys/keys.public';
+import type { Clock } from '../db/clock';
 import { validatePixKey } from '../lib/pix-key';
 import { moveInternally } from './internal-move';
 

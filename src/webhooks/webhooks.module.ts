@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { EventSamples } from '../events/events.service';
 import type { Database } from '../db/schema';
 import type { Scheduler } from '../jobs/scheduler';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed';
 import type { WebhookTlsService } from '../tls/webhook-tls.service';
 import type { SigningKeyService } from '../signing/signing.service';

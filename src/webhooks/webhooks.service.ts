@@ -12,7 +12,7 @@ import type { Database, Webhook, WebhookKind } from '../db/schema';
 import { errors, type FieldIssue } from '../errors/errors';
 import type { Page } from '../lib/paging';
 import type { Principal } from '../identity/principal.types';
-import type { Clock } from '../lib/clock';
+import type { Clock } from '../db/clock';
 import { randomAlphanumeric } from '../lib/ids';
 import type { CompanyDirectory } from '../identity/companies.service';
 import {

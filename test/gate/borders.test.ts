@@ -1,6 +1,7 @@
 // The border rules of eslint.borders.js fire: planted imports that cross an area's border or
 // go up a layer are refused, and the same imports through the public surface pass. The files
 // are linted as text at paths inside src/ (nothing is written), with the border rule alone.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { test } from 'uvu';
@@ -39,13 +40,19 @@ const refused = async (file: string, source: string) => {
 const accepted = async (file: string, source: string) =>
   assert.equal(await crossings(file, source), [], `${file}: ${source}`);
 
-test('an area reaches another only through its module, services and types', async () => {
+test('an area reaches another only through its module, services, types and public list', async () => {
   await refused('src/customers/planted.ts', "import { findAccountsOfCompany } from '../accounts/accounts.repository';");
   await refused('src/customers/planted.ts', "import { keyHandlers } from '../keys/keys.handler';");
   await refused('src/charges/standard/planted.ts', "import { x } from '../../pixin/pixin.view';");
   await accepted('src/customers/planted.ts', "import { LedgerService } from '../ledger/ledger.service';");
   await accepted('src/customers/planted.ts', "import { buildKycServices } from '../kyc/kyc.module';");
   await accepted('src/charges/standard/planted.ts', "import { x } from '../charges.module';");
+  await accepted('src/customers/planted.ts', "import { findAccountParty } from '../accounts/accounts.public';");
+});
+
+test('no crossing is let through: ESLint has no bulk suppressions file', () => {
+  // ESLint reads eslint-suppressions.json on its own; one entry there would let a crossing pass.
+  assert.not.ok(existsSync(resolve(ROOT, 'eslint-suppressions.json')), 'eslint-suppressions.json exists');
 });
 
 test('no layer imports a higher one', async () => {

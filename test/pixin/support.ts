@@ -1,7 +1,7 @@
 // Helpers of the pix-in tests: charges made with the charges area's record functions (as
 // their endpoints would), and their BR Codes.
 import { randomUUID } from 'node:crypto';
-import type { PlatformSettings, StoredCobBody, StoredCobvBody } from '../../src/charges/charge-body';
+import type { PlatformSettings, StoredCobBody, StoredCobvBody } from '../../src/db/documents/charge-body';
 import { brCodeOf } from '../../src/charges/charge-model';
 import { createChargeRecord } from '../../src/charges/charge-records';
 import { findLocationById } from '../../src/charges/charges.repository';

@@ -6,7 +6,7 @@ import { errors } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../db/clock';
 import { newLocation, relocateCharge } from '../charge-records';
 import * as repo from '../charges.repository';
 import { locCompletaView, locView } from '../standard/standard.view';

@@ -1,6 +1,6 @@
 // All SQL of batches of due-date charges (lotecobv) and their items.
 import type { CobvBatch, CobvBatchItem, CobvBatchItemStatus, Db } from '../../db/schema';
-import type { BatchItemProblem, BatchItemRequest } from '../charge-body';
+import type { BatchItemProblem, BatchItemRequest } from '../../db/documents/charge-body';
 import { pagedRows } from '../../db/paging';
 
 export async function findBatchItemByTxid(db: Db, companyId: string, txid: string): Promise<CobvBatchItem | undefined> {

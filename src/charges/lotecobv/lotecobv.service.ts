@@ -7,10 +7,10 @@ import { DomainError, errors, type FieldIssue } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../db/clock';
 import * as charges from '../charges.repository';
 import type { StandardChargesService } from '../standard/standard-charges.service';
-import type { BatchItemProblem, BatchItemRequest, PixSchemas } from '../charge-body';
+import type { BatchItemProblem, BatchItemRequest, PixSchemas } from '../../db/documents/charge-body';
 import * as repo from './lotecobv.repository';
 
 const NOT_FOUND = 'Batch of due-date charges not found';

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { operations } from '../../../generated/platform.types';
 import type { Charge, Company, Database, Location } from '../../db/schema';
 import { upsertChargeCustomer } from '../../customers/customers.service';
-import { findByCorrelationId as findCustomerByCorrelationId } from '../../customers/customers.repository';
+import { findCustomerByCorrelationId } from '../../customers/customers.public';
 import { isUniqueViolation } from '../../db/errors';
 import { errors } from '../../errors/errors';
 import type { Page } from '../../lib/paging';
@@ -14,9 +14,9 @@ import type { Principal } from '../../identity/principal.types';
 import type { CompanyDirectory } from '../../identity/companies.service';
 import { brasiliaDate } from '../../lib/brasilia';
 import { daysBetween } from '../../lib/business-days';
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../db/clock';
 import { newTxid } from '../../lib/ids';
-import { findByPaymentLinkId as findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.repository';
+import { findStaticQrByPaymentLinkId } from '../../qrcodes/qrcodes.public';
 import { platformStatusOf } from '../charge-model';
 import {
   CHARGE_DELETED,
@@ -40,7 +40,12 @@ import {
   type PlatformPlan,
 } from './platform.rules';
 import { checkCobCreate, checkCobvCreate, type StandardInput } from '../standard/standard.rules';
-import { expectCobBody, expectCobvBody, type PlatformSettings, type StoredChargeBody } from '../charge-body';
+import {
+  expectCobBody,
+  expectCobvBody,
+  type PlatformSettings,
+  type StoredChargeBody,
+} from '../../db/documents/charge-body';
 import { buildPlatformChargeView, platformChargeView } from './platform.view';
 
 const NOT_FOUND = 'Charge not found';

@@ -8,7 +8,7 @@ import { brasiliaDate } from '../../lib/brasilia';
 import { addCalendarDays, endsAfterLastDate } from '../../lib/business-days';
 import { platformDiscountToCobv, type PlatformDiscount } from '../../lib/due-charge';
 import { validatePixKey } from '../../lib/pix-key';
-import type { CobvValor, PlatformSettings } from '../charge-body';
+import type { CobvValor, PlatformSettings } from '../../db/documents/charge-body';
 import { DEFAULT_EXPIRACAO, DEFAULT_VALIDADE } from '../standard/standard-bodies';
 import type { StandardInput } from '../standard/standard.rules';
 

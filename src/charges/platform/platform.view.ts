@@ -17,8 +17,8 @@ import {
 } from '../charge-model';
 import { findLocationById } from '../charges.repository';
 import { boletoOfCharge } from '../boleto-code';
-import { findCompany } from '../../identity/identity.repository';
-import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../charge-body';
+import { findCompany } from '../../identity/identity.public';
+import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../../db/documents/charge-body';
 import type { Devedor } from '../standard/standard.rules';
 
 export interface ChargeViewContext {

@@ -1,7 +1,14 @@
 // Building the standard's object of a cob or cobv from a request (create or revision).
 // Pure: the caller supplies the receiver and the creation time.
 import type { Company } from '../../db/schema';
-import type { CobvValor, PixSchemas, Recebedor, StoredChargeBody, StoredCobBody, StoredCobvBody } from '../charge-body';
+import type {
+  CobvValor,
+  PixSchemas,
+  Recebedor,
+  StoredChargeBody,
+  StoredCobBody,
+  StoredCobvBody,
+} from '../../db/documents/charge-body';
 import { RECEIVER_ADDRESS } from '../charge-model';
 import type { StandardInput } from './standard.rules';
 

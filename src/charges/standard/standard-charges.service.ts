@@ -8,14 +8,13 @@ import { errors, type FieldIssue } from '../../errors/errors';
 import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
-import { findCompanyKey, type ReceivingKey } from '../../keys/keys.repository';
+import { findCompanyKey, type ReceivingKey } from '../../keys/keys.public';
 import type { CompanyDirectory } from '../../identity/companies.service';
 import { brasiliaDate } from '../../lib/brasilia';
-import type { Clock } from '../../lib/clock';
+import type { Clock } from '../../db/clock';
 import { isValidTxid, newTxid } from '../../lib/ids';
 import { cents, parseDecimalAmount } from '../../lib/money';
-import { paymentsOfCharges } from '../../pixin/pixin.repository';
-import { pixView } from '../../pixin/pixin.view';
+import { pixView, paymentsOfCharges } from '../../pixin/pixin.public';
 import {
   claimLocation,
   createChargeRecord,
@@ -29,7 +28,7 @@ import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
 import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
-import { isCobvBody, type PixSchemas, type StoredChargeBody } from '../charge-body';
+import { isCobvBody, type PixSchemas, type StoredChargeBody } from '../../db/documents/charge-body';
 import { standardChargeView, type StandardChargeView } from './standard.view';
 
 type S = PixSchemas;

@@ -6,7 +6,7 @@ import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
 import { dueChargeAmount, type CobvDesconto } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
 import { isValidCnpj, isValidCpf } from '../../lib/taxid';
-import { withdrawalOf, type PixSchemas, type StoredCobBody } from '../charge-body';
+import { withdrawalOf, type PixSchemas, type StoredCobBody } from '../../db/documents/charge-body';
 
 type S = PixSchemas;
 

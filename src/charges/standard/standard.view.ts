@@ -2,7 +2,7 @@
 // reads) and of a location (PayloadLocation, PayloadLocationCompleta).
 import type { Charge, ChargeRevision, Location } from '../../db/schema';
 import type { ChargeViewContext } from '../platform/platform.view';
-import { isCobvBody, type PixSchemas } from '../charge-body';
+import { isCobvBody, type PixSchemas } from '../../db/documents/charge-body';
 import { brCodeOf, locationUrlOf } from '../charge-model';
 
 export type StandardChargeView = PixSchemas['CobGerada'] | PixSchemas['CobVGerada'];

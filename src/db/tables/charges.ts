@@ -1,7 +1,7 @@
 // Tables of charges (one model behind both APIs), their revisions and payload locations.
 // Owned by the charges area. Received Pix and devolutions live in tables/pixin.ts.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { BatchItemProblem, BatchItemRequest, PlatformSettings, StoredChargeBody } from '../../charges/charge-body';
+import type { BatchItemProblem, BatchItemRequest, PlatformSettings, StoredChargeBody } from '../documents/charge-body';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;

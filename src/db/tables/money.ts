@@ -1,7 +1,7 @@
 // Balances, ledger entries, transactions, Pix keys and the events outbox.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { EventPayload } from '../../events/event-payloads';
-import type { StoredTransactionDetails } from '../../transactions/transaction-details';
+import type { EventPayload } from '../documents/event-payloads';
+import type { StoredTransactionDetails } from '../documents/transaction-details';
 import { columnsOf } from '../columns';
 
 type Json<T> = ColumnType<T, string, string>;

@@ -2,7 +2,7 @@
 // log) and idempotency records. Owned by the payments (money out) area.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { components } from '../../../generated/platform.types';
-import type { Destination, DictEntry } from '../../rail/party';
+import type { Destination, DictEntry } from '../documents/party';
 
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;

@@ -1,6 +1,6 @@
 // Who holds an account at an institution: the debit and credit parties of the rail and of
 // the simulated world outside this server, and where a payment goes (stored with it).
-import type { PixKeyType } from '../lib/pix-key';
+import type { PixKeyType } from '../../lib/pix-key';
 
 export type AccountType = 'CACC' | 'SVGS' | 'TRAN' | 'SLRY';
 

@@ -2,8 +2,8 @@
 // or cobv without what the row's columns hold, and the platform API's settings beside it.
 // It imports nothing at run time, so the tables (src/db/tables/charges.ts) can name these types
 // without a cycle.
-import type { components } from '../../generated/pix.types';
-import type { components as platformComponents } from '../../generated/platform.types';
+import type { components } from '../../../generated/pix.types';
+import type { components as platformComponents } from '../../../generated/platform.types';
 
 export type PixSchemas = components['schemas'];
 type PlatformSchemas = platformComponents['schemas'];

@@ -1,8 +1,8 @@
 // What the `details` JSON of a transaction holds. Every area that moves money writes it; the
 // read side (GET /api/v1/transaction, transactions.view.ts) shows the first group of keys, the
 // others are kept for the record (and for lookups by other areas) but not shown.
-import type { components as platformSchemas } from '../../generated/platform.types';
-import type { components as pixSchemas } from '../../generated/pix.types';
+import type { components as platformSchemas } from '../../../generated/platform.types';
+import type { components as pixSchemas } from '../../../generated/pix.types';
 
 type Party = platformSchemas['schemas']['Party'];
 type TaxID = platformSchemas['schemas']['TaxID'];

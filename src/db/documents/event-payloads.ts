@@ -2,8 +2,8 @@
 // event type; for a platform webhook the objects of its body ({charge, pix, company,
 // account}, {payment, transaction}...), any JSON object, since the spec gives a webhook body
 // no schema and each area writes its own.
-import type { components } from '../../generated/pix.types';
-import type { JsonObject } from '../lib/json';
+import type { components } from '../../../generated/pix.types';
+import type { JsonObject } from '../../lib/json';
 
 type PixSchemas = components['schemas'];
 

@@ -4,7 +4,7 @@
 // limits read the clock of the company they belong to. The same clock inside SQL is in
 // db/clock-sql.ts.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from './schema';
 
 export interface Clock {
   // The company's now. Pass the transaction when inside one (the embedded database has a
