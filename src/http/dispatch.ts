@@ -20,6 +20,7 @@ import { tolerate } from './tolerant';
 import { addOpenApiFormats } from './openapi-formats';
 import { requestErrors, validationFailure } from './request-validation';
 import { type Route, routeOf } from './routes';
+import type { SpecDocument } from './spec-document';
 
 export { issuesFromAjv } from './request-validation';
 
@@ -29,7 +30,7 @@ export type SecurityResolver = (koa: KoaContext, operation: OperationMeta) => Pr
 export interface ApiDefinition {
   name: ApiName;
   // The parsed spec (http/spec-document.ts); openapi-backend dereferences it.
-  document: Record<string, unknown>;
+  document: SpecDocument;
   operations: OperationMeta[];
   // The generated handler map of the spec (every operationId is a key).
   handlers: object;
@@ -55,7 +56,7 @@ export class ApiDispatcher {
 
   constructor(private readonly definition: ApiDefinition) {
     this.backend = new OpenAPIBackend({
-      definition: definition.document as never,
+      definition: definition.document,
       strict: true,
       // quick: skip re-validating the definition at start-up (lint and the spec tests do it)
       // and compile validators when asked: init() asks for every operation's.

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import type { Services } from '../services';
 import { BoundedMap } from '../lib/bounded-map';
 import { errors } from '../errors/errors';
-import { loadSpecDocument, type SpecName } from './spec-document';
+import { loadSpecDocument, type SpecDocument, type SpecName } from './spec-document';
 import type { AppState, KoaContext } from './types';
 import { htmlPageHeaders, newNonce, nonceSource } from '../lib/html';
 import { connectionOf } from './client-connection';
@@ -49,7 +49,7 @@ function* parametersOf(node: unknown): Generator<Json> {
 
 // The `chave` values of the Pix API's request examples: the page's "Try it out" swaps them
 // for the company's own key (a key of another company answers 400).
-function exampleKeysOf(document: Json): string[] {
+function exampleKeysOf(document: SpecDocument): string[] {
   const keys = new Set<string>();
   const visit = (node: unknown, inExample: boolean): void => {
     if (Array.isArray(node)) node.forEach((item) => visit(item, inExample));
@@ -59,7 +59,7 @@ function exampleKeysOf(document: Json): string[] {
         visit(v, inExample || k === 'value');
       }
   };
-  visit((document.components as Json | undefined)?.examples, false);
+  visit(document.components?.examples, false);
   visit(document.paths, false);
   return [...keys];
 }

@@ -7,15 +7,20 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Document } from 'openapi-backend';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../lib/root';
 
 export type SpecName = 'platform' | 'pix';
 
+// An OpenAPI 3 document, as openapi-backend takes it (the specs are checked by lint and tests,
+// not at start-up).
+export type SpecDocument = Document;
+
 export interface StoredSpec {
   source: string;
   sha256: string;
-  document: Record<string, unknown>;
+  document: SpecDocument;
 }
 
 export function specYamlPath(name: SpecName): string {
@@ -31,11 +36,11 @@ export function sha256Of(text: string): string {
 }
 
 // The same parser as codegen's, so the stored document and a fresh parse are equal.
-export function parseSpecYaml(text: string): Record<string, unknown> {
-  return parse(text) as Record<string, unknown>;
+export function parseSpecYaml(text: string): SpecDocument {
+  return parse(text) as SpecDocument;
 }
 
-export function loadSpecDocument(name: SpecName): Record<string, unknown> {
+export function loadSpecDocument(name: SpecName): SpecDocument {
   const stored = storedSpecPath(name);
   return documentOf(
     readFileSync(specYamlPath(name), 'utf8'),
@@ -44,6 +49,6 @@ export function loadSpecDocument(name: SpecName): Record<string, unknown> {
 }
 
 // The stored document when it was made from this very YAML, else the YAML parsed.
-export function documentOf(yamlText: string, stored: StoredSpec | undefined): Record<string, unknown> {
+export function documentOf(yamlText: string, stored: StoredSpec | undefined): SpecDocument {
   return stored?.sha256 === sha256Of(yamlText) ? stored.document : parseSpecYaml(yamlText);
 }

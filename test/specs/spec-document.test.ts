@@ -16,7 +16,7 @@ for (const name of SPEC_NAMES) {
 
 test('a stored document made from other YAML is ignored: the YAML given is parsed', () => {
   const yaml = 'openapi: 3.0.3\ninfo:\n  title: now\n  version: "2"\npaths: {}\n';
-  const old = { source: 'specs/x.yaml', sha256: sha256Of('openapi: 3.0.3\n'), document: { info: { title: 'then' } } };
+  const old = { source: 'specs/x.yaml', sha256: sha256Of('openapi: 3.0.3\n'), document: { openapi: '3.0.3', info: { title: 'then', version: '1' }, paths: {} } };
   assert.equal(documentOf(yaml, old), { openapi: '3.0.3', info: { title: 'now', version: '2' }, paths: {} });
   const current = { ...old, sha256: sha256Of(yaml) };
   assert.equal(documentOf(yaml, current), old.document);
