@@ -4,7 +4,7 @@
 // child process by scripts/bench.ts: `tsx scripts/bench-bare.ts` with BENCH_DB (postgres
 // URL, or 'embedded' for its own in-memory PGlite migrated like pixgate's), BENCH_COMPANY,
 // BENCH_ACCOUNT and PORT. Prints "listening <port>" once ready.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { constants, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -35,6 +35,26 @@ async function postgres(url: string): Promise<Sql> {
         client.release();
       }
     },
+  };
+}
+
+// A compact PS256 JWS signer with its own RSA-2048 key: node:crypto on the thread pool.
+function bareSigner(): (payload: object) => Promise<string> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const options = {
+    key: privateKey,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+  };
+  const header = Buffer.from(
+    JSON.stringify({ alg: 'PS256', kid: 'bare', jku: 'https://bare/jwks', x5t: 'bare' }),
+  ).toString('base64url');
+  return async (payload) => {
+    const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const signature = await new Promise<Buffer>((resolve, reject) =>
+      sign('sha256', Buffer.from(input), options, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+    );
+    return `${input}.${signature.toString('base64url')}`;
   };
 }
 
@@ -101,13 +121,19 @@ async function main(): Promise<void> {
     if (!rows[0]) ctx.throw(404);
     ctx.body = { charge: rows[0] };
   });
+  // The payload location as a bare signer serves it: the same payload (the stored body with
+  // its txid, revision and status) signed PS256 with a 2048-bit RSA key, the header made once.
+  const signer = bareSigner();
   router.get('/qr/v2/:token', async (ctx) => {
     const { rows } = await db.query(
-      'select c.* from locations l join charges c on c.id = l.charge_id where l.token = $1',
+      'select c.body, c.txid, c.revision, c.status from locations l join charges c on c.id = l.charge_id where l.token = $1',
       [ctx.params.token],
     );
-    if (!rows[0]) ctx.throw(404);
-    ctx.body = rows[0];
+    const row = rows[0];
+    if (!row) ctx.throw(404);
+    const payload = { ...(row.body as object), txid: row.txid, revisao: row.revision, status: row.status };
+    ctx.type = 'application/jose';
+    ctx.body = await signer(payload);
   });
   app.use(router.routes());
   const server = app.listen(Number(process.env.PORT ?? 0), () => {

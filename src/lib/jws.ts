@@ -5,10 +5,18 @@
 // (section on dynamic QR codes / JWS definitions) lists RSASSA-PSS and ECDSA algorithms (PS256,
 // PS384, PS512, ES256, ...) for signing the payload and does not list RS256, so PS256 is the default.
 // RS256 stays available through the optional `alg` argument for interoperability tests.
-import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import {
+  constants,
+  createHash,
+  createPrivateKey,
+  type KeyObject,
+  randomBytes,
+  sign,
+  type SignKeyObjectInput,
+  webcrypto,
+} from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
 import {
-  CompactSign,
   type CompactJWSHeaderParameters,
   type JSONWebKeySet,
   type JWK,
@@ -16,7 +24,6 @@ import {
   compactVerify,
   createLocalJWKSet,
   exportJWK,
-  importPKCS8,
 } from 'jose';
 import { type Result, fail, ok } from './money';
 
@@ -52,7 +59,6 @@ export interface SigningMaterial {
 const VERIFY_ALGORITHMS = ['PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'];
 const YEAR_MS = 365 * 86_400_000;
 const subtle = webcrypto.subtle;
-type CryptoKey = webcrypto.CryptoKey;
 
 let x509Module: Promise<typeof X509> | undefined;
 
@@ -125,25 +131,45 @@ export function jwksOf(materials: SigningMaterial[]): { keys: PublicSigningJwk[]
   return { keys: materials.map((m) => ({ ...m.publicJwk, x5c: [...m.publicJwk.x5c] })) };
 }
 
-const privateKeys = new Map<string, Promise<CryptoKey>>();
-
-// The imported private key of a material (cached by PEM).
-function privateKeyOf(material: SigningMaterial): Promise<CryptoKey> {
-  let key = privateKeys.get(material.privateKeyPkcs8Pem);
-  if (!key) {
-    key = importPKCS8(material.privateKeyPkcs8Pem, material.alg);
-    key.catch(() => privateKeys.delete(material.privateKeyPkcs8Pem));
-    privateKeys.set(material.privateKeyPkcs8Pem, key);
-  }
-  return key;
+// What signing with one key needs, made once per key and location URL: the private key
+// object (parsing PKCS#8 costs more than a signature) and the protected header, already
+// base64url-encoded (it is the same for every payload of that key).
+interface Signer {
+  key: KeyObject;
+  options: SignKeyObjectInput;
+  header: string;
 }
 
-// Signs a JSON payload as a compact JWS with protected header { alg, kid, jku, x5t }.
+const MAX_SIGNERS = 16;
+const signers = new Map<string, Signer>();
+
+function signerOf(material: SigningMaterial, jku: string): Signer {
+  const id = `${material.kid}\n${jku}\n${material.privateKeyPkcs8Pem}`;
+  let signer = signers.get(id);
+  if (!signer) {
+    const key = createPrivateKey(material.privateKeyPkcs8Pem);
+    // PS256: RSASSA-PSS with SHA-256 and a salt as long as the hash (RFC 7518 section 3.5).
+    const options: SignKeyObjectInput =
+      material.alg === 'PS256'
+        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
+        : { key, padding: constants.RSA_PKCS1_PADDING };
+    const header = { alg: material.alg, kid: material.kid, jku, x5t: material.x5t };
+    signer = { key, options, header: Buffer.from(JSON.stringify(header)).toString('base64url') };
+    if (signers.size >= MAX_SIGNERS) signers.clear();
+    signers.set(id, signer);
+  }
+  return signer;
+}
+
+// Signs a JSON payload as a compact JWS with protected header { alg, kid, jku, x5t }. The
+// signature runs on libuv's thread pool (crypto.sign with a callback), off the event loop.
 export async function signCompactJws(payload: object, material: SigningMaterial, jku: string): Promise<string> {
-  const key = await privateKeyOf(material);
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: material.alg, kid: material.kid, jku, x5t: material.x5t })
-    .sign(key);
+  const signer = signerOf(material, jku);
+  const input = `${signer.header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const signature = await new Promise<Buffer>((resolve, reject) =>
+    sign('sha256', Buffer.from(input), signer.options, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+  );
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 // Verifies a compact JWS against a JWKS and returns its JSON payload and protected header.
