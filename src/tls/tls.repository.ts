@@ -117,8 +117,3 @@ export async function upsertWebhookTls(db: Db, row: CompanyWebhookTls): Promise<
     .returningAll()
     .executeTakeFirstOrThrow();
 }
-
-// Sends a change-feed message when the surrounding transaction commits.
-export async function announce(db: Db, notify: RawBuilder<unknown>): Promise<void> {
-  await sql`select ${notify}`.execute(db);
-}

@@ -13,7 +13,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import { type ConnectionOptions, connect, rootCertificates, type TLSSocket } from 'node:tls';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/platform.types';
-import { type ChangeFeed, notifySql } from '../db/change-feed';
+import { AnnouncedWrites } from '../db/announced-writes';
+import type { ChangeFeed } from '../db/change-feed';
 import { ReadCache } from '../db/read-cache';
 import type { CompanyWebhookTls, Database } from '../db/schema';
 import { errors } from '../errors/errors';
@@ -44,14 +45,18 @@ export interface ReceiverTls {
 
 export class WebhookTlsService {
   private readonly settingsCache: ReadCache<CompanyWebhookTls>;
+  // Settings are written with their announcement: applied here after the commit, heard by
+  // every other process before the answer.
+  private readonly writes: AnnouncedWrites<Database>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly feed: ChangeFeed,
+    feed: ChangeFeed,
     private readonly authority: TlsAuthorityService,
   ) {
     this.settingsCache = new ReadCache(feed, 'webhook-tls', SETTINGS_TTL_MS);
+    this.writes = new AnnouncedWrites(feed);
   }
 
   async getSettings(principal: Principal): Promise<SettingsAnswer> {
@@ -72,18 +77,16 @@ export class WebhookTlsService {
         throw errors.badRequest(`caBundle: certificate ${i + 1} is not a valid X.509 certificate`);
       }
     });
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await this.writes.transaction(this.db, async (trx) => {
       const stored = await repo.upsertWebhookTls(trx, {
         company_id: principal.companyId,
         ca_bundle_pem: normalized.length ? normalized.join('') : null,
         probe_receivers: input.probeReceivers,
         updated_at: await this.clock.now(principal.companyId, trx),
       });
-      await repo.announce(trx, notifySql(this.feed, webhookTlsChange(principal.companyId)));
+      await this.writes.afterWrite(trx, webhookTlsChange(principal.companyId));
       return stored;
     });
-    this.feed.deliverLocally(webhookTlsChange(principal.companyId));
-    await this.feed.propagated();
     return settingsAnswerOf(row);
   }
 
