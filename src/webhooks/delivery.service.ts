@@ -384,7 +384,7 @@ export class WebhookDeliveryService {
       'X-Pixgate-Delivery-Id': delivery.id,
       ...(delivery.is_test ? { [TEST_HEADER]: '1' } : {}),
       [SIGNATURE_HEADER]: hmacSignature(secret, delivery.body, t),
-      [RSA_SIGNATURE_HEADER]: this.signatures.of(key, delivery),
+      [RSA_SIGNATURE_HEADER]: await this.signatures.of(key, delivery),
       'X-Pixgate-Key-Id': key.kid,
       ...(authorization ? { Authorization: authorization } : {}),
     };
@@ -395,13 +395,15 @@ export class WebhookDeliveryService {
 // goes to and every attempt send the same body (the HMAC, which carries the attempt's time,
 // is cheap and made each time).
 class EventSignatures {
-  private readonly made = new Map<string, string>();
+  private readonly made = new Map<string, Promise<string>>();
 
-  of(key: { kid: string; privateKeyPem: string }, delivery: WebhookDelivery): string {
+  of(key: { kid: string; privateKeyPem: string }, delivery: WebhookDelivery): Promise<string> {
     const id = `${key.kid} ${delivery.event_id} ${delivery.body.length}`;
     let signature = this.made.get(id);
     if (signature === undefined) {
       signature = rsaSignature(key.privateKeyPem, delivery.body);
+      // A failed signature is not kept: the next attempt signs again.
+      signature.catch(() => this.made.delete(id));
       if (this.made.size >= SIGNATURES_KEPT) this.made.delete(this.made.keys().next().value!);
       this.made.set(id, signature);
     }

@@ -143,8 +143,10 @@ export class EventStreamService {
   async messages(events: StreamedEvent[], streamId: string, sent: number): Promise<StreamedEventMessage[]> {
     if (events.length === 0) return [];
     const key = await this.keys.current();
+    const bodies = events.map((event) => webhookBodyOf(event, this.environment));
+    const signatures = await Promise.all(bodies.map((body) => rsaSignature(key.privateKeyPem, body)));
     return events.map((event, n) => {
-      const body = webhookBodyOf(event, this.environment);
+      const body = bodies[n]!;
       return {
         id: event.id,
         type: event.type,
@@ -157,7 +159,7 @@ export class EventStreamService {
           'X-Pixgate-Event-Id': event.id,
           'X-Pixgate-Delivery-Id': `${streamId}-${sent + n + 1}`,
           ...(event.is_test ? { [TEST_HEADER]: '1' } : {}),
-          [RSA_SIGNATURE_HEADER]: rsaSignature(key.privateKeyPem, body),
+          [RSA_SIGNATURE_HEADER]: signatures[n]!,
           'X-Pixgate-Key-Id': key.kid,
         },
       };
