@@ -3,9 +3,9 @@
 import { chargeEventSamples } from './charges/charges.module';
 import { disputeEventSamples } from './disputes/disputes.service';
 import type { EventSamples } from './events/events.service';
+import { recoveryEventSamples } from './funds-recovery/funds-recovery.service';
 import { keyEventSamples } from './keys/keys.service';
 import { onboardingEventSamples } from './kyc/kyc.module';
-import { recoveryEventSamples } from './med/med.service';
 import { paymentEventSamples } from './payments/money-out.module';
 import { pixInEventSamples } from './pixin/pixin.module';
 import { subscriptionEventSamples } from './subscriptions/subscriptions.module';

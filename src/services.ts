@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { SandboxService } from './sandbox/sandbox.service';
 import type { PixInService } from './pixin/pixin.service';
 import { buildPixInService } from './pixin/pixin.module';
-import { MedService } from './med/med.service';
+import { FundsRecoveryService } from './funds-recovery/funds-recovery.service';
 import { DisputesService } from './disputes/disputes.service';
 import type { CashbackService } from './cashback/cashback.service';
 import { buildCashbackService } from './cashback/cashback.module';
@@ -70,7 +70,7 @@ export interface Services {
   kyc: KycServices;
   partners: PartnersService;
   recurrences: RecurrencesServices;
-  med: MedService;
+  fundsRecovery: FundsRecoveryService;
   disputes: DisputesService;
   cashback: CashbackService;
   subaccounts: SubAccountsService;
@@ -116,7 +116,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
   const kyc = buildKycServices(config, db, clock, jobs, log);
   const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
-  const med = new MedService(db, clock);
+  const fundsRecovery = new FundsRecoveryService(db, clock);
   const disputes = new DisputesService(db, clock);
   const cashback = buildCashbackService(db, clock, jobs);
   const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
@@ -140,7 +140,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     charges,
     kyc,
     partners,
-    med,
+    fundsRecovery,
     disputes,
     cashback,
     subscriptions: subscriptions.subscriptions,

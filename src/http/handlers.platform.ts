@@ -15,7 +15,7 @@ import { sandboxHandlers } from '../sandbox/sandbox.handler';
 import { webhookHandlers } from '../webhooks/webhooks.handler';
 import { eventHandlers } from '../events/events.handler';
 import { pixInPlatformHandlers } from '../pixin/platform.handler';
-import { medHandlers } from '../med/med.handler';
+import { fundsRecoveryHandlers } from '../funds-recovery/funds-recovery.handler';
 import { disputeHandlers } from '../disputes/disputes.handler';
 import { cashbackHandlers } from '../cashback/cashback.handler';
 import { subscriptionHandlers } from '../subscriptions/subscriptions.handler';
@@ -75,9 +75,9 @@ export const platformHandlers: PlatformHandlers = {
   getDispute: disputeHandlers.getDispute,
   listDisputes: disputeHandlers.listDisputes,
   addDisputeEvidence: disputeHandlers.addDisputeEvidence,
-  createFundsRecovery: medHandlers.createFundsRecovery,
-  getFundsRecovery: medHandlers.getFundsRecovery,
-  cancelFundsRecovery: medHandlers.cancelFundsRecovery,
+  createFundsRecovery: fundsRecoveryHandlers.createFundsRecovery,
+  getFundsRecovery: fundsRecoveryHandlers.getFundsRecovery,
+  cancelFundsRecovery: fundsRecoveryHandlers.cancelFundsRecovery,
   createKycOnboarding: kycHandlers.createKycOnboarding,
   getSandboxKycCode: kycHandlers.getSandboxKycCode,
   getSandboxKycInbox: kycHandlers.getSandboxKycInbox,
@@ -145,7 +145,7 @@ export const platformHandlers: PlatformHandlers = {
   getPaymentLinkPage: imageHandlers.getPaymentLinkPage,
   getPaymentLinkStatus: imageHandlers.getPaymentLinkStatus,
   getQrCodeBase64: imageHandlers.getQrCodeBase64,
-  sandboxAdvanceFundsRecovery: medHandlers.sandboxAdvanceFundsRecovery,
+  sandboxAdvanceFundsRecovery: fundsRecoveryHandlers.sandboxAdvanceFundsRecovery,
   sandboxOpenDispute: disputeHandlers.sandboxOpenDispute,
   sandboxResolveDispute: disputeHandlers.sandboxResolveDispute,
 };

@@ -12,6 +12,7 @@ import type {
   NewKycOnboarding,
   NewKycRepresentative,
 } from '../db/schema';
+import { type PagedRows, pagedRows } from '../db/paging';
 import { type WritePart, withParts } from '../db/together';
 
 export interface RepresentativeWithChannels extends KycRepresentativeRow {
@@ -181,17 +182,26 @@ function representativesQuery(db: Db) {
     .select(['e.verified_address as email_verified_address', 'p.verified_address as phone_verified_address']);
 }
 
-export async function listRepresentatives(
-  db: Db,
-  onboardingId: string,
-  page?: { skip: number; limit: number },
-): Promise<RepresentativeWithChannels[]> {
-  let q = representativesQuery(db).where('r.onboarding_id', '=', onboardingId).orderBy('r.seq');
-  if (page) q = q.offset(page.skip).limit(page.limit);
-  return q.execute();
+export async function listRepresentatives(db: Db, onboardingId: string): Promise<RepresentativeWithChannels[]> {
+  return representativesOf(db, onboardingId).execute();
 }
 
-export async function countRepresentatives(db: Db, onboardingId: string): Promise<number> {
+// A page of the onboarding's representatives and how many it has, in one statement.
+export async function pageRepresentatives(
+  db: Db,
+  onboardingId: string,
+  page: { skip: number; limit: number },
+): Promise<PagedRows<RepresentativeWithChannels>> {
+  return pagedRows(representativesOf(db, onboardingId), page, {
+    countPastEnd: () => countRepresentatives(db, onboardingId),
+  });
+}
+
+function representativesOf(db: Db, onboardingId: string) {
+  return representativesQuery(db).where('r.onboarding_id', '=', onboardingId).orderBy('r.seq');
+}
+
+async function countRepresentatives(db: Db, onboardingId: string): Promise<number> {
   const row = await db
     .selectFrom('kyc_representatives')
     .select((eb) => eb.fn.countAll<string>().as('n'))

@@ -240,9 +240,8 @@ export class KycOnboardingService {
   async listRepresentatives(principal: Principal, correlationId: string, page: Page) {
     return this.db.transaction().execute(async (trx) => {
       const onboarding = await findRegister(trx, principal.companyId, correlationId);
-      const [rows, total, emails] = [
-        await repo.listRepresentatives(trx, onboarding.id, page),
-        await repo.countRepresentatives(trx, onboarding.id),
+      const [{ rows, total }, emails] = [
+        await repo.pageRepresentatives(trx, onboarding.id, page),
         await accountUserEmails(trx, principal.companyId),
       ];
       return { representatives: rows.map((r) => representativeView(r, emails)), total };

@@ -1,6 +1,8 @@
 // All SQL of received Pix and their devolutions.
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { pagedRows } from '../db/paging';
 import type {
+  Database,
   Db,
   DevolucaoNatureza,
   NewPixDevolution,
@@ -134,17 +136,12 @@ export async function listReceived(
   offset: number,
   limit: number,
 ): Promise<{ rows: PixReceived[]; total: number }> {
-  const rows = await receivedListQuery(db, filter)
-    .selectAll()
-    .orderBy('settled_at')
-    .orderBy('end_to_end_id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await receivedListQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const list = receivedListQuery(db, filter).selectAll().orderBy('settled_at').orderBy('end_to_end_id');
+  const countPastEnd = async () => {
+    const counted = receivedListQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n'));
+    return Number((await counted.executeTakeFirstOrThrow()).n);
+  };
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd });
 }
 
 // Devolutions -------------------------------------------------------------------------------
@@ -268,9 +265,8 @@ export async function listChargeDevolutions(
   limit: number,
 ): Promise<{ rows: PixDevolution[]; total: number }> {
   const base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId).where('charge_id', '=', chargeId);
-  const rows = await base.selectAll().orderBy('requested_at').orderBy('id').offset(offset).limit(limit).execute();
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const list = base.selectAll().orderBy('requested_at').orderBy('id');
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd: () => countOf(base) });
 }
 
 // The company's devolutions, newest first (GET /api/v1/refund).
@@ -284,15 +280,13 @@ export async function listCompanyDevolutions(
   let base = db.selectFrom('pix_devolutions').where('company_id', '=', companyId);
   if (range.from) base = base.where('requested_at', '>=', range.from);
   if (range.to) base = base.where('requested_at', '<', range.to);
-  const rows = await base
-    .selectAll()
-    .orderBy('requested_at', 'desc')
-    .orderBy('rtr_id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  const list = base.selectAll().orderBy('requested_at', 'desc').orderBy('rtr_id', 'desc');
+  return pagedRows(list, { skip: offset, limit }, { countPastEnd: () => countOf(base) });
+}
+
+// How many devolutions a list's filter matches (its count past the last page).
+async function countOf(base: SelectQueryBuilder<Database, 'pix_devolutions', object>): Promise<number> {
+  return Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 }
 
 // A devolution by its correlationID or, failing that, its id (ids are unique per Pix only:

@@ -6,6 +6,7 @@
 // WITHDRAW (to the account's registered destination), FEE, INTERNAL_TRANSFER (money moved
 // between two accounts of this server: a transfer, a subaccount move or a split part; written
 // on the account the money left).
+import { pagedRows } from '../db/paging';
 import type { WritePart } from '../db/together';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -97,14 +98,9 @@ export async function listTransactions(
     rows = rows.where('transactions.type', 'in', filter.types);
     count = count.where('transactions.type', 'in', filter.types);
   }
-  const page = await rows
-    .orderBy('transactions.created_at', 'desc')
-    .orderBy('transactions.id', 'desc')
-    .offset(skip)
-    .limit(limit)
-    .execute();
-  const { n } = await count.executeTakeFirstOrThrow();
-  return { rows: page, total: Number(n) };
+  const countPastEnd = async () => Number((await count.executeTakeFirstOrThrow()).n);
+  const list = rows.orderBy('transactions.created_at', 'desc').orderBy('transactions.id', 'desc');
+  return pagedRows(list, { skip, limit }, { countPastEnd });
 }
 
 // By the transaction's id, else by its endToEndId (the first row carrying it: the movement

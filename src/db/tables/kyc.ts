@@ -1,7 +1,5 @@
-// KYC onboardings, representatives and their one-time codes; partners' pre-registrations.
+// KYC onboardings, representatives and their one-time codes (src/kyc).
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-
-type Json<T> = ColumnType<T, string, string>;
 
 export type KycStatus = 'PENDING' | 'SUBMITTED' | 'APPROVED' | 'REJECTED';
 export type KycChannel = 'EMAIL' | 'PHONE';
@@ -81,43 +79,12 @@ export interface KycCodeMessagesTable {
   sent_at: Date | null;
 }
 
-export interface PreRegistrationUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  taxID?: { taxID: string; type: 'BR:CPF' | 'BR:CNPJ' };
-}
-
-export interface PartnerPreRegistrationsTable {
-  id: string;
-  partner_company_id: string;
-  tax_id: string;
-  tax_id_type: 'BR:CPF' | 'BR:CNPJ';
-  name: string;
-  website: string | null;
-  user: Json<PreRegistrationUser>;
-  company_id: string | null;
-  affiliated_at: Date | null;
-  created_at: Date;
-}
-
-export interface PartnerApplicationsTable {
-  application_id: string;
-  pre_registration_id: string;
-  name: string;
-  type: 'API' | 'PLUGIN' | 'ORACLE';
-  created_at: Date;
-}
-
 export interface KycTables {
   kyc_onboardings: KycOnboardingsTable;
   kyc_representatives: KycRepresentativesTable;
   kyc_code_channels: KycCodeChannelsTable;
   kyc_codes: KycCodesTable;
   kyc_code_messages: KycCodeMessagesTable;
-  partner_pre_registrations: PartnerPreRegistrationsTable;
-  partner_applications: PartnerApplicationsTable;
 }
 
 export type KycOnboardingRow = Selectable<KycOnboardingsTable>;
@@ -129,5 +96,3 @@ export type KycCodeRow = Selectable<KycCodesTable>;
 export type NewKycCode = Insertable<KycCodesTable>;
 export type KycCodeMessageRow = Selectable<KycCodeMessagesTable>;
 export type NewKycCodeMessage = Insertable<KycCodeMessagesTable>;
-export type PreRegistrationRow = Selectable<PartnerPreRegistrationsTable>;
-export type NewPreRegistration = Insertable<PartnerPreRegistrationsTable>;

@@ -1,5 +1,5 @@
 // Tables of webhook subscriptions and deliveries. Owned by the webhooks area.
-// (The outbox mark events.dispatched_at is declared with the events table in money.ts.)
+// (The outbox mark events.dispatched_at is declared with the events table in events.ts.)
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export type WebhookKind = 'platform' | 'pix' | 'rec' | 'cobr';

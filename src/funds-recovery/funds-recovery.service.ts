@@ -30,7 +30,7 @@ import type { Principal } from '../identity/principal.types';
 import { FEATURES, hasFeature } from '../identity/identity.service';
 import type { Clock } from '../db/clock';
 import { OWN_ISPB } from '../lib/psp';
-import * as repo from './med.repository';
+import * as repo from './funds-recovery.repository';
 import { blockForAnalysis, recoveryTarget, releaseBlock, returnToPayer } from './recovery-money';
 
 export type SituationType = 'SCAM' | 'ACCOUNT_TAKEOVER' | 'COERCION' | 'FRAUDULENT_ACCESS' | 'OTHER' | 'UNKNOWN';
@@ -134,7 +134,7 @@ export const recoveryEventSamples: EventSamples = {
   }),
 };
 
-export class MedService {
+export class FundsRecoveryService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,

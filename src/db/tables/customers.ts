@@ -1,4 +1,4 @@
-// Tables of customers and static QR codes. Owned by the catalog area.
+// Tables of customers (src/customers).
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
@@ -32,34 +32,10 @@ export interface CustomersTable {
   updated_at: Date;
 }
 
-export interface StaticQrCodesTable {
-  id: string;
-  company_id: string;
-  account_id: string;
-  // Unique per company among the codes not deleted; generated (a UUID) when absent.
-  correlation_id: string;
-  name: string;
-  // Fixed amount in cents; null: the payer chooses the amount.
-  value: number | null;
-  comment: string | null;
-  pix_key: string;
-  // The txid of the BR Code (field 62.05): 25 random letters and digits.
-  identifier: string;
-  payment_link_id: string;
-  br_code: string;
-  created_at: Date;
-  updated_at: Date;
-  // Set by DELETE: a deleted code is no longer found by the API.
-  deleted_at: Date | null;
-}
-
-export interface CatalogTables {
+export interface CustomersTables {
   customers: CustomersTable;
-  static_qrcodes: StaticQrCodesTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;
 export type NewCustomerRow = Insertable<CustomersTable>;
 export type CustomerRowUpdate = Updateable<CustomersTable>;
-export type StaticQrCodeRow = Selectable<StaticQrCodesTable>;
-export type NewStaticQrCodeRow = Insertable<StaticQrCodesTable>;

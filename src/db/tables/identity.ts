@@ -1,6 +1,5 @@
-// Companies, bank accounts, applications, the sandbox clock and signing keys.
+// Tables of companies, the audit of their feature changes and applications (src/identity).
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
-import type { StoredPublicJwk } from '../../lib/jws';
 
 type Json<T> = ColumnType<T, string, string>;
 type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
@@ -15,22 +14,6 @@ export interface CompaniesTable {
   created_at: Date;
   // This company's sandbox clock: milliseconds ahead of real time (src/lib/clock.ts).
   clock_offset_ms: ColumnType<number, number | undefined, number>;
-}
-
-export interface BankAccountsTable {
-  id: string;
-  company_id: string;
-  is_default: boolean;
-  branch: string;
-  account_number: string;
-  account_name: string;
-  status: 'OPEN' | 'CLOSED';
-  created_at: Date;
-  closed_at: Date | null;
-  // E-mail of the account holder user (money-out migration); filters GET /account.
-  holder_email: ColumnType<string | null, string | null | undefined, string | null>;
-  // Set on a subaccount: the company account it belongs to (subaccounts migration).
-  parent_account_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApplicationsTable {
@@ -48,22 +31,6 @@ export interface ApplicationsTable {
   removed_at: Date | null;
 }
 
-export interface SandboxClockTable {
-  id: number;
-  offset_ms: number;
-}
-
-export interface SigningKeysTable {
-  kid: string;
-  purpose: string;
-  algorithm: string;
-  private_key: string;
-  public_jwk: NullableJson<StoredPublicJwk>;
-  certificate: string | null;
-  created_at: Date;
-  retired_at: Date | null;
-}
-
 // The audit of feature changes (2026_11_25_0410).
 export interface CompanyFeatureChangesTable {
   id: string;
@@ -77,22 +44,16 @@ export interface CompanyFeatureChangesTable {
   changed_at: Date;
 }
 
-export interface CoreTables {
+export interface IdentityTables {
   companies: CompaniesTable;
   company_feature_changes: CompanyFeatureChangesTable;
-  bank_accounts: BankAccountsTable;
   applications: ApplicationsTable;
-  sandbox_clock: SandboxClockTable;
-  signing_keys: SigningKeysTable;
 }
 
 export type Company = Selectable<CompaniesTable>;
 export type NewCompany = Insertable<CompaniesTable>;
 export type CompanyFeatureChange = Selectable<CompanyFeatureChangesTable>;
 export type NewCompanyFeatureChange = Insertable<CompanyFeatureChangesTable>;
-export type BankAccount = Selectable<BankAccountsTable>;
-export type NewBankAccount = Insertable<BankAccountsTable>;
 export type Application = Selectable<ApplicationsTable>;
 export type NewApplication = Insertable<ApplicationsTable>;
 export type ApplicationUpdate = Updateable<ApplicationsTable>;
-export type SigningKey = Selectable<SigningKeysTable>;
