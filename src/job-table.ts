@@ -56,7 +56,7 @@ const JOBS: readonly TableRow[] = [
   {
     name: KYC_MESSAGES_JOB,
     intervalMs: 1000,
-    run: (services) => services.kyc.delivery.runOnce(),
+    run: (services) => services.kycDelivery.runOnce(),
     why: 'hands the one-time code messages of the outbox to their senders (SMTP)',
   },
   {
@@ -68,7 +68,7 @@ const JOBS: readonly TableRow[] = [
   {
     name: CHARGE_EXPIRY_JOB,
     intervalMs: 5000,
-    run: (services) => services.charges.expiry.run(),
+    run: (services) => services.chargeExpiry.run(),
     why: 'records CHARGE_EXPIRED for charges past their expiry',
   },
   {
@@ -80,7 +80,7 @@ const JOBS: readonly TableRow[] = [
   {
     name: RECURRENCES_JOB,
     intervalMs: 30_000,
-    run: (services) => services.recurrences.job.run(),
+    run: (services) => services.recurrencesJob.run(),
     why: 'settles due recurring charges (cobr), expires stale ones and requests',
   },
   {

@@ -150,7 +150,7 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   await Promise.all([
     services.signingKeys.sealAtRest(),
     services.webhooks.sealAtRest(),
-    services.kyc.onboardings.sealAtRest(),
+    services.kycOnboardings.sealAtRest(),
   ]);
   // New: a new data folder (maybe already migrated from the template), or a first migration.
   const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');

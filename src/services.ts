@@ -53,8 +53,8 @@ import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.
 import { platformScopes } from '../generated/platform.scopes';
 import { pixScopes } from '../generated/pix.scopes';
 
-// Every service by name, grouped by area in the order of src/'s folders: handlers reach them
-// as ctx.services.<name>.
+// Every service by name, flat, grouped by area in the order of src/'s folders (one comment per
+// area): handlers reach them as ctx.services.<name>.
 export interface Services {
   // the process: configuration, database, background jobs
   config: Config;
@@ -67,8 +67,13 @@ export interface Services {
   boletos: BoletosService;
   // cashback
   cashback: CashbackService;
-  // charges: both APIs' charges over one charge model
-  charges: ChargesServices;
+  // charges: both APIs' charges over one charge model, their locations, batches, payloads, expiry
+  standardCharges: ChargesServices['standardCharges'];
+  platformCharges: ChargesServices['platformCharges'];
+  chargeLocs: ChargesServices['chargeLocs'];
+  chargeLotes: ChargesServices['chargeLotes'];
+  chargePayloads: ChargesServices['chargePayloads'];
+  chargeExpiry: ChargesServices['chargeExpiry'];
   // customers
   customers: CustomersService;
   // dashboard: its sign-in sessions
@@ -95,7 +100,9 @@ export interface Services {
   pixKeys: KeysServices['pixKeys'];
   keyLookups: KeysServices['keyLookups'];
   // kyc: onboardings, one-time codes and their delivery
-  kyc: KycServices;
+  kycOnboardings: KycServices['kycOnboardings'];
+  kycCodes: KycServices['kycCodes'];
+  kycDelivery: KycServices['kycDelivery'];
   // limits
   limits: LimitsService;
   // med: funds recovery
@@ -112,8 +119,14 @@ export interface Services {
   rail: Rail;
   // receipts
   receipts: ReceiptsService;
-  // recurrences: Pix Automático
-  recurrences: RecurrencesServices;
+  // recurrences: Pix Automático (rec, locrec, solicrec, cobr), the payer's side in the sandbox
+  recs: RecurrencesServices['recs'];
+  recLocs: RecurrencesServices['recLocs'];
+  recPayloads: RecurrencesServices['recPayloads'];
+  solicrecs: RecurrencesServices['solicrecs'];
+  cobrs: RecurrencesServices['cobrs'];
+  sandboxRecs: RecurrencesServices['sandboxRecs'];
+  recurrencesJob: RecurrencesServices['recurrencesJob'];
   // request-logs: each company's last API calls
   requestLogs: RequestLogService;
   // sandbox
@@ -155,7 +168,13 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const charges = buildChargesServices({ config, db, clock, payloadKeys, companies });
   const recurrences = buildRecurrencesServices({ config, db, clock, payloadKeys });
   const { publicUrl } = config;
-  const subscriptions = buildSubscriptionsServices({ db, clock, charges: charges.platform, recurrences, publicUrl });
+  const subscriptions = buildSubscriptionsServices({
+    db,
+    clock,
+    charges: charges.platformCharges,
+    recurrences,
+    publicUrl,
+  });
   const tls = buildTlsServices({ config, db, clock, changes, identity, companies });
   const webhookDeps = { config, db, clock, keys: signingKeys, jobs, log, companies, changes, tls, eventSamples };
   const webhooks = buildWebhookServices(webhookDeps);
@@ -168,7 +187,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     ...buildAccountsServices({ db, clock, limits, companies }),
     boletos: new BoletosService(db, clock, config.publicUrl),
     cashback: buildCashbackService({ db, clock }),
-    charges,
+    ...charges,
     customers: new CustomersService(db, clock),
     dashboardSessions: new DashboardSessionService(db, changes, identity, config.dashboard),
     decode: new DecodeService(config.publicUrl),
@@ -179,7 +198,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     ...identityArea,
     ...buildImagesServices({ config, db, clock }),
     ...keys,
-    kyc: buildKycServices({ config, db, clock, log }),
+    ...buildKycServices({ config, db, clock, log }),
     limits,
     med: new MedService(db, clock),
     partners: new PartnersService(db, clock, scopes),
@@ -188,7 +207,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     qrcodes: new QrCodesService(db, clock, config.publicUrl),
     rail,
     receipts: new ReceiptsService(transactions, clock),
-    recurrences,
+    ...recurrences,
     requestLogs: buildRequestLogService({ config, db, log }),
     sandbox: new SandboxService(identity, clock),
     signingKeys,

@@ -1,5 +1,5 @@
 // The services of the charges area (both APIs over one charge model), and what its jobs run
-// (the rows of src/job-table.ts): the expiry (ChargesServices.expiry) and the daily counts.
+// (the rows of src/job-table.ts): the expiry (ChargesServices.chargeExpiry) and the daily counts.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
@@ -23,12 +23,13 @@ export async function rollUpChargeCounts(db: Kysely<Database>): Promise<void> {
 }
 
 export interface ChargesServices {
-  standard: StandardChargesService;
-  locs: LocService;
-  lotes: LoteCobvService;
-  payloads: PayloadService;
-  platform: PlatformChargesService;
-  expiry: ChargeExpiry;
+  // The Pix API's cob and cobv (the standard's), and the platform API's: the same records.
+  standardCharges: StandardChargesService;
+  platformCharges: PlatformChargesService;
+  chargeLocs: LocService;
+  chargeLotes: LoteCobvService;
+  chargePayloads: PayloadService;
+  chargeExpiry: ChargeExpiry;
 }
 
 export interface ChargesDependencies {
@@ -46,14 +47,14 @@ export function buildChargesServices({
   payloadKeys,
   companies,
 }: ChargesDependencies): ChargesServices {
-  const standard = new StandardChargesService(db, clock, companies, config.publicUrl);
+  const standardCharges = new StandardChargesService(db, clock, companies, config.publicUrl);
   return {
-    standard,
-    locs: new LocService(db, clock, config.publicUrl),
-    lotes: new LoteCobvService(db, clock, standard),
-    payloads: new PayloadService(db, clock, payloadKeys),
-    platform: new PlatformChargesService(db, clock, companies, config.publicUrl),
-    expiry: new ChargeExpiry(db, clock, config.publicUrl),
+    standardCharges,
+    platformCharges: new PlatformChargesService(db, clock, companies, config.publicUrl),
+    chargeLocs: new LocService(db, clock, config.publicUrl),
+    chargeLotes: new LoteCobvService(db, clock, standardCharges),
+    chargePayloads: new PayloadService(db, clock, payloadKeys),
+    chargeExpiry: new ChargeExpiry(db, clock, config.publicUrl),
   };
 }
 

@@ -1,5 +1,5 @@
 // The KYC services, built once per process; the delivery of one-time code messages
-// (KycServices.delivery) runs as a row of the job table (src/job-table.ts).
+// (KycServices.kycDelivery) runs as a row of the job table (src/job-table.ts).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type Config, secretsBoxOf } from '../config';
@@ -11,9 +11,9 @@ import { KycOnboardingService } from './onboarding.service';
 import { type MessageSenders, SmtpSender } from './smtp-sender';
 
 export interface KycServices {
-  onboardings: KycOnboardingService;
-  codes: KycCodesService;
-  delivery: KycMessageDelivery;
+  kycOnboardings: KycOnboardingService;
+  kycCodes: KycCodesService;
+  kycDelivery: KycMessageDelivery;
 }
 
 export interface KycDependencies {
@@ -29,9 +29,9 @@ export function buildKycServices({ config, db, clock, log }: KycDependencies): K
   const secrets = secretsBoxOf(config);
   const delivery = new KycMessageDelivery(db, senders, config.sandbox, log.child({ area: 'kyc' }), secrets);
   return {
-    onboardings: new KycOnboardingService(db, clock, config.publicUrl, secrets),
-    codes: new KycCodesService(db, clock, config.sandbox, secrets),
-    delivery,
+    kycOnboardings: new KycOnboardingService(db, clock, config.publicUrl, secrets),
+    kycCodes: new KycCodesService(db, clock, config.sandbox, secrets),
+    kycDelivery: delivery,
   };
 }
 

@@ -1,5 +1,5 @@
 // The services of the recurrence family (Pix Automático), built once per process; its job
-// (RecurrencesServices.job) is a row of src/job-table.ts.
+// (RecurrencesServices.recurrencesJob) is a row of src/job-table.ts.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
@@ -14,13 +14,14 @@ import { SandboxRecService } from './sandbox-rec.service';
 import { SolicRecService } from './solicrec.service';
 
 export interface RecurrencesServices {
-  locs: LocRecService;
   recs: RecService;
-  payloads: RecPayloadService;
+  recLocs: LocRecService;
+  recPayloads: RecPayloadService;
   solicrecs: SolicRecService;
   cobrs: CobRService;
-  sandbox: SandboxRecService;
-  job: RecurrencesJob;
+  // The payer's side, simulated in sandbox mode.
+  sandboxRecs: SandboxRecService;
+  recurrencesJob: RecurrencesJob;
 }
 
 export { RECURRENCES_JOB } from './cobr-settlement';
@@ -39,14 +40,13 @@ export function buildRecurrencesServices({
   payloadKeys,
 }: RecurrencesDependencies): RecurrencesServices {
   const solicrecs = new SolicRecService(db, clock);
-  const job = new RecurrencesJob(db, clock, solicrecs);
   return {
-    locs: new LocRecService(db, clock, config.publicUrl),
     recs: new RecService(db, clock, config.publicUrl),
-    payloads: new RecPayloadService(db, payloadKeys),
+    recLocs: new LocRecService(db, clock, config.publicUrl),
+    recPayloads: new RecPayloadService(db, payloadKeys),
     solicrecs,
     cobrs: new CobRService(db, clock),
-    sandbox: new SandboxRecService(db, clock, config.publicUrl),
-    job,
+    sandboxRecs: new SandboxRecService(db, clock, config.publicUrl),
+    recurrencesJob: new RecurrencesJob(db, clock, solicrecs),
   };
 }
