@@ -12,6 +12,7 @@ import { startupProblemOf } from '../src/db/errors';
 import { migrateToLatest } from '../src/db/migrate';
 import type { NewApplicationView } from '../src/identity/identity.service';
 import { credentialLines } from '../src/sandbox/sandbox.service';
+import { jobTable } from '../src/job-table';
 import { buildServices } from '../src/services';
 
 function fail(message: string): never {
@@ -50,7 +51,10 @@ const database = await open(config);
 let application: NewApplicationView | undefined;
 try {
   await migrateToLatest(database.db, database.schema);
-  const services = buildServices(config, database.db, database.changes, pino({ level: 'silent' }));
+  const log = pino({ level: 'silent' });
+  const services = buildServices(config, database.db, database.changes, log);
+  // Registered, not started: a committed event wakes the webhooks job (a no-op until started).
+  services.jobs.registerAll(jobTable(services, { embedded: database.kind === 'embedded', log }));
   application = await services.sandbox.issueDemoCredentials();
 } finally {
   await database.close();

@@ -6,7 +6,7 @@ import type { EventSamples } from './events/events.service';
 import { recoveryEventSamples } from './funds-recovery/funds-recovery.service';
 import { keyEventSamples } from './keys/keys.service';
 import { onboardingEventSamples } from './kyc/kyc.module';
-import { paymentEventSamples } from './payments/money-out.module';
+import { paymentEventSamples } from './payments/payments.module';
 import { pixInEventSamples } from './pixin/pixin.module';
 import { subscriptionEventSamples } from './subscriptions/subscriptions.module';
 

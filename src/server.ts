@@ -9,13 +9,13 @@ import { platformOperations } from '../generated/platform.operations';
 import { type Config, listensEverywhere } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { registerStatisticsJob } from './db/statistics.job';
 import { buildApp } from './http/app';
 import { ApiDispatcher } from './http/dispatch';
 import { loadSpecDocument } from './http/spec-document';
 import { pixHandlers } from './http/handlers.pix';
 import { platformHandlers } from './http/handlers.platform';
 import { pixSecurity, platformSecurity } from './http/security';
+import { jobTable } from './job-table';
 import { buildServices, type Services } from './services';
 
 export interface RunningServer {
@@ -141,16 +141,17 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
   const database = await opening;
   const migrated = await migrateToLatest(database.db, database.schema);
   const services = buildServices(config, database.db, database.changes, logger);
+  // Every background job (the database actually opened decides whether the statistics job is
+  // one: a caller may pass one other than the config's).
+  services.jobs.registerAll(jobTable(services, { embedded: database.kind === 'embedded', log: logger }));
   // Secrets an older version stored in clear, or sealed under PIXGATE_SECRETS_KEY_PREVIOUS,
   // are sealed under the current key before anything is served; one sealed under a key this
   // server lacks stops the start (SealedWithAnotherKey).
   await Promise.all([
-    services.keys.sealAtRest(),
+    services.signingKeys.sealAtRest(),
     services.webhooks.sealAtRest(),
-    services.kyc.onboardings.sealAtRest(),
+    services.kycOnboardings.sealAtRest(),
   ]);
-  // The database actually opened decides (a caller may pass one other than the config's).
-  if (database.kind === 'embedded') registerStatisticsJob(services.jobs, database.db);
   // New: a new data folder (maybe already migrated from the template), or a first migration.
   const isNew = database.fresh || migrated.includes('2026_11_22_0001_identity');
   if (isNew && options.onNewDatabase) await options.onNewDatabase(services);

@@ -1,171 +1,222 @@
-// The services of every area, built once per process over one database handle.
+// The composition root: every area's services, built once per process over one database
+// handle, each by its area's module (src/<area>/<area>.module.ts) or, for an area of one
+// service, here; the background jobs they run are the table of src/job-table.ts.
 import type { Kysely } from 'kysely';
-import type { AccountsService } from './accounts/accounts.service';
-import { buildChargesServices, type ChargesServices } from './charges/charges.module';
-import { CustomersService } from './customers/customers.service';
-import { QrCodesService } from './qrcodes/qrcodes.service';
-import { TransactionsService } from './transactions/transactions.service';
-import { type Config, secretsBoxOf } from './config';
-import type { Database } from './db/schema';
-import { IdentityService } from './identity/identity.service';
-import { OAuthService } from './identity/oauth.service';
-import { Scheduler } from './jobs/scheduler';
-import type { Clock } from './db/clock';
-import type { ChangeFeed } from './db/change-feed';
-import { CompanyClock, CompanyDirectory } from './identity/companies.service';
 import type { Logger } from 'pino';
-import { SandboxService } from './sandbox/sandbox.service';
-import type { PixInService } from './pixin/pixin.service';
-import { buildPixInService } from './pixin/pixin.module';
-import { FundsRecoveryService } from './funds-recovery/funds-recovery.service';
-import { DisputesService } from './disputes/disputes.service';
+import { type AccountsServices, buildAccountsServices } from './accounts/accounts.module';
+import { BoletosService } from './boletos/boletos.service';
 import type { CashbackService } from './cashback/cashback.service';
 import { buildCashbackService } from './cashback/cashback.module';
-import { buildSubscriptionsServices, type SubscriptionsServices } from './subscriptions/subscriptions.module';
-import { PayloadKeyService } from './signing/payload-keys.service';
-import { SigningKeyService } from './signing/signing.service';
-import { platformScopes } from '../generated/platform.scopes';
-import { pixScopes } from '../generated/pix.scopes';
-import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
+import { buildChargesServices, type ChargesServices } from './charges/charges.module';
+import type { Config } from './config';
+import { CustomersService } from './customers/customers.service';
+import { DashboardSessionService } from './dashboard/sessions.service';
+import type { ChangeFeed } from './db/change-feed';
+import type { Clock } from './db/clock';
+import type { Database } from './db/schema';
+import { DecodeService } from './decode/decode.service';
+import { DirectoryService } from './directory/directory.service';
+import { DisputesService } from './disputes/disputes.service';
+import { eventSamples } from './event-samples';
 import type { EventsService } from './events/events.service';
 import { buildEventsService } from './events/events.module';
-import { eventSamples } from './event-samples';
-import { buildMoneyOutServices, type MoneyOutServices } from './payments/money-out.module';
+import type { IdempotencyStore } from './idempotency/idempotency.service';
+import { buildIdempotencyStore } from './idempotency/idempotency.module';
+import { buildIdentityServices, type IdentityServices } from './identity/identity.module';
+import { buildImagesServices, type ImagesServices } from './images/images.module';
+import { Scheduler } from './jobs/scheduler';
+import { buildKeysServices, type KeysServices } from './keys/keys.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
+import type { LimitsService } from './limits/limits.service';
+import { buildLimitsService } from './limits/limits.module';
+import { FundsRecoveryService } from './funds-recovery/funds-recovery.service';
 import { PartnersService } from './partners/partners.service';
+import type { PaymentsService } from './payments/payments.service';
+import { buildPaymentsService } from './payments/payments.module';
+import type { PixInService } from './pixin/pixin.service';
+import { buildPixInService } from './pixin/pixin.module';
+import { QrCodesService } from './qrcodes/qrcodes.service';
+import type { Rail } from './rail/rail.public';
+import { buildRail } from './rail/rail.module';
+import { ReceiptsService } from './receipts/receipts.service';
 import { buildRecurrencesServices, type RecurrencesServices } from './recurrences/recurrences.module';
-import { SubAccountsService } from './subaccounts/subaccounts.service';
-import { TransfersService } from './transfers/transfers.service';
-import { StatementService } from './transfers/statement.service';
-import { DecodeService } from './decode/decode.service';
 import type { RequestLogService } from './request-logs/request-logs.service';
 import { buildRequestLogService } from './request-logs/request-logs.module';
-import { DashboardSessionService } from './dashboard/sessions.service';
-import { DirectoryService } from './directory/directory.service';
-import { ReceiptsService } from './receipts/receipts.service';
-import { BoletosService } from './boletos/boletos.service';
-import type { TlsAuthorityService } from './tls/authority.service';
-import type { CertificatesService } from './tls/certificates.service';
-import type { WebhookTlsService } from './tls/webhook-tls.service';
-import { buildTlsServices } from './tls/tls.module';
+import { SandboxService } from './sandbox/sandbox.service';
+import { buildSigningServices, type SigningServices } from './signing/signing.module';
+import { SubAccountsService } from './subaccounts/subaccounts.service';
+import { buildSubscriptionsServices, type SubscriptionsServices } from './subscriptions/subscriptions.module';
+import { buildTlsServices, type TlsServices } from './tls/tls.module';
+import { TransactionsService } from './transactions/transactions.service';
+import { buildTransfersServices, type TransfersServices } from './transfers/transfers.module';
+import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
+import { platformScopes } from '../generated/platform.scopes';
+import { pixScopes } from '../generated/pix.scopes';
 
-// Every service by name: handlers reach them as ctx.services.<name>.
+// Every service by name, flat, grouped by area in the order of src/'s folders (one comment per
+// area): handlers reach them as ctx.services.<name>.
 export interface Services {
+  // the process: configuration, database, background jobs
   config: Config;
   db: Kysely<Database>;
-  clock: Clock;
-  companies: CompanyDirectory;
   jobs: Scheduler;
-  keys: SigningKeyService;
-  payloadKeys: PayloadKeyService;
-  identity: IdentityService;
-  accounts: AccountsService;
-  customers: CustomersService;
-  qrcodes: QrCodesService;
-  transactions: TransactionsService;
-  oauth: OAuthService;
-  sandbox: SandboxService;
-  pixin: PixInService;
-  charges: ChargesServices;
-  kyc: KycServices;
-  partners: PartnersService;
-  recurrences: RecurrencesServices;
-  fundsRecovery: FundsRecoveryService;
-  disputes: DisputesService;
-  cashback: CashbackService;
-  subaccounts: SubAccountsService;
-  transfers: TransfersService;
-  statement: StatementService;
-  decode: DecodeService;
-  requestLogs: RequestLogService;
-  directory: DirectoryService;
-  receipts: ReceiptsService;
+  // accounts: a company's accounts and account registers
+  accounts: AccountsServices['accounts'];
+  accountRegisters: AccountsServices['accountRegisters'];
+  // boletos
   boletos: BoletosService;
-  tlsAuthority: TlsAuthorityService;
-  certificates: CertificatesService;
-  webhookTls: WebhookTlsService;
+  // cashback
+  cashback: CashbackService;
+  // charges: both APIs' charges over one charge model, their locations, batches, payloads, expiry
+  standardCharges: ChargesServices['standardCharges'];
+  platformCharges: ChargesServices['platformCharges'];
+  chargeLocs: ChargesServices['chargeLocs'];
+  chargeLotes: ChargesServices['chargeLotes'];
+  chargePayloads: ChargesServices['chargePayloads'];
+  chargeExpiry: ChargesServices['chargeExpiry'];
+  // customers
+  customers: CustomersService;
+  // dashboard: its sign-in sessions
+  dashboardSessions: DashboardSessionService;
+  // decode: what a Pix code says
+  decode: DecodeService;
+  // directory: the PSPs of the Pix network
+  directory: DirectoryService;
+  // disputes
+  disputes: DisputesService;
+  // events: the events API
+  events: EventsService;
+  // idempotency: the records of platform POSTs' Idempotency-Key
+  idempotency: IdempotencyStore;
+  // identity: companies and their clocks, applications, OAuth2 tokens
+  companies: IdentityServices['companies'];
+  clock: Clock;
+  identity: IdentityServices['identity'];
+  oauth: IdentityServices['oauth'];
+  // images: a charge's QR code image and its payer's page
+  images: ImagesServices['images'];
+  paymentPages: ImagesServices['paymentPages'];
+  // keys: Pix keys and the lookups of keys
+  pixKeys: KeysServices['pixKeys'];
+  keyLookups: KeysServices['keyLookups'];
+  // kyc: onboardings, one-time codes and their delivery
+  kycOnboardings: KycServices['kycOnboardings'];
+  kycCodes: KycServices['kycCodes'];
+  kycDelivery: KycServices['kycDelivery'];
+  // limits
+  limits: LimitsService;
+  // funds-recovery: MED, the special return mechanism
+  fundsRecovery: FundsRecoveryService;
+  // partners
+  partners: PartnersService;
+  // payments: money out
+  payments: PaymentsService;
+  // pixin: money in (Pix received, refunds, devolutions)
+  pixin: PixInService;
+  // qrcodes
+  qrcodes: QrCodesService;
+  // rail: the (simulated) Pix network
+  rail: Rail;
+  // receipts
+  receipts: ReceiptsService;
+  // recurrences: Pix Automático (rec, locrec, solicrec, cobr), the payer's side in the sandbox
+  recs: RecurrencesServices['recs'];
+  recLocs: RecurrencesServices['recLocs'];
+  recPayloads: RecurrencesServices['recPayloads'];
+  solicrecs: RecurrencesServices['solicrecs'];
+  cobrs: RecurrencesServices['cobrs'];
+  sandboxRecs: RecurrencesServices['sandboxRecs'];
+  recurrencesJob: RecurrencesServices['recurrencesJob'];
+  // request-logs: each company's last API calls
+  requestLogs: RequestLogService;
+  // sandbox
+  sandbox: SandboxService;
+  // signing: pixgate's signing keys and the keys of Pix payloads
+  signingKeys: SigningServices['signingKeys'];
+  payloadKeys: SigningServices['payloadKeys'];
+  // subaccounts
+  subaccounts: SubAccountsService;
+  // subscriptions: subscriptions and installments
   subscriptions: SubscriptionsServices['subscriptions'];
   installments: SubscriptionsServices['installments'];
-  events: EventsService;
+  // tls: the sandbox CA, client certificates, the TLS side of webhook deliveries
+  tlsAuthority: TlsServices['tlsAuthority'];
+  certificates: TlsServices['certificates'];
+  webhookTls: TlsServices['webhookTls'];
+  // transactions
+  transactions: TransactionsService;
+  // transfers: between a company's accounts, and statements
+  transfers: TransfersServices['transfers'];
+  statement: TransfersServices['statement'];
+  // webhooks: both APIs' webhooks, their delivery, event streams
   webhooks: WebhookServices['webhooks'];
   pixWebhooks: WebhookServices['pixWebhooks'];
   webhookDelivery: WebhookServices['webhookDelivery'];
   eventStreams: WebhookServices['eventStreams'];
-  accountRegisters: MoneyOutServices['accountRegisters'];
-  limits: MoneyOutServices['limits'];
-  rail: MoneyOutServices['rail'];
-  pixKeys: MoneyOutServices['pixKeys'];
-  keyLookups: MoneyOutServices['keyLookups'];
-  payments: MoneyOutServices['payments'];
-  idempotency: MoneyOutServices['idempotency'];
-  dashboardSessions: DashboardSessionService;
 }
 
+// Every service; the caller registers the job table over them (src/job-table.ts).
 export function buildServices(config: Config, db: Kysely<Database>, changes: ChangeFeed, log: Logger): Services {
+  const scopes = new Set([...platformScopes, ...pixScopes]);
   const jobs = new Scheduler(log);
-  const companies = new CompanyDirectory(db, changes);
-  const clock = new CompanyClock(companies);
-  const keys = new SigningKeyService(db, secretsBoxOf(config));
-  const payloadKeys = new PayloadKeyService(keys, config.publicUrl);
-  const identity = new IdentityService(db, clock, companies, changes, new Set([...platformScopes, ...pixScopes]));
-  const oauth = new OAuthService(identity, keys, pixScopes);
-  const sandbox = new SandboxService(identity, clock);
-  const pixin = buildPixInService(config, db, clock, jobs);
-  const tls = buildTlsServices({ config, db, clock, changes, identity, companies });
-  const webhooks = buildWebhookServices({ config, db, clock, keys, jobs, log, companies, changes, tls, eventSamples });
-  const charges = buildChargesServices(config, db, clock, payloadKeys, jobs, companies);
-  const kyc = buildKycServices(config, db, clock, jobs, log);
-  const partners = new PartnersService(db, clock, new Set([...platformScopes, ...pixScopes]));
-  const fundsRecovery = new FundsRecoveryService(db, clock);
-  const disputes = new DisputesService(db, clock);
-  const cashback = buildCashbackService(db, clock, jobs);
-  const recurrences = buildRecurrencesServices(config, db, clock, payloadKeys, jobs);
-  const subscriptions = buildSubscriptionsServices(db, clock, jobs, charges.platform, recurrences, config.publicUrl);
-  const moneyOut = buildMoneyOutServices(config, db, clock, jobs, companies);
-  const transactions = new TransactionsService(db);
-  return {
-    ...tls,
-    recurrences,
-    config,
+  const { signingKeys, payloadKeys } = buildSigningServices({ config, db });
+  const identityArea = buildIdentityServices({ db, changes, signingKeys, scopes, pixScopes });
+  const { companies, clock, identity } = identityArea;
+  const rail = buildRail(config);
+  const limits = buildLimitsService({ config, db, clock });
+  const keys = buildKeysServices({ db, clock, rail, companies });
+  const charges = buildChargesServices({ config, db, clock, payloadKeys, companies });
+  const recurrences = buildRecurrencesServices({ config, db, clock, payloadKeys });
+  const { publicUrl } = config;
+  const subscriptions = buildSubscriptionsServices({
     db,
     clock,
-    companies,
+    charges: charges.platformCharges,
+    recurrences,
+    publicUrl,
+  });
+  const tls = buildTlsServices({ config, db, clock, changes, identity, companies });
+  const webhookDeps = { config, db, clock, keys: signingKeys, jobs, log, companies, changes, tls, eventSamples };
+  const webhooks = buildWebhookServices(webhookDeps);
+  const transfers = buildTransfersServices({ db, clock });
+  const transactions = new TransactionsService(db);
+  return {
+    config,
+    db,
     jobs,
-    keys,
-    payloadKeys,
-    identity,
-    oauth,
-    sandbox,
-    pixin,
-    charges,
-    kyc,
-    partners,
-    fundsRecovery,
-    disputes,
-    cashback,
-    subscriptions: subscriptions.subscriptions,
-    installments: subscriptions.installments,
-    customers: new CustomersService(db, clock),
-    qrcodes: new QrCodesService(db, clock, config.publicUrl),
-    transactions,
-    receipts: new ReceiptsService(transactions, clock),
+    ...buildAccountsServices({ db, clock, limits, companies }),
     boletos: new BoletosService(db, clock, config.publicUrl),
-    subaccounts: new SubAccountsService(db, clock, companies),
-    transfers: new TransfersService(db, clock),
-    statement: new StatementService(db),
-    decode: new DecodeService(config.publicUrl),
-    requestLogs: buildRequestLogService(config, db, jobs, log),
-    directory: new DirectoryService(),
-    events: buildEventsService(config, db, jobs),
-    ...webhooks,
-    accounts: moneyOut.accounts,
-    accountRegisters: moneyOut.accountRegisters,
-    limits: moneyOut.limits,
-    rail: moneyOut.rail,
-    pixKeys: moneyOut.pixKeys,
-    keyLookups: moneyOut.keyLookups,
-    payments: moneyOut.payments,
-    idempotency: moneyOut.idempotency,
+    cashback: buildCashbackService({ db, clock }),
+    ...charges,
+    customers: new CustomersService(db, clock),
     dashboardSessions: new DashboardSessionService(db, changes, identity, config.dashboard),
+    decode: new DecodeService(config.publicUrl),
+    directory: new DirectoryService(),
+    disputes: new DisputesService(db, clock),
+    events: buildEventsService({ config, db }),
+    idempotency: buildIdempotencyStore({ db, clock }),
+    ...identityArea,
+    ...buildImagesServices({ config, db, clock }),
+    ...keys,
+    ...buildKycServices({ config, db, clock, log }),
+    limits,
+    fundsRecovery: new FundsRecoveryService(db, clock),
+    partners: new PartnersService(db, clock, scopes),
+    payments: buildPaymentsService({ config, db, clock, rail, limits, keyLookups: keys.keyLookups, companies }),
+    pixin: buildPixInService({ config, db, clock }),
+    qrcodes: new QrCodesService(db, clock, config.publicUrl),
+    rail,
+    receipts: new ReceiptsService(transactions, clock),
+    ...recurrences,
+    requestLogs: buildRequestLogService({ config, db, log }),
+    sandbox: new SandboxService(identity, clock),
+    signingKeys,
+    payloadKeys,
+    subaccounts: new SubAccountsService(db, clock, companies),
+    ...subscriptions,
+    ...tls,
+    transactions,
+    ...transfers,
+    ...webhooks,
   };
 }

@@ -1,15 +1,15 @@
-// The cashback service and its payout job (due cashbacks paid back through the Pix rail).
+// The cashback service; its payout job (payDue: due cashbacks paid back through the Pix rail)
+// is a row of the job table (src/job-table.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../db/clock';
-import { CASHBACK_PAYOUTS_INTERVAL_MS, CASHBACK_PAYOUTS_JOB, CashbackService } from './cashback.service';
+import { CashbackService } from './cashback.service';
 
-export function buildCashbackService(db: Kysely<Database>, clock: Clock, jobs: Scheduler): CashbackService {
-  const service = new CashbackService(db, clock);
-  // Tests: jobs.runNow('cashback.payouts').
-  jobs.register(CASHBACK_PAYOUTS_JOB, CASHBACK_PAYOUTS_INTERVAL_MS, async () => {
-    await service.payDue();
-  });
-  return service;
+export interface CashbackDependencies {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+export function buildCashbackService({ db, clock }: CashbackDependencies): CashbackService {
+  return new CashbackService(db, clock);
 }

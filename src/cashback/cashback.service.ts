@@ -31,7 +31,6 @@ import { lockReceivedOfCompany, refundableOf, requestPlatformReturn } from '../p
 import * as repo from './cashback.repository';
 
 export const CASHBACK_PAYOUTS_JOB = 'cashback.payouts';
-export const CASHBACK_PAYOUTS_INTERVAL_MS = 5000;
 const PAYOUTS_PER_RUN = 100;
 
 export const CASHBACK_EXISTS = 'Customer already has a pending exclusive cashback';

@@ -1,62 +1,60 @@
-// The services of the charges area (both APIs over one charge model) and its expiry job.
+// The services of the charges area (both APIs over one charge model), and what its jobs run
+// (the rows of src/job-table.ts): the expiry (ChargesServices.chargeExpiry) and the daily counts.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import { ImagesService } from '../images/images.service';
-import { PaymentPageService } from '../images/payment-page.service';
-import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../db/clock';
 import type { CompanyDirectory } from '../identity/companies.service';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
-import { CHARGE_EXPIRY_INTERVAL_MS, CHARGE_EXPIRY_JOB, ChargeExpiry } from './expiry.job';
+import { ChargeExpiry } from './expiry.job';
 import { rollUpChargeDays } from './charge-counts.repository';
-
-export const CHARGE_COUNTS_JOB = 'charges.counts';
-const CHARGE_COUNTS_INTERVAL_MS = 10 * 60_000;
 import { LocService } from './loc/loc.service';
 import { LoteCobvService } from './lotecobv/lotecobv.service';
 import { PayloadService } from './payload/payload.service';
 import { PlatformChargesService } from './platform/platform-charges.service';
 import { StandardChargesService } from './standard/standard-charges.service';
 
-export interface ChargesServices {
-  standard: StandardChargesService;
-  locs: LocService;
-  lotes: LoteCobvService;
-  payloads: PayloadService;
-  platform: PlatformChargesService;
-  images: ImagesService;
-  paymentPages: PaymentPageService;
-  expiry: ChargeExpiry;
+export { CHARGE_EXPIRY_JOB } from './expiry.job';
+export const CHARGE_COUNTS_JOB = 'charges.counts';
+
+// The daily counts lists read (charge-counts.repository): every day that ended is rolled up.
+export async function rollUpChargeCounts(db: Kysely<Database>): Promise<void> {
+  while ((await rollUpChargeDays(db, 100)) === 100);
 }
 
-export function buildChargesServices(
-  config: Config,
-  db: Kysely<Database>,
-  clock: Clock,
-  payloadKeys: PayloadKeyService,
-  jobs: Scheduler,
-  companies: CompanyDirectory,
-): ChargesServices {
-  const standard = new StandardChargesService(db, clock, companies, config.publicUrl);
-  const expiry = new ChargeExpiry(db, clock, config.publicUrl);
-  // Tests: jobs.runNow('charges.expiry'); the sandbox runs it right after moving the clock.
-  jobs.register(CHARGE_EXPIRY_JOB, CHARGE_EXPIRY_INTERVAL_MS, async () => {
-    await expiry.run();
-  });
-  // The daily counts lists read (charge-counts.repository): a day is rolled up once it ended.
-  jobs.register(CHARGE_COUNTS_JOB, CHARGE_COUNTS_INTERVAL_MS, async () => {
-    while ((await rollUpChargeDays(db, 100)) === 100);
-  });
+export interface ChargesServices {
+  // The Pix API's cob and cobv (the standard's), and the platform API's: the same records.
+  standardCharges: StandardChargesService;
+  platformCharges: PlatformChargesService;
+  chargeLocs: LocService;
+  chargeLotes: LoteCobvService;
+  chargePayloads: PayloadService;
+  chargeExpiry: ChargeExpiry;
+}
+
+export interface ChargesDependencies {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  payloadKeys: PayloadKeyService;
+  companies: CompanyDirectory;
+}
+
+export function buildChargesServices({
+  config,
+  db,
+  clock,
+  payloadKeys,
+  companies,
+}: ChargesDependencies): ChargesServices {
+  const standardCharges = new StandardChargesService(db, clock, companies, config.publicUrl);
   return {
-    standard,
-    locs: new LocService(db, clock, config.publicUrl),
-    lotes: new LoteCobvService(db, clock, standard),
-    payloads: new PayloadService(db, clock, payloadKeys),
-    platform: new PlatformChargesService(db, clock, companies, config.publicUrl),
-    images: new ImagesService(db, config.publicUrl),
-    paymentPages: new PaymentPageService(db, clock, config.publicUrl, config.sandbox),
-    expiry,
+    standardCharges,
+    platformCharges: new PlatformChargesService(db, clock, companies, config.publicUrl),
+    chargeLocs: new LocService(db, clock, config.publicUrl),
+    chargeLotes: new LoteCobvService(db, clock, standardCharges),
+    chargePayloads: new PayloadService(db, clock, payloadKeys),
+    chargeExpiry: new ChargeExpiry(db, clock, config.publicUrl),
   };
 }
 

@@ -9,7 +9,6 @@ import { CHARGE_EXPIRED, chargeEventPayloadOf } from './charge-records';
 import * as repo from './charges.repository';
 
 export const CHARGE_EXPIRY_JOB = 'charges.expiry';
-export const CHARGE_EXPIRY_INTERVAL_MS = 5_000;
 const BATCH = 100;
 
 export class ChargeExpiry {

@@ -3,13 +3,11 @@
 // on guesses (a list or a join read all of a company's charges). This applies autovacuum's
 // analyze rule: a table is analyzed once the rows changed since its last analysis exceed 50
 // plus 10% of its rows, or when it has data and was never analyzed. Postgres proper has its
-// own autovacuum: the job is registered for the embedded database only.
+// own autovacuum: the job (a row of src/job-table.ts) runs on the embedded database only.
 import { type Kysely, sql } from 'kysely';
-import type { Scheduler } from '../jobs/scheduler';
 import type { Database } from './schema';
 
 export const STATISTICS_JOB = 'db.statistics';
-export const STATISTICS_INTERVAL_MS = 30_000;
 
 // Analyzes the tables that need it; their names. A session publishes its change counts at
 // most once a second, so counts still pending at an ANALYZE would land after it and count as
@@ -23,8 +21,4 @@ export async function analyzeChangedTables(db: Kysely<Database>): Promise<string
      order by c.relname`.execute(db);
   for (const { name } of rows) await sql`analyze ${sql.table(name)}`.execute(db);
   return rows.map((r) => r.name);
-}
-
-export function registerStatisticsJob(jobs: Scheduler, db: Kysely<Database>): void {
-  jobs.register(STATISTICS_JOB, STATISTICS_INTERVAL_MS, async () => void (await analyzeChangedTables(db)));
 }

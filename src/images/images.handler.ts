@@ -6,14 +6,14 @@ import { localeOf, paymentPagePolicy } from './payment-page.view';
 
 export const imageHandlers = {
   async getChargeQrImage(req, ctx) {
-    const png = await ctx.services.charges.images.png(req.params.id, req.query.size);
+    const png = await ctx.services.images.png(req.params.id, req.query.size);
     return { status: 200, body: png, contentType: 'image/png', headers: { 'Cache-Control': 'no-cache' } };
   },
   async getPaymentLinkPage(req, ctx) {
     // a new nonce per answer: the page's own style and script run, nothing injected does
     const nonce = newNonce();
     const locale = localeOf(req.headers['accept-language']);
-    const html = await ctx.services.charges.paymentPages.render(req.params.paymentLinkID, locale, nonce);
+    const html = await ctx.services.paymentPages.render(req.params.paymentLinkID, locale, nonce);
     return {
       status: 200,
       body: html,
@@ -22,11 +22,11 @@ export const imageHandlers = {
     };
   },
   async getPaymentLinkStatus(req, ctx) {
-    const body = await ctx.services.charges.paymentPages.status(req.params.paymentLinkID);
+    const body = await ctx.services.paymentPages.status(req.params.paymentLinkID);
     return { status: 200, body, headers: { 'Cache-Control': 'no-store' } };
   },
   async getQrCodeBase64(req, ctx) {
-    const imageBase64 = await ctx.services.charges.images.base64(callerOf(ctx), req.params.id, req.query.size);
+    const imageBase64 = await ctx.services.images.base64(callerOf(ctx), req.params.id, req.query.size);
     return { status: 200, body: { success: true, imageBase64 } };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -8,7 +8,18 @@ import type { Logger } from 'pino';
 import { withoutDeadline } from '../db/deadline';
 import { isDatabaseUnavailable } from '../db/errors';
 
-export type Job = () => Promise<void>;
+// What a job runs; what it resolves to is not read.
+export type Job = () => Promise<unknown>;
+
+// One row of the job table (src/job-table.ts, the composition root's): every job of the
+// process is one of these, registered by registerAll().
+export interface JobRow {
+  name: string;
+  intervalMs: number;
+  run: Job;
+  // One line of why the job exists.
+  why: string;
+}
 
 interface Registered {
   job: Job;
@@ -34,6 +45,10 @@ export class Scheduler {
     if (this.jobs.has(name)) throw new Error(`job ${name} registered twice`);
     this.jobs.set(name, { job, intervalMs });
     if (this.started) this.schedule(name);
+  }
+
+  registerAll(table: readonly JobRow[]): void {
+    for (const row of table) this.register(row.name, row.intervalMs, row.run);
   }
 
   start(): void {
@@ -94,7 +109,7 @@ export class Scheduler {
     // Outside any request's deadline: a wake() from inside a request (a committed event heard
     // on the change feed, a new webhook) must not lend the run that request's time limit.
     const running = Promise.resolve()
-      .then(() => withoutDeadline(entry.job))
+      .then(async () => void (await withoutDeadline(entry.job)))
       .catch((err: unknown) => this.failed(name, err));
     entry.running = running;
     await running;

@@ -11,8 +11,7 @@ import type { MessageSenders } from './smtp-sender';
 import type { SecretBox } from '../lib/secret-box';
 import { openedMessageBody } from './kyc-secrets';
 
-export const JOB_NAME = 'kyc-messages';
-export const JOB_INTERVAL_MS = 1000;
+export const KYC_MESSAGES_JOB = 'kyc-messages';
 // Delays before the 2nd, 3rd and 4th attempts; after the 4th the message has failed.
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 300_000] as const;
 const BATCH = 16;

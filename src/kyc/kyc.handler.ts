@@ -6,18 +6,18 @@ import { PAGE_HEADERS } from '../lib/html';
 
 export const kycHandlers = {
   async createKycOnboarding(req, ctx) {
-    const { created, onboarding } = await ctx.services.kyc.onboardings.create(callerOf(ctx), req.body);
+    const { created, onboarding } = await ctx.services.kycOnboardings.create(callerOf(ctx), req.body);
     return created ? { status: 201, body: { onboarding } } : { status: 200, body: { onboarding } };
   },
   async submitKycOnboarding(req, ctx) {
     return {
       status: 200,
-      body: { onboarding: await ctx.services.kyc.onboardings.submit(callerOf(ctx), req.params.correlationID) },
+      body: { onboarding: await ctx.services.kycOnboardings.submit(callerOf(ctx), req.params.correlationID) },
     };
   },
   async listKycRepresentatives(req, ctx) {
     const page = pageOf(req.query);
-    const { representatives, total } = await ctx.services.kyc.onboardings.listRepresentatives(
+    const { representatives, total } = await ctx.services.kycOnboardings.listRepresentatives(
       callerOf(ctx),
       req.query.correlationID,
       page,
@@ -25,42 +25,39 @@ export const kycHandlers = {
     return { status: 200, body: { representatives, pageInfo: pageInfo(page, total) } };
   },
   async createKycRepresentative(req, ctx) {
-    const { created, representative } = await ctx.services.kyc.onboardings.upsertRepresentative(
-      callerOf(ctx),
-      req.body,
-    );
+    const { created, representative } = await ctx.services.kycOnboardings.upsertRepresentative(callerOf(ctx), req.body);
     return created ? { status: 201, body: { representative } } : { status: 200, body: { representative } };
   },
   async sendKycRepresentativeEmailCode(req, ctx) {
-    return { status: 200, body: { outcome: await ctx.services.kyc.codes.send(callerOf(ctx), 'EMAIL', req.body) } };
+    return { status: 200, body: { outcome: await ctx.services.kycCodes.send(callerOf(ctx), 'EMAIL', req.body) } };
   },
   async verifyKycRepresentativeEmailCode(req, ctx) {
-    return { status: 200, body: { outcome: await ctx.services.kyc.codes.verify(callerOf(ctx), 'EMAIL', req.body) } };
+    return { status: 200, body: { outcome: await ctx.services.kycCodes.verify(callerOf(ctx), 'EMAIL', req.body) } };
   },
   async sendKycRepresentativePhoneCode(req, ctx) {
-    return { status: 200, body: { outcome: await ctx.services.kyc.codes.send(callerOf(ctx), 'PHONE', req.body) } };
+    return { status: 200, body: { outcome: await ctx.services.kycCodes.send(callerOf(ctx), 'PHONE', req.body) } };
   },
   async verifyKycRepresentativePhoneCode(req, ctx) {
-    return { status: 200, body: { outcome: await ctx.services.kyc.codes.verify(callerOf(ctx), 'PHONE', req.body) } };
+    return { status: 200, body: { outcome: await ctx.services.kycCodes.verify(callerOf(ctx), 'PHONE', req.body) } };
   },
   async getSandboxKycCode(req, ctx) {
     return {
       status: 200,
-      body: await ctx.services.kyc.codes.lastSandboxCode(req.query.representativeId, req.query.channel),
+      body: await ctx.services.kycCodes.lastSandboxCode(req.query.representativeId, req.query.channel),
     };
   },
   async getSandboxKycInbox(req, ctx) {
-    const html = await ctx.services.kyc.codes.inbox(req.query.address);
+    const html = await ctx.services.kycCodes.inbox(req.query.address);
     return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS };
   },
   async getKycOnboardingPage(req, ctx) {
-    const html = await ctx.services.kyc.onboardings.page(req.params.token);
+    const html = await ctx.services.kycOnboardings.page(req.params.token);
     return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS };
   },
   async reviewSandboxKycOnboarding(req, ctx) {
     return {
       status: 200,
-      body: { onboarding: await ctx.services.kyc.onboardings.review(req.body.link, req.body.decision) },
+      body: { onboarding: await ctx.services.kycOnboardings.review(req.body.link, req.body.decision) },
     };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -17,7 +17,6 @@ import * as repo from './pixin.repository';
 import { accountEventView, companyView, pixView, platformPixView, refundEventView } from './pixin.view';
 
 export const SETTLEMENT_JOB = 'pixin.devolutions';
-export const SETTLEMENT_INTERVAL_MS = 2000;
 const MAX_PER_RUN = 200;
 
 // Outside payers whose account the sandbox rail treats as closed: devolutions to them are

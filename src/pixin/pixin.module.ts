@@ -1,23 +1,21 @@
-// Builds the money-in services and registers their job (devolutions settled by the rail).
+// Builds the money-in services; their job (devolutions settled by the rail:
+// PixInService.settlement) is a row of src/job-table.ts.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../db/clock';
-import { SETTLEMENT_INTERVAL_MS, SETTLEMENT_JOB } from './devolution-settlement';
 import { PixInService } from './pixin.service';
 
-export function buildPixInService(
-  config: Pick<Config, 'publicUrl'>,
-  db: Kysely<Database>,
-  clock: Clock,
-  jobs: Scheduler,
-): PixInService {
-  const pixin = new PixInService(db, clock, config);
-  jobs.register(SETTLEMENT_JOB, SETTLEMENT_INTERVAL_MS, async () => {
-    await pixin.settlement.settlePending();
-  });
-  return pixin;
+export { SETTLEMENT_JOB } from './devolution-settlement';
+
+export interface PixInDependencies {
+  config: Pick<Config, 'publicUrl'>;
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+export function buildPixInService({ config, db, clock }: PixInDependencies): PixInService {
+  return new PixInService(db, clock, config);
 }
 
 export { pixInEventSamples } from './pixin-samples';

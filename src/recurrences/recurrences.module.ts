@@ -1,11 +1,11 @@
-// The services of the recurrence family (Pix Automático), built once per process, and its job.
+// The services of the recurrence family (Pix Automático), built once per process; its job
+// (RecurrencesServices.recurrencesJob) is a row of src/job-table.ts.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
-import type { Scheduler } from '../jobs/scheduler';
 import type { Clock } from '../db/clock';
 import type { PayloadKeyService } from '../signing/payload-keys.service';
-import { RECURRENCES_JOB, RecurrencesJob } from './cobr-settlement';
+import { RecurrencesJob } from './cobr-settlement';
 import { CobRService } from './cobr.service';
 import { LocRecService } from './locrec.service';
 import { RecPayloadService } from './payload.service';
@@ -14,34 +14,39 @@ import { SandboxRecService } from './sandbox-rec.service';
 import { SolicRecService } from './solicrec.service';
 
 export interface RecurrencesServices {
-  locs: LocRecService;
   recs: RecService;
-  payloads: RecPayloadService;
+  recLocs: LocRecService;
+  recPayloads: RecPayloadService;
   solicrecs: SolicRecService;
   cobrs: CobRService;
-  sandbox: SandboxRecService;
-  job: RecurrencesJob;
+  // The payer's side, simulated in sandbox mode.
+  sandboxRecs: SandboxRecService;
+  recurrencesJob: RecurrencesJob;
 }
 
-export const RECURRENCES_JOB_INTERVAL_MS = 30_000;
+export { RECURRENCES_JOB } from './cobr-settlement';
 
-export function buildRecurrencesServices(
-  config: Config,
-  db: Kysely<Database>,
-  clock: Clock,
-  payloadKeys: PayloadKeyService,
-  jobs: Scheduler,
-): RecurrencesServices {
+export interface RecurrencesDependencies {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  payloadKeys: PayloadKeyService;
+}
+
+export function buildRecurrencesServices({
+  config,
+  db,
+  clock,
+  payloadKeys,
+}: RecurrencesDependencies): RecurrencesServices {
   const solicrecs = new SolicRecService(db, clock);
-  const job = new RecurrencesJob(db, clock, solicrecs);
-  jobs.register(RECURRENCES_JOB, RECURRENCES_JOB_INTERVAL_MS, () => job.run());
   return {
-    locs: new LocRecService(db, clock, config.publicUrl),
     recs: new RecService(db, clock, config.publicUrl),
-    payloads: new RecPayloadService(db, payloadKeys),
+    recLocs: new LocRecService(db, clock, config.publicUrl),
+    recPayloads: new RecPayloadService(db, payloadKeys),
     solicrecs,
     cobrs: new CobRService(db, clock),
-    sandbox: new SandboxRecService(db, clock, config.publicUrl),
-    job,
+    sandboxRecs: new SandboxRecService(db, clock, config.publicUrl),
+    recurrencesJob: new RecurrencesJob(db, clock, solicrecs),
   };
 }

@@ -3,9 +3,9 @@ import type { PlatformHandlers } from '../../generated/platform.operations';
 
 export const sandboxRecHandlers = {
   async sandboxAcceptRec(req, ctx) {
-    return { status: 200, body: await ctx.services.recurrences.sandbox.accept(req.params.idRec, req.body) };
+    return { status: 200, body: await ctx.services.sandboxRecs.accept(req.params.idRec, req.body) };
   },
   async sandboxRejectRec(req, ctx) {
-    return { status: 200, body: await ctx.services.recurrences.sandbox.reject(req.params.idRec) };
+    return { status: 200, body: await ctx.services.sandboxRecs.reject(req.params.idRec) };
   },
 } satisfies Partial<PlatformHandlers>;

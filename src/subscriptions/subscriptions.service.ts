@@ -46,7 +46,6 @@ type ChargeCreatePayload = components['schemas']['ChargeCreatePayload'];
 export type { SubscriptionCreatePayload };
 export type SubscriptionList = components['schemas']['Subscription'][];
 export const SUBSCRIPTION_CHARGES_JOB = 'subscriptions.charges';
-export const SUBSCRIPTION_CHARGES_INTERVAL_MS = 60_000;
 const DUPLICATE = 'Subscription with this correlationID already exists';
 const FINES_NEED_OVERDUE = 'fines and interests apply only to OVERDUE charges (chargeType)';
 const BATCH = 50;

@@ -38,8 +38,7 @@ import { Limits } from './limits';
 
 export type { AccountEnvironment } from '../events/events.service';
 
-export const JOB_NAME = 'webhooks';
-export const JOB_INTERVAL_MS = 1000;
+export const WEBHOOKS_JOB = 'webhooks';
 // What the trigger on events sends when an event's transaction commits.
 export const OUTBOX_CHANGE = 'webhooks:outbox';
 const EVENT_BATCH = 200;

@@ -1,4 +1,5 @@
-// The webhooks area's services, built once per process, and its background job.
+// The webhooks area's services, built once per process. Its background job (the delivery's
+// runOnce) is a row of src/job-table.ts; a committed event wakes it here.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CompanyDirectory } from '../identity/companies.service';
@@ -10,7 +11,7 @@ import type { Clock } from '../db/clock';
 import { type ChangeFeed, EVERYTHING } from '../db/change-feed';
 import type { WebhookTlsService } from '../tls/webhook-tls.service';
 import type { SigningKeyService } from '../signing/signing.service';
-import { JOB_INTERVAL_MS, JOB_NAME, OUTBOX_CHANGE, WebhookDeliveryService } from './delivery.service';
+import { OUTBOX_CHANGE, WEBHOOKS_JOB, WebhookDeliveryService } from './delivery.service';
 import { PixWebhooksService } from './pix-webhooks.service';
 import { WebhookKeys } from './webhook-keys';
 import { WebhooksService } from './webhooks.service';
@@ -28,7 +29,8 @@ export interface WebhookDependencies {
   db: Kysely<Database>;
   clock: Clock;
   keys: SigningKeyService;
-  jobs: Scheduler;
+  // Woken (the WEBHOOKS_JOB of the job table) when there is something to send.
+  jobs: Pick<Scheduler, 'wake'>;
   log: Logger;
   companies: CompanyDirectory;
   // Heard for committed events (the outbox's trigger): the worker wakes at once.
@@ -38,16 +40,14 @@ export interface WebhookDependencies {
   eventSamples: EventSamples;
 }
 
+export { WEBHOOKS_JOB } from './delivery.service';
+
 export function buildWebhookServices(deps: WebhookDependencies): WebhookServices {
   const { config, db, clock, keys, jobs, log, companies, changes, eventSamples: samples } = deps;
   const tls = deps.tls.webhookTls;
   const webhookKeys = new WebhookKeys(keys);
   const webhookDelivery = new WebhookDeliveryService(db, config, webhookKeys, log.child({ area: 'webhooks' }), tls);
-  // Drains the events outbox and sends due deliveries (tests: jobs.runNow('webhooks')).
-  jobs.register(JOB_NAME, JOB_INTERVAL_MS, async () => {
-    await webhookDelivery.runOnce();
-  });
-  const wake = () => jobs.wake(JOB_NAME);
+  const wake = () => jobs.wake(WEBHOOKS_JOB);
   // A committed event (the trigger on events, migration 2026_11_26_0910) wakes the worker at
   // once, here and on every other process; the job's interval stays the fallback.
   changes.subscribe((payload) => {

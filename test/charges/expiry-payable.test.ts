@@ -144,9 +144,9 @@ test('concurrent runs record each expiry once', async () => {
   for (let i = 0; i < 5; i++) await create({ correlationID: `race-${i}`, value: 100, expiresIn: 300 });
   await server.services.clock.advance(acme.companyId, 301);
   await Promise.all([
-    server.services.charges.expiry.run(),
-    server.services.charges.expiry.run(),
-    server.services.charges.expiry.run(),
+    server.services.chargeExpiry.run(),
+    server.services.chargeExpiry.run(),
+    server.services.chargeExpiry.run(),
   ]);
   const events = (await expiredEvents()).filter((e) => String(e.charge.correlationID).startsWith('race-'));
   assert.is(events.length, 5);

@@ -171,7 +171,7 @@ test('the private keys sign: a token, a payload JWS, a webhook', async () => {
   const payload = await server.client.get(`/qr/v2/${cob.body.location.split('/qr/v2/')[1]}`);
   assert.is(payload.status, 200, payload.text);
   for (const purpose of ['oauth-hs256', 'payload-jws', 'webhook-rsa']) {
-    const key = await server.services.keys.key(purpose, () => Promise.reject(new Error(`${purpose} not made`)));
+    const key = await server.services.signingKeys.key(purpose, () => Promise.reject(new Error(`${purpose} not made`)));
     const material = key.private_key;
     // the longest line of a PEM's base64, or the whole secret
     const needle = material.includes('PRIVATE KEY')

@@ -146,7 +146,7 @@ test('a webhook secret, a signing key and a KYC link token stored in clear are s
   await drain(server!);
   const delivered = receiver.requests.find((r) => r.path === '/legacy');
   assert.is(delivered?.headers.authorization, 'Bearer legacy-receiver-token-0123');
-  const opened = await server!.services.keys.key('legacy-purpose', () => Promise.reject(new Error('no key')));
+  const opened = await server!.services.signingKeys.key('legacy-purpose', () => Promise.reject(new Error('no key')));
   assert.is(opened.private_key, 'bGVnYWN5LWhzMjU2LWtleS0wMTIzNDU2Nzg5YWJjZGVm');
 });
 

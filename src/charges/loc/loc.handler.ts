@@ -4,16 +4,16 @@ import { callerOf } from '../../http/principal-guard';
 
 export const locHandlers = {
   async createLoc(req, ctx) {
-    const loc = await ctx.services.charges.locs.create(callerOf(ctx), req.body.tipoCob);
+    const loc = await ctx.services.chargeLocs.create(callerOf(ctx), req.body.tipoCob);
     return { status: 201, body: loc, headers: { Location: loc.location } };
   },
   async listLocs(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.locs.list(callerOf(ctx), req.query) };
+    return { status: 200, body: await ctx.services.chargeLocs.list(callerOf(ctx), req.query) };
   },
   async getLoc(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.locs.get(callerOf(ctx), req.params.id) };
+    return { status: 200, body: await ctx.services.chargeLocs.get(callerOf(ctx), req.params.id) };
   },
   async unlinkLocTxid(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.locs.unlink(callerOf(ctx), req.params.id) };
+    return { status: 200, body: await ctx.services.chargeLocs.unlink(callerOf(ctx), req.params.id) };
   },
 } satisfies Partial<PixHandlers>;

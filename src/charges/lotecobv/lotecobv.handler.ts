@@ -4,17 +4,17 @@ import { callerOf } from '../../http/principal-guard';
 
 export const loteCobvHandlers = {
   async putLoteCobv(req, ctx) {
-    await ctx.services.charges.lotes.put(callerOf(ctx), req.params.id, req.body);
+    await ctx.services.chargeLotes.put(callerOf(ctx), req.params.id, req.body);
     return { status: 202, body: undefined };
   },
   async reviseLoteCobv(req, ctx) {
-    await ctx.services.charges.lotes.revise(callerOf(ctx), req.params.id, req.body);
+    await ctx.services.chargeLotes.revise(callerOf(ctx), req.params.id, req.body);
     return { status: 202, body: undefined };
   },
   async getLoteCobv(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.lotes.get(callerOf(ctx), req.params.id) };
+    return { status: 200, body: await ctx.services.chargeLotes.get(callerOf(ctx), req.params.id) };
   },
   async listLoteCobvs(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.lotes.list(callerOf(ctx), req.query) };
+    return { status: 200, body: await ctx.services.chargeLotes.list(callerOf(ctx), req.query) };
   },
 } satisfies Partial<PixHandlers>;

@@ -5,11 +5,11 @@ const JOSE = 'application/jose';
 
 export const payloadHandlers = {
   async getCobPayload(req, ctx) {
-    const jws = await ctx.services.charges.payloads.cobPayload(req.params.pixUrlAccessToken);
+    const jws = await ctx.services.chargePayloads.cobPayload(req.params.pixUrlAccessToken);
     return { status: 200, body: jws, contentType: JOSE, headers: { 'Cache-Control': 'no-store' } };
   },
   async getCobvPayload(req, ctx) {
-    const jws = await ctx.services.charges.payloads.cobvPayload(
+    const jws = await ctx.services.chargePayloads.cobvPayload(
       req.params.pixUrlAccessToken,
       req.query.codMun,
       req.query.DPP,

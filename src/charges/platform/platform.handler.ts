@@ -5,7 +5,7 @@ import { callerOf } from '../../http/principal-guard';
 
 export const platformChargeHandlers = {
   async createCharge(req, ctx) {
-    const created = await ctx.services.charges.platform.create(
+    const created = await ctx.services.platformCharges.create(
       callerOf(ctx),
       req.body,
       req.query.return_existing === true,
@@ -14,20 +14,20 @@ export const platformChargeHandlers = {
   },
   async listCharges(req, ctx) {
     const page = pageOf(req.query);
-    const { charges, total } = await ctx.services.charges.platform.list(callerOf(ctx), req.query, page);
+    const { charges, total } = await ctx.services.platformCharges.list(callerOf(ctx), req.query, page);
     return { status: 200, body: { charges, pageInfo: pageInfo(page, total) } };
   },
   async getCharge(req, ctx) {
     return {
       status: 200,
-      body: { charge: await ctx.services.charges.platform.get(callerOf(ctx), req.params.id) },
+      body: { charge: await ctx.services.platformCharges.get(callerOf(ctx), req.params.id) },
     };
   },
   async deleteCharge(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.platform.delete(callerOf(ctx), req.params.id) };
+    return { status: 200, body: await ctx.services.platformCharges.delete(callerOf(ctx), req.params.id) };
   },
   async updateChargeExpiry(req, ctx) {
-    const charge = await ctx.services.charges.platform.updateExpiry(callerOf(ctx), req.params.id, req.body.expiresDate);
+    const charge = await ctx.services.platformCharges.updateExpiry(callerOf(ctx), req.params.id, req.body.expiresDate);
     return { status: 200, body: { charge } };
   },
 } satisfies Partial<PlatformHandlers>;

@@ -4,41 +4,41 @@ import { callerOf } from '../../http/principal-guard';
 
 export const standardChargeHandlers = {
   async putCob(req, ctx) {
-    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cob', req.params.txid, req.body);
+    const view = await ctx.services.standardCharges.put(callerOf(ctx), 'cob', req.params.txid, req.body);
     return { status: 201, body: view };
   },
   async createCob(req, ctx) {
-    const view = await ctx.services.charges.standard.create(callerOf(ctx), req.body);
+    const view = await ctx.services.standardCharges.create(callerOf(ctx), req.body);
     return { status: 201, body: view };
   },
   async reviseCob(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cob', req.params.txid, req.body);
+    const view = await ctx.services.standardCharges.revise(callerOf(ctx), 'cob', req.params.txid, req.body);
     return { status: 200, body: view };
   },
   async getCob(req, ctx) {
     return {
       status: 200,
-      body: await ctx.services.charges.standard.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao),
+      body: await ctx.services.standardCharges.get(callerOf(ctx), 'cob', req.params.txid, req.query.revisao),
     };
   },
   async listCobs(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.standard.list(callerOf(ctx), 'cob', req.query) };
+    return { status: 200, body: await ctx.services.standardCharges.list(callerOf(ctx), 'cob', req.query) };
   },
   async putCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.put(callerOf(ctx), 'cobv', req.params.txid, req.body);
+    const view = await ctx.services.standardCharges.put(callerOf(ctx), 'cobv', req.params.txid, req.body);
     return { status: 201, body: view };
   },
   async reviseCobv(req, ctx) {
-    const view = await ctx.services.charges.standard.revise(callerOf(ctx), 'cobv', req.params.txid, req.body);
+    const view = await ctx.services.standardCharges.revise(callerOf(ctx), 'cobv', req.params.txid, req.body);
     return { status: 200, body: view };
   },
   async getCobv(req, ctx) {
     return {
       status: 200,
-      body: await ctx.services.charges.standard.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao),
+      body: await ctx.services.standardCharges.get(callerOf(ctx), 'cobv', req.params.txid, req.query.revisao),
     };
   },
   async listCobvs(req, ctx) {
-    return { status: 200, body: await ctx.services.charges.standard.list(callerOf(ctx), 'cobv', req.query) };
+    return { status: 200, body: await ctx.services.standardCharges.list(callerOf(ctx), 'cobv', req.query) };
   },
 } satisfies Partial<PixHandlers>;

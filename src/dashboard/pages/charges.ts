@@ -26,7 +26,7 @@ export async function chargesPage(ctx: DashContext): Promise<Answer> {
   const { t } = ctx;
   const f = filtersOf(ctx);
   const to = f.toDay ? fromBrasiliaLocal(f.toDay) : undefined;
-  const { charges, next } = await ctx.services.charges.platform.listNewestFirst(
+  const { charges, next } = await ctx.services.platformCharges.listNewestFirst(
     ctx.principal,
     {
       ...(f.status ? { status: f.status } : {}),
@@ -87,7 +87,7 @@ export async function chargesPage(ctx: DashContext): Promise<Answer> {
 // API callback its txid) with their webhook deliveries.
 async function factsOf(ctx: DashContext): Promise<ChargeFacts> {
   const id = ctx.params.id!;
-  const charge = await ctx.services.charges.platform.get(ctx.principal, id);
+  const charge = await ctx.services.platformCharges.get(ctx.principal, id);
   const [received, events] = await Promise.all([
     ctx.services.pixin.receivedOfCharge(ctx.principal, charge.transactionID),
     ctx.services.events.ofObject(
@@ -182,7 +182,7 @@ export async function chargeLive(ctx: DashContext): Promise<Answer> {
 }
 
 export async function simulateChargePayment(ctx: DashContext): Promise<Answer> {
-  const charge = await ctx.services.charges.platform.get(ctx.principal, ctx.params.id!);
+  const charge = await ctx.services.platformCharges.get(ctx.principal, ctx.params.id!);
   if (!ctx.sandbox) throw errors.notFound('Not found');
   await ctx.services.pixin.sandbox.pay({
     brCode: charge.brCode,
@@ -199,7 +199,7 @@ export function centsOf(text: string | undefined): number | undefined {
 }
 
 export async function refundCharge(ctx: DashContext): Promise<Answer> {
-  const charge = await ctx.services.charges.platform.get(ctx.principal, ctx.params.id!);
+  const charge = await ctx.services.platformCharges.get(ctx.principal, ctx.params.id!);
   const value = centsOf(ctx.form.value);
   if (value === undefined || value < 1) throw errors.badRequest(`${ctx.t.refundValue}: ?`);
   await ctx.services.pixin.createChargeRefund(ctx.principal, charge.correlationID, {

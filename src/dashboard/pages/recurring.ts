@@ -86,7 +86,7 @@ export async function recurrencesPage(ctx: DashContext): Promise<Answer> {
   const { t } = ctx;
   const now = await ctx.services.clock.now(ctx.principal.companyId);
   const current = Math.floor(skipOf(ctx) / LIMIT);
-  const { recs, parametros } = await ctx.services.recurrences.recs.list(ctx.principal, {
+  const { recs, parametros } = await ctx.services.recs.list(ctx.principal, {
     ...lastYear(now),
     'paginacao.paginaAtual': current,
     'paginacao.itensPorPagina': LIMIT,
@@ -116,9 +116,9 @@ export async function recurrencesPage(ctx: DashContext): Promise<Answer> {
 export async function recurrencePage(ctx: DashContext): Promise<Answer> {
   const { t } = ctx;
   const idRec = ctx.params.id!;
-  const rec = await ctx.services.recurrences.recs.get(ctx.principal, idRec);
+  const rec = await ctx.services.recs.get(ctx.principal, idRec);
   const now = await ctx.services.clock.now(ctx.principal.companyId);
-  const { cobsr } = await ctx.services.recurrences.cobrs.list(ctx.principal, { ...lastYear(now), idRec });
+  const { cobsr } = await ctx.services.cobrs.list(ctx.principal, { ...lastYear(now), idRec });
   type CobR = pix['schemas']['CobRCompleta'];
   return page(
     'recurrences',
