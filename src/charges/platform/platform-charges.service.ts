@@ -39,7 +39,7 @@ import {
   type ChargeCreatePayload,
   type PlatformPlan,
 } from './platform.rules';
-import { checkCobCreate, checkCobvCreate, type StandardInput } from '../standard/standard.rules';
+import { checkStandardBody, type StandardInput } from '../standard/standard.rules';
 import {
   expectCobBody,
   expectCobvBody,
@@ -80,7 +80,7 @@ export function standardBodyOf(
       ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
       : {}),
   };
-  const checked = plan.kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(now));
+  const checked = checkStandardBody(plan.kind, input, brasiliaDate(now));
   // The standard's rules name the cob's fields, which this payload carries in its body.
   const issues = checked.map((i) => ({ ...i, in: 'body' as const }));
   if (issues.length) {
