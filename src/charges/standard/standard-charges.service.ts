@@ -22,8 +22,14 @@ import {
   relocateCharge,
   reviseChargeRecord,
 } from '../charge-records';
-import * as repo from '../charges.repository';
-import type { ChargeInContext } from '../charges.repository';
+import {
+  type ChargeInContext,
+  findChargeInContextByTxid,
+  findChargeRevision,
+  lockChargeByTxid,
+  lockChargeInContextByTxid,
+} from '../charges.repository';
+import { listCharges } from '../charge-lists.repository';
 import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
@@ -111,7 +117,7 @@ export class StandardChargesService {
   ): Promise<ChargeInContext> {
     const txidIssues = checkTxid(txid);
     if (txidIssues.length) throw invalid(kind, txidIssues);
-    const found = await repo.lockChargeInContextByTxid(trx, companyId, txid);
+    const found = await lockChargeInContextByTxid(trx, companyId, txid);
     const existing = found?.charge;
     const now = await this.clock.now(companyId, trx);
     const accepted = await this.accept(trx, companyId, kind, txid, input, { existing, from, now }, 'first');
@@ -182,7 +188,7 @@ export class StandardChargesService {
     input: StandardInput,
   ): Promise<Charge> {
     const now = await this.clock.now(companyId, trx);
-    const charge = await repo.lockChargeByTxid(trx, companyId, txid);
+    const charge = await lockChargeByTxid(trx, companyId, txid);
     if (!charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     const { status, loc, ...changes } = input;
     checkRemoval(kind, input);
@@ -223,12 +229,12 @@ export class StandardChargesService {
   get(principal: Principal, kind: 'cob', txid: string, revisao?: number): Promise<S['CobCompleta']>;
   get(principal: Principal, kind: 'cobv', txid: string, revisao?: number): Promise<S['CobVCompleta']>;
   async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number): Promise<StandardChargeRead> {
-    const found = await repo.findChargeInContextByTxid(this.db, principal.companyId, txid);
+    const found = await findChargeInContextByTxid(this.db, principal.companyId, txid);
     const charge = found?.charge;
     if (!found || !charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     let revision;
     if (revisao !== undefined) {
-      revision = await repo.findRevision(this.db, charge.id, revisao);
+      revision = await findChargeRevision(this.db, charge.id, revisao);
       if (!revision)
         throw errors.badRequest(`The charge has no revision ${revisao}`, [
           { field: 'revisao', message: 'this revision does not exist', value: String(revisao) },
@@ -246,7 +252,7 @@ export class StandardChargesService {
     query: StandardListQuery,
   ): Promise<{ parametros: S['ParametrosConsultaCob']; cobs: StandardChargeRead[] }> {
     const page = pixListQuery(query);
-    const { rows, total } = await repo.listCharges(
+    const { rows, total } = await listCharges(
       this.db,
       {
         companyId: principal.companyId,
@@ -291,7 +297,7 @@ export class StandardChargesService {
   async view(
     db: Kysely<Database>,
     charge: Charge,
-    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+    revision?: Awaited<ReturnType<typeof findChargeRevision>>,
     context?: ChargeViewContext,
   ): Promise<StandardChargeView> {
     return standardChargeView(charge, context ?? (await chargeViewContext(db, charge)), this.publicUrl, revision);
@@ -301,7 +307,7 @@ export class StandardChargesService {
   async viewWithPix(
     db: Kysely<Database>,
     charge: Charge,
-    revision: Awaited<ReturnType<typeof repo.findRevision>> | undefined,
+    revision: Awaited<ReturnType<typeof findChargeRevision>> | undefined,
     context: ChargeViewContext,
   ): Promise<StandardChargeRead> {
     if (charge.status !== 'CONCLUIDA') return this.view(db, charge, revision, context);
@@ -312,7 +318,7 @@ export class StandardChargesService {
   private viewWithPayment(
     found: ChargeViewContext & { charge: Charge },
     payment: { pix: PixReceived; devolutions: PixDevolution[] } | undefined,
-    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+    revision?: Awaited<ReturnType<typeof findChargeRevision>>,
   ): StandardChargeRead {
     const view = standardChargeView(found.charge, found, this.publicUrl, revision);
     return payment ? { ...view, pix: [pixView(payment.pix, payment.devolutions)] } : view;
