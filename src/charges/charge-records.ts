@@ -17,8 +17,14 @@ import { newAccessToken, newPublicId } from '../lib/ids';
 import { randomUUID } from 'node:crypto';
 import { type ReceivingKey } from '../keys/keys.public';
 import { accountEventView, companyView } from '../pixin/pixin.public';
-import * as repo from './charges.repository';
-import type { ChargeCompany, ChargeInContext } from './charges.repository';
+import {
+  type ChargeCompany,
+  type ChargeInContext,
+  insertChargeWithLocation,
+  updateCharge,
+  updateChargeWithRevision,
+} from './charges.repository';
+import { insertLocation, lockLocation, setLocationCharge } from './locations.repository';
 import {
   buildPlatformChargeView,
   type ChargeViewContext,
@@ -65,7 +71,7 @@ export async function claimLocation(
   kind: ChargeKind,
   chargeId?: string,
 ): Promise<{ ok: true; location: Location } | { ok: false; issue: FieldIssue }> {
-  const location = await repo.lockLocation(trx, companyId, locationId);
+  const location = await lockLocation(trx, companyId, locationId);
   const value = String(locationId);
   if (!location) return { ok: false, issue: { field: 'loc.id', message: 'the location does not exist', value } };
   if (location.kind !== kind)
@@ -85,7 +91,7 @@ export async function newLocation(
   kind: ChargeKind,
   now: Date,
 ): Promise<Location> {
-  return repo.insertLocation(trx, { company_id: companyId, kind, token: newAccessToken(), created_at: now });
+  return insertLocation(trx, { company_id: companyId, kind, token: newAccessToken(), created_at: now });
 }
 
 // A new charge as it will be written (row, location, the charge in its context), without the
@@ -148,7 +154,7 @@ export async function createChargeRecord(
 ): Promise<ChargeInContext> {
   const { row, location, provisional } = newChargeOf(input);
   const payload = chargeEventPayloadOf(provisional, receivingParty(input), publicUrl, input.now);
-  const { charge } = await repo.insertChargeWithLocation(
+  const { charge } = await insertChargeWithLocation(
     trx,
     { ...row, body: JSON.stringify(input.body), platform: JSON.stringify(input.platform) },
     input.location ? { existingId: input.location.id } : { token: location.token },
@@ -266,7 +272,7 @@ export async function reviseChargeRecord(
       validity_after_due: change.validityAfterDue !== undefined ? change.validityAfterDue : charge.validity_after_due,
     });
   }
-  return repo.updateChargeWithRevision(trx, charge.id, update, now, also);
+  return updateChargeWithRevision(trx, charge.id, update, now, also);
 }
 
 // Moves the charge to another location (null: unlinks it). Not a revision of the charge.
@@ -277,9 +283,9 @@ export async function relocateCharge(
   now: Date,
 ): Promise<Charge> {
   if (charge.location_id !== null && Number(charge.location_id) !== location?.id) {
-    await repo.setLocationCharge(trx, Number(charge.location_id), null);
+    await setLocationCharge(trx, Number(charge.location_id), null);
   }
-  const moved = await repo.updateCharge(trx, charge.id, { location_id: location?.id ?? null, updated_at: now });
-  if (location && location.charge_id !== charge.id) await repo.setLocationCharge(trx, location.id, charge.id);
+  const moved = await updateCharge(trx, charge.id, { location_id: location?.id ?? null, updated_at: now });
+  if (location && location.charge_id !== charge.id) await setLocationCharge(trx, location.id, charge.id);
   return moved;
 }

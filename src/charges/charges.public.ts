@@ -14,19 +14,14 @@ export {
 } from './charge-model';
 export { chargeEventView, type ChargeEventView } from './charge-records';
 export {
+  findChargeByCorrelationId,
+  findChargeByPaymentLinkId,
   findChargeInContextByTxid,
   findChargesByCorrelationIds,
-  findLocationWithCharge,
   txidUsedByCharge,
   type ChargeWithAccount,
 } from './charges.repository';
-export {
-  completeCharge,
-  findCompanyCharge,
-  lockChargeForPayment,
-  platformChargeView,
-  type PaymentTarget,
-} from './payable';
-export { buildPlatformChargeView, chargeViewContext } from './platform/platform.view';
+export { findLocationWithCharge } from './locations.repository';
+export { completeCharge, findCompanyCharge, lockChargeForPayment, type PaymentTarget } from './payable';
+export { buildPlatformChargeView, chargeViewContext, platformChargeView } from './platform/platform.view';
 export { type Devedor } from './standard/standard.rules';
-export { findChargeByCorrelationId, findChargeByPaymentLinkId } from './charges.repository';

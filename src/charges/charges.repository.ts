@@ -1,15 +1,14 @@
-// All SQL of charges, their revisions and payload locations (one model behind both APIs).
-import { type QueryCreator, type SelectQueryBuilder, sql } from 'kysely';
+// The SQL of charges and their revisions: reads in context, the single-statement creation,
+// revisions, locks, expiry and payment. Payload locations are in locations.repository, lists
+// of charges in charge-lists.repository.
+import { type QueryCreator, sql } from 'kysely';
 import { prepared } from '../db/prepared';
 import { type WritePart, withParts } from '../db/together';
 import { qualified } from '../db/columns';
-import { BEGINNING, END_OF_TIME, landingInPeriod } from './charge-counts.repository';
 import { companyNowSql, latestCompanyNowSql } from '../db/clock-sql';
 import {
   type Charge,
   CHARGE_ROW_COLUMNS,
-  type ChargeKind,
-  type ChargeStatus,
   type ChargeUpdate,
   type Company,
   type Database,
@@ -17,10 +16,6 @@ import {
   type Location,
   type NewCharge,
 } from '../db/schema';
-
-export async function insertCharge(db: Db, charge: NewCharge): Promise<Charge> {
-  return db.insertInto('charges').values(charge).returningAll().executeTakeFirstOrThrow();
-}
 
 // What views of a charge need around it, read with it in one statement: its payload location
 // and the receiving company's names (BR Code merchant, receiver of a cobv).
@@ -31,7 +26,8 @@ export interface ChargeInContext {
   company: ChargeCompany;
 }
 
-function chargeInContextQuery(db: Db) {
+// The charge joined with its company and location (charge-lists.repository pages it).
+export function chargeInContextQuery(db: Db) {
   return db
     .selectFrom('charges')
     .innerJoin('companies', 'companies.id', 'charges.company_id')
@@ -53,7 +49,7 @@ function chargeInContextQuery(db: Db) {
 
 type ChargeInContextRow = Awaited<ReturnType<ReturnType<typeof chargeInContextQuery>['executeTakeFirstOrThrow']>>;
 
-function inContext(row: ChargeInContextRow): ChargeInContext {
+export function chargeInContextOfRow(row: ChargeInContextRow): ChargeInContext {
   const { co_name, co_trade_name, co_official_name, co_tax_id, ...rest } = row;
   const { loc_id, loc_kind, loc_token, loc_charge_id, loc_created_at, loc_linked_once, ...charge } = rest;
   const location =
@@ -121,7 +117,7 @@ export async function findChargeInContextByAnyId(
   alias: string = name,
 ): Promise<ChargeInContext | undefined> {
   const [row] = await chargeInContextByAnyId(db, { companyId, name, alias });
-  return row && inContext(row);
+  return row && chargeInContextOfRow(row);
 }
 
 const chargeInContextByTxid = prepared(['companyId', 'txid'], (db, p: { companyId: string; txid: string }) =>
@@ -134,7 +130,7 @@ export async function findChargeInContextByTxid(
   txid: string,
 ): Promise<ChargeInContext | undefined> {
   const [row] = await chargeInContextByTxid(db, { companyId, txid });
-  return row && inContext(row);
+  return row && chargeInContextOfRow(row);
 }
 
 const lockedChargeInContextByTxid = prepared(['companyId', 'txid'], (db, p: { companyId: string; txid: string }) =>
@@ -152,45 +148,7 @@ export async function lockChargeInContextByTxid(
   txid: string,
 ): Promise<ChargeInContext | undefined> {
   const [row] = await lockedChargeInContextByTxid(db, { companyId, txid });
-  return row && inContext(row);
-}
-
-// The charge a payload location serves, with the location (also when it serves none).
-const locationWithCharge = prepared(['token'], (db, p: { token: string }) =>
-  db
-    .selectFrom('locations')
-    .leftJoin('charges', 'charges.id', 'locations.charge_id')
-    .select(qualified('charges', CHARGE_ROW_COLUMNS))
-    .select([
-      'locations.id as loc_id',
-      'locations.company_id as loc_company_id',
-      'locations.kind as loc_kind',
-      'locations.token as loc_token',
-      'locations.charge_id as loc_charge_id',
-      'locations.created_at as loc_created_at',
-      'locations.linked_once as loc_linked_once',
-    ])
-    .where('locations.token', '=', p.token),
-);
-
-export async function findLocationWithCharge(
-  db: Db,
-  token: string,
-): Promise<{ location: Location; charge: Charge | undefined } | undefined> {
-  const [row] = await locationWithCharge(db, { token });
-  if (!row) return undefined;
-  const { loc_id, loc_company_id, loc_kind, loc_token, loc_charge_id, loc_created_at, loc_linked_once, ...charge } =
-    row;
-  const location: Location = {
-    id: Number(loc_id),
-    company_id: loc_company_id,
-    kind: loc_kind,
-    token: loc_token,
-    charge_id: loc_charge_id,
-    created_at: loc_created_at,
-    linked_once: loc_linked_once,
-  };
-  return { location, charge: charge.id === null ? undefined : (charge as Charge) };
+  return row && chargeInContextOfRow(row);
 }
 
 // A new charge in one statement: its payload location (new, or an existing one it takes
@@ -356,11 +314,7 @@ function selectChargeById(db: Db, id: string) {
   return db.selectFrom('charges').selectAll().where('id', '=', id);
 }
 
-export async function findChargeById(db: Db, id: string): Promise<Charge | undefined> {
-  return selectChargeById(db, id).executeTakeFirst();
-}
-
-// The same row, locked FOR UPDATE until the transaction ends.
+// The charge, locked FOR UPDATE until the transaction ends.
 export async function lockChargeById(db: Db, id: string): Promise<Charge | undefined> {
   return selectChargeById(db, id).forUpdate().executeTakeFirst();
 }
@@ -378,20 +332,17 @@ export async function lockChargeByTxid(db: Db, companyId: string, txid: string):
   return selectChargeByTxid(db, companyId, txid).forUpdate().executeTakeFirst();
 }
 
-function selectChargeByCorrelationId(db: Db, companyId: string, correlationId: string) {
-  return db
-    .selectFrom('charges')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('correlation_id', '=', correlationId);
-}
-
 export async function findChargeByCorrelationId(
   db: Db,
   companyId: string,
   correlationId: string,
 ): Promise<Charge | undefined> {
-  return selectChargeByCorrelationId(db, companyId, correlationId).executeTakeFirst();
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('correlation_id', '=', correlationId)
+    .executeTakeFirst();
 }
 
 // The company's charges with these correlationIDs (one statement; a subscription's installments).
@@ -407,15 +358,6 @@ export async function findChargesByCorrelationIds(
     .where('company_id', '=', companyId)
     .where('correlation_id', 'in', correlationIds)
     .execute();
-}
-
-// The same row, locked FOR UPDATE until the transaction ends.
-export async function lockChargeByCorrelationId(
-  db: Db,
-  companyId: string,
-  correlationId: string,
-): Promise<Charge | undefined> {
-  return selectChargeByCorrelationId(db, companyId, correlationId).forUpdate().executeTakeFirst();
 }
 
 // A company's charge by id, correlationID or txid (in that order of precedence); `alias` is a
@@ -438,7 +380,8 @@ export async function findChargeByPaymentLinkId(db: Db, paymentLinkId: string): 
   return db.selectFrom('charges').selectAll().where('payment_link_id', '=', paymentLinkId).executeTakeFirst();
 }
 
-export async function findRevision(db: Db, chargeId: string, revision: number) {
+// A revision of the charge (the standard's object as it was).
+export async function findChargeRevision(db: Db, chargeId: string, revision: number) {
   return db
     .selectFrom('charge_revisions')
     .selectAll()
@@ -447,249 +390,14 @@ export async function findRevision(db: Db, chargeId: string, revision: number) {
     .executeTakeFirst();
 }
 
-export interface ChargeListFilter {
-  companyId: string;
-  kind?: ChargeKind;
-  from?: Date;
-  to?: Date;
-  statuses?: ChargeStatus[];
-  // Platform status filters, evaluated against `now`.
-  platformStatus?: 'ACTIVE' | 'COMPLETED' | 'EXPIRED';
-  now?: Date;
-  customerId?: string | null;
-  subscription?: string;
-  cpf?: string;
-  cnpj?: string;
-  locationPresent?: boolean;
-  loteId?: number;
-}
-
-// Days of validity after the due date, as an interval (cobv validity ends after due + days).
-function listQuery(db: Db, f: ChargeListFilter) {
-  let q = db.selectFrom('charges').where('company_id', '=', f.companyId);
-  if (f.kind) q = q.where('kind', '=', f.kind);
-  if (f.from) q = q.where('created_at', '>=', f.from);
-  if (f.to) q = q.where('created_at', '<=', f.to);
-  if (f.statuses) q = q.where('status', 'in', f.statuses);
-  if (f.customerId !== undefined)
-    q = f.customerId === null ? q.where(sql<boolean>`false`) : q.where('customer_id', '=', f.customerId);
-  if (f.subscription !== undefined) q = q.where(sql<string>`platform->>'subscription'`, '=', f.subscription);
-  if (f.cpf) q = q.where(sql<string>`body->'devedor'->>'cpf'`, '=', f.cpf);
-  if (f.cnpj) q = q.where(sql<string>`body->'devedor'->>'cnpj'`, '=', f.cnpj);
-  if (f.locationPresent !== undefined) q = q.where('location_id', f.locationPresent ? 'is not' : 'is', null);
-  if (f.loteId !== undefined) q = q.where('lote_id', '=', f.loteId);
-  if (f.platformStatus) {
-    const now = f.now!;
-    if (f.platformStatus === 'COMPLETED') q = q.where('status', '=', 'CONCLUIDA');
-    else if (f.platformStatus === 'ACTIVE') q = q.where('status', '=', 'ATIVA').where('payable_until', '>', now);
-    else
-      q = q.where((eb) =>
-        eb.or([
-          eb('status', 'in', ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']),
-          eb.and([eb('status', '=', 'ATIVA'), eb('payable_until', '<=', now)]),
-        ]),
-      );
-  }
-  return q;
-}
-
-// A list filtered by period (and kind) alone is counted per day (charge-counts.repository), and
-// a deep skip starts reading at the day it lands on: two statements whatever the size of the
-// list. Other filters count and skip over the rows they match.
-export async function listCharges(
-  db: Db,
-  filter: ChargeListFilter,
-  offset: number,
-  limit: number,
-): Promise<{ rows: ChargeInContext[]; total: number }> {
-  if (isPeriodOnly(filter)) return listChargesOfPeriod(db, filter, offset, limit);
-  const page = listQuery(db, filter).select('id').orderBy('created_at').orderBy('id').offset(offset).limit(limit);
-  const rows = await inContextOrdered(db, page);
-  const count = await listQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
-}
-
-// Newest first, a page after the charge `beforeId` (keyset: created_at, id), narrowed by `search` (the
-// charge's id, correlationID or txid, or its payer's name, CPF or CNPJ): one statement, at
-// any depth, without counting (the dashboard's list).
-export async function listChargesNewestFirst(
-  db: Db,
-  filter: ChargeListFilter & { search?: string },
-  beforeId: string | undefined,
-  limit: number,
-): Promise<ChargeInContext[]> {
-  let page = listQuery(db, filter).select('id');
-  const search = filter.search;
-  if (search) {
-    const digits = search.replace(/[.\-/\s]/g, '');
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    page = page.where((eb) =>
-      eb.or([
-        eb('id', '=', search),
-        eb('correlation_id', '=', search),
-        eb('txid', '=', search),
-        eb(sql<string>`body->'devedor'->>'nome'`, 'ilike', like),
-        eb(sql<string>`body->'devedor'->>'cpf'`, '=', digits),
-        eb(sql<string>`body->'devedor'->>'cnpj'`, '=', digits),
-      ]),
-    );
-  }
-  // after the cursor's charge, by its own stored time (exact to the microsecond)
-  if (beforeId !== undefined)
-    page = page.where(
-      sql<boolean>`(created_at, id) < (select c.created_at, c.id from charges c
-        where c.company_id = ${filter.companyId} and c.id = ${beforeId})`,
-    );
-  page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
-  const rows = await chargeInContextQuery(db)
-    .where('charges.id', 'in', page)
-    .orderBy('charges.created_at', 'desc')
-    .orderBy('charges.id', 'desc')
-    .execute();
-  return rows.map(inContext);
-}
-
-// The charges whose ids `page` selects, in context, in list order.
-async function inContextOrdered(
-  db: Db,
-  page: SelectQueryBuilder<Database, 'charges', { id: string }>,
-): Promise<ChargeInContext[]> {
-  const rows = await chargeInContextQuery(db)
-    .where('charges.id', 'in', page)
-    .orderBy('charges.created_at')
-    .orderBy('charges.id')
-    .execute();
-  return rows.map(inContext);
-}
-
-// The filters besides company, kind and period (typed so that a new filter must be named here).
-const NARROWING_FILTERS: Record<Exclude<keyof ChargeListFilter, 'companyId' | 'kind' | 'from' | 'to' | 'now'>, true> = {
-  statuses: true,
-  platformStatus: true,
-  customerId: true,
-  subscription: true,
-  cpf: true,
-  cnpj: true,
-  locationPresent: true,
-  loteId: true,
-};
-
-function isPeriodOnly(f: ChargeListFilter): boolean {
-  return (Object.keys(NARROWING_FILTERS) as (keyof typeof NARROWING_FILTERS)[]).every((k) => f[k] === undefined);
-}
-
-async function listChargesOfPeriod(
-  db: Db,
-  filter: ChargeListFilter,
-  offset: number,
-  limit: number,
-): Promise<{ rows: ChargeInContext[]; total: number }> {
-  const to = filter.to ?? END_OF_TIME;
-  const kinds: ChargeKind[] = filter.kind ? [filter.kind] : ['cob', 'cobv'];
-  const landing = await landingInPeriod(db, filter.companyId, kinds, { from: filter.from ?? BEGINNING, to }, offset);
-  if (!landing.from) return { rows: [], total: landing.total };
-  const page = db
-    .selectFrom('charges')
-    .select('id')
-    .where('company_id', '=', filter.companyId)
-    .where('kind', 'in', kinds)
-    .where('created_at', '>=', landing.from)
-    .where('created_at', '<=', to)
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(landing.skip)
-    .limit(limit);
-  return { rows: await inContextOrdered(db, page), total: landing.total };
-}
-
-// Locations --------------------------------------------------------------------------------
-
-export async function insertLocation(
-  db: Db,
-  loc: { company_id: string; kind: ChargeKind; token: string; created_at: Date },
-): Promise<Location> {
-  return db
-    .insertInto('locations')
-    .values({ ...loc, charge_id: null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-function selectLocation(db: Db, companyId: string, id: number) {
-  return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-}
-
-export async function findLocation(db: Db, companyId: string, id: number): Promise<Location | undefined> {
-  return selectLocation(db, companyId, id).executeTakeFirst();
-}
-
-// The same row, locked FOR UPDATE until the transaction ends.
-export async function lockLocation(db: Db, companyId: string, id: number): Promise<Location | undefined> {
-  return selectLocation(db, companyId, id).forUpdate().executeTakeFirst();
-}
-
-export async function findLocationById(db: Db, id: number): Promise<Location | undefined> {
-  return db.selectFrom('locations').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function findLocationByToken(db: Db, token: string): Promise<Location | undefined> {
-  return db.selectFrom('locations').selectAll().where('token', '=', token).executeTakeFirst();
-}
-
-export async function setLocationCharge(db: Db, locationId: number, chargeId: string | null): Promise<Location> {
-  return db
-    .updateTable('locations')
-    .set(chargeId === null ? { charge_id: null } : { charge_id: chargeId, linked_once: true })
-    .where('id', '=', locationId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-export interface LocationListFilter {
-  companyId: string;
-  from?: Date;
-  to?: Date;
-  txidPresent?: boolean;
-  kind?: ChargeKind;
-}
-
-function locationListQuery(db: Db, f: LocationListFilter) {
-  let q = db.selectFrom('locations').where('company_id', '=', f.companyId);
-  if (f.from) q = q.where('created_at', '>=', f.from);
-  if (f.to) q = q.where('created_at', '<=', f.to);
-  if (f.kind) q = q.where('kind', '=', f.kind);
-  if (f.txidPresent !== undefined) q = q.where('charge_id', f.txidPresent ? 'is not' : 'is', null);
-  return q;
-}
-
-export async function listLocations(
-  db: Db,
-  filter: LocationListFilter,
-  offset: number,
-  limit: number,
-): Promise<{ rows: Location[]; total: number }> {
-  const rows = await locationListQuery(db, filter)
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const count = await locationListQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
-}
-
-export async function txidsOfCharges(db: Db, chargeIds: string[]): Promise<Map<string, string>> {
+// The txids of these charges, by charge id.
+export async function findTxidsOfCharges(db: Db, chargeIds: string[]): Promise<Map<string, string>> {
   if (chargeIds.length === 0) return new Map();
   const rows = await db.selectFrom('charges').select(['id', 'txid']).where('id', 'in', chargeIds).execute();
   return new Map(rows.map((r) => [r.id, r.txid]));
 }
 
-// Expiry ----------------------------------------------------------------------------------
+// Payment and expiry ----------------------------------------------------------------------
 
 // A charge in context with the account that receives its payment.
 export interface ReceivingAccount {
@@ -712,42 +420,29 @@ function chargeWithAccountQuery(db: Db) {
 type ChargeWithAccountRow = Awaited<ReturnType<ReturnType<typeof chargeWithAccountQuery>['executeTakeFirstOrThrow']>>;
 
 function withAccount({ acc_branch, acc_number, acc_status, ...row }: ChargeWithAccountRow): ChargeWithAccount {
-  return { ...inContext(row), account: { branch: acc_branch, account_number: acc_number, status: acc_status } };
+  return {
+    ...chargeInContextOfRow(row),
+    account: { branch: acc_branch, account_number: acc_number, status: acc_status },
+  };
 }
 
-// The charge a payment location serves, locked for its payment, with its receiving account.
-export async function lockChargeOfLocation(db: Db, token: string): Promise<ChargeWithAccount | undefined> {
-  const row = await chargeWithAccountQuery(db)
-    .where('locations.token', '=', token)
+// The charge a payment names, locked (FOR UPDATE) for its payment, with its receiving
+// account: by the payment location it is served at (its token, from the BR Code's URL, or its
+// id, which a boleto's barcode names), or by the company's txid.
+export type ChargePaymentKey = { locationToken: string } | { locationId: number } | { companyId: string; txid: string };
+
+export async function lockChargeWithAccount(db: Db, by: ChargePaymentKey): Promise<ChargeWithAccount | undefined> {
+  let q = chargeWithAccountQuery(db);
+  if ('txid' in by) q = q.where('charges.company_id', '=', by.companyId).where('charges.txid', '=', by.txid);
+  else {
+    q =
+      'locationId' in by
+        ? q.where('locations.id', '=', by.locationId)
+        : q.where('locations.token', '=', by.locationToken);
     // The location serves the charge (not only the charge pointing at it).
-    .whereRef('locations.charge_id', '=', 'charges.id')
-    .forUpdate('charges')
-    .executeTakeFirst();
-  return row && withAccount(row);
-}
-
-// The charge a payment location (by id: a boleto's barcode names it) serves, locked for its
-// payment, with its receiving account.
-export async function lockChargeOfLocationId(db: Db, locationId: number): Promise<ChargeWithAccount | undefined> {
-  const row = await chargeWithAccountQuery(db)
-    .where('locations.id', '=', locationId)
-    .whereRef('locations.charge_id', '=', 'charges.id')
-    .forUpdate('charges')
-    .executeTakeFirst();
-  return row && withAccount(row);
-}
-
-// A company's charge by txid, locked for its payment, with its receiving account.
-export async function lockChargeOfTxid(
-  db: Db,
-  companyId: string,
-  txid: string,
-): Promise<ChargeWithAccount | undefined> {
-  const row = await chargeWithAccountQuery(db)
-    .where('charges.company_id', '=', companyId)
-    .where('charges.txid', '=', txid)
-    .forUpdate('charges')
-    .executeTakeFirst();
+    q = q.whereRef('locations.charge_id', '=', 'charges.id');
+  }
+  const row = await q.forUpdate('charges').executeTakeFirst();
   return row && withAccount(row);
 }
 

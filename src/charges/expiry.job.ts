@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../db/clock';
 import { CHARGE_EXPIRED, chargeEventPayloadOf } from './charge-records';
-import * as repo from './charges.repository';
+import { claimExpiredCharges, markChargesExpired } from './charges.repository';
 
 export const CHARGE_EXPIRY_JOB = 'charges.expiry';
 const BATCH = 100;
@@ -24,7 +24,7 @@ export class ChargeExpiry {
     let total = 0;
     for (;;) {
       const done = await this.db.transaction().execute(async (trx) => {
-        const expired = await repo.claimExpiredCharges(trx, BATCH, companyId);
+        const expired = await claimExpiredCharges(trx, BATCH, companyId);
         const marks = [];
         for (const found of expired) {
           const { charge, company, account } = found;
@@ -48,7 +48,7 @@ export class ChargeExpiry {
             event: { id: randomUUID(), companyId: charge.company_id, type: CHARGE_EXPIRED, payload },
           });
         }
-        await repo.markChargesExpired(trx, marks);
+        await markChargesExpired(trx, marks);
         return expired.length;
       });
       total += done;

@@ -1,11 +1,17 @@
 // What money in (receivePix) needs from charges: find and lock the charge a payer is paying,
-// say how much is due, complete it, and render it for webhook payloads.
+// say how much is due, complete it.
 import type { Kysely } from 'kysely';
 import type { Charge, Database } from '../db/schema';
 import type { Cents } from '../lib/money';
 import { amountDueAt, chargeIdOfGlobalId, isPastExpiry, tokenOfLocationUrl } from './charge-model';
-import * as repo from './charges.repository';
-import { platformChargeView as buildView, type PlatformCharge } from './platform/platform.view';
+import {
+  type ChargeInContext,
+  type ChargeWithAccount,
+  findChargeByAnyId,
+  findChargeInContextByAnyId,
+  lockChargeWithAccount,
+  markChargePaid,
+} from './charges.repository';
 
 export type PaymentTarget = { locationUrl: string } | { companyId: string; txid: string } | { locationId: number };
 // When the payment happens: an instant, or the clock of the company the charge belongs to.
@@ -14,7 +20,7 @@ export interface PayableCharge {
   charge: Charge;
   amountDue: Cents;
   // The charge with its location, company and receiving account, as locked.
-  found: repo.ChargeWithAccount;
+  found: ChargeWithAccount;
   at: Date;
 }
 export type PayableFailure = { code: 'NOT_FOUND' | 'EXPIRED' | 'NOT_PAYABLE' | 'PAST_VALIDITY'; message: string };
@@ -31,16 +37,16 @@ export async function lockChargeForPayment(
   target: PaymentTarget,
   when: PaymentTime,
 ): Promise<LockResult> {
-  let found: repo.ChargeWithAccount | undefined;
+  let found: ChargeWithAccount | undefined;
   if ('locationUrl' in target) {
     const token = tokenOfLocationUrl(target.locationUrl);
-    found = token ? await repo.lockChargeOfLocation(trx, token) : undefined;
+    found = token ? await lockChargeWithAccount(trx, { locationToken: token }) : undefined;
     if (!found) return failure('NOT_FOUND', 'No charge is served at this location');
   } else if ('locationId' in target) {
-    found = await repo.lockChargeOfLocationId(trx, target.locationId);
+    found = await lockChargeWithAccount(trx, { locationId: target.locationId });
     if (!found) return failure('NOT_FOUND', 'No charge has this boleto');
   } else {
-    found = await repo.lockChargeOfTxid(trx, target.companyId, target.txid);
+    found = await lockChargeWithAccount(trx, { companyId: target.companyId, txid: target.txid });
     if (!found) return failure('NOT_FOUND', 'Charge not found');
   }
   const at = when instanceof Date ? when : await when(found.charge.company_id);
@@ -48,7 +54,7 @@ export async function lockChargeForPayment(
 }
 
 // Whether the charge can be paid at `at`, and how much is then due.
-function payableAt(found: repo.ChargeWithAccount, at: Date): LockResult {
+function payableAt(found: ChargeWithAccount, at: Date): LockResult {
   const { charge } = found;
   if (charge.status !== 'ATIVA') {
     return failure(
@@ -68,20 +74,10 @@ function payableAt(found: repo.ChargeWithAccount, at: Date): LockResult {
 
 // Marks the charge CONCLUIDA (paid_at = at) without a new revision: a payment is not a change
 // of the charge object.
-export async function completeCharge(trx: Kysely<Database>, found: repo.ChargeWithAccount, at: Date): Promise<Charge> {
+export async function completeCharge(trx: Kysely<Database>, found: ChargeWithAccount, at: Date): Promise<Charge> {
   const paid = { status: 'CONCLUIDA' as const, paid_at: at, updated_at: at };
-  await repo.markChargePaid(trx, found.charge.id, at);
+  await markChargePaid(trx, found.charge.id, at);
   return { ...found.charge, ...paid };
-}
-
-// The platform API's charge object (as GET /api/v1/charge/{id} answers it) for webhook payloads.
-export async function platformChargeView(
-  trx: Kysely<Database>,
-  charge: Charge,
-  publicUrl: string,
-  now: Date,
-): Promise<PlatformCharge> {
-  return buildView(trx, charge, publicUrl, now);
 }
 
 // The charge of a company by id (or globalID) or correlationID (platform paths), or by txid;
@@ -91,8 +87,8 @@ export async function findCompanyChargeInContext(
   db: Kysely<Database>,
   companyId: string,
   idOrCorrelationId: string,
-): Promise<repo.ChargeInContext | undefined> {
-  return repo.findChargeInContextByAnyId(db, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
+): Promise<ChargeInContext | undefined> {
+  return findChargeInContextByAnyId(db, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
 }
 
 export async function findCompanyCharge(
@@ -100,5 +96,5 @@ export async function findCompanyCharge(
   companyId: string,
   idOrCorrelationId: string,
 ): Promise<Charge | undefined> {
-  return repo.findChargeByAnyId(trx, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
+  return findChargeByAnyId(trx, companyId, idOrCorrelationId, chargeIdOfGlobalId(idOrCorrelationId));
 }

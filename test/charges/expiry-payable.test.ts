@@ -3,7 +3,8 @@
 // lock a charge by location or txid, the amount due, the refusals, completion.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeCharge, findCompanyCharge, lockChargeForPayment, platformChargeView } from '../../src/charges/payable';
+import { completeCharge, findCompanyCharge, lockChargeForPayment } from '../../src/charges/payable';
+import { platformChargeView } from '../../src/charges/platform/platform.view';
 import { listEventsOfCompany } from '../../src/events/events.repository';
 import { startTestServer, type TestServer } from '../support/server';
 import { advanceClock, chargesCompany, decodeBrCode, type ChargesCompany } from './support';

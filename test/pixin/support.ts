@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformSettings, StoredCobBody, StoredCobvBody } from '../../src/db/documents/charge-body';
 import { brCodeOf } from '../../src/charges/charge-model';
 import { createChargeRecord } from '../../src/charges/charge-records';
-import { findLocationById } from '../../src/charges/charges.repository';
+import { findLocationById } from '../../src/charges/locations.repository';
 import { recebedorOf } from '../../src/charges/standard/standard-bodies';
 import type { Kysely } from 'kysely';
 import type { Charge, Database } from '../../src/db/schema';

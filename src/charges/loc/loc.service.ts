@@ -8,7 +8,8 @@ import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
 import type { Clock } from '../../db/clock';
 import { newLocation, relocateCharge } from '../charge-records';
-import * as repo from '../charges.repository';
+import { findTxidsOfCharges, lockChargeById } from '../charges.repository';
+import { findLocation, listLocations, lockLocation, setLocationCharge } from '../locations.repository';
 import { locCompletaView, locView } from '../standard/standard.view';
 
 const NOT_FOUND = 'Payload location not found';
@@ -49,15 +50,15 @@ export class LocService {
   async get(principal: Principal, id: string) {
     const locationId = locationIdOf(id);
     const location =
-      locationId === undefined ? undefined : await repo.findLocation(this.db, principal.companyId, locationId);
+      locationId === undefined ? undefined : await findLocation(this.db, principal.companyId, locationId);
     if (!location) throw errors.notFound(NOT_FOUND);
-    const txids = await repo.txidsOfCharges(this.db, location.charge_id ? [location.charge_id] : []);
+    const txids = await findTxidsOfCharges(this.db, location.charge_id ? [location.charge_id] : []);
     return locCompletaView(location, this.publicUrl, location.charge_id ? txids.get(location.charge_id) : undefined);
   }
 
   async list(principal: Principal, query: LocListQuery) {
     const page = pixListQuery(query);
-    const { rows, total } = await repo.listLocations(
+    const { rows, total } = await listLocations(
       this.db,
       {
         companyId: principal.companyId,
@@ -69,7 +70,7 @@ export class LocService {
       page.offset,
       page.itensPorPagina,
     );
-    const txids = await repo.txidsOfCharges(
+    const txids = await findTxidsOfCharges(
       this.db,
       rows.flatMap((r) => (r.charge_id ? [r.charge_id] : [])),
     );
@@ -87,13 +88,12 @@ export class LocService {
   async unlink(principal: Principal, id: string) {
     const locationId = locationIdOf(id);
     return this.db.transaction().execute(async (trx) => {
-      const location =
-        locationId === undefined ? undefined : await repo.lockLocation(trx, principal.companyId, locationId);
+      const location = locationId === undefined ? undefined : await lockLocation(trx, principal.companyId, locationId);
       if (!location) throw errors.notFound(NOT_FOUND);
       if (location.charge_id) {
-        const charge = await repo.lockChargeById(trx, location.charge_id);
+        const charge = await lockChargeById(trx, location.charge_id);
         if (charge) await relocateCharge(trx, charge, null, await this.clock.now(principal.companyId, trx));
-        else await repo.setLocationCharge(trx, location.id, null);
+        else await setLocationCharge(trx, location.id, null);
       }
       return locView({ ...location, charge_id: null }, this.publicUrl);
     });

@@ -8,7 +8,7 @@ import type { operations } from '../../../generated/pix.types';
 import { pixListQuery, parametros } from '../../lib/paging';
 import type { Principal } from '../../identity/principal.types';
 import type { Clock } from '../../db/clock';
-import * as charges from '../charges.repository';
+import { findChargeByTxid } from '../charges.repository';
 import type { StandardChargesService } from '../standard/standard-charges.service';
 import type { BatchItemProblem, BatchItemRequest, PixSchemas } from '../../db/documents/charge-body';
 import * as repo from './lotecobv.repository';
@@ -96,7 +96,7 @@ export class LoteCobvService {
         return;
       }
       const taken: string[] = [];
-      for (const txid of txids) if (await charges.findChargeByTxid(trx, companyId, txid)) taken.push(txid);
+      for (const txid of txids) if (await findChargeByTxid(trx, companyId, txid)) taken.push(txid);
       taken.push(...(await repo.txidsInBatches(trx, companyId, txids)));
       if (taken.length) {
         throw invalid(
@@ -209,7 +209,7 @@ export class LoteCobvService {
     const created = new Map<string, Date>();
     for (const item of items) {
       if (item.status !== 'CRIADA') continue;
-      const charge = await charges.findChargeByTxid(this.db, item.company_id, item.txid);
+      const charge = await findChargeByTxid(this.db, item.company_id, item.txid);
       if (charge) created.set(item.txid, charge.created_at);
     }
     return {

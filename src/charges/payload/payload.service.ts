@@ -10,7 +10,7 @@ import { cents, formatDecimalAmount } from '../../lib/money';
 import type { PayloadKeyService } from '../../signing/payload-keys.service';
 import { expectCobBody, expectCobvBody } from '../../db/documents/charge-body';
 import { cobvAmountsOn, cobvLastDay } from '../charge-model';
-import * as repo from '../charges.repository';
+import { findLocationWithCharge } from '../locations.repository';
 import { isMunicipalityCode } from './municipality';
 
 const money = (v: number) => formatDecimalAmount(cents(v));
@@ -25,7 +25,7 @@ export class PayloadService {
   // The charge a token serves: 404 when it serves none (and never did), 410 when it did and
   // that charge is gone (unlinked or removed).
   private async chargeOf(token: string, kind: ChargeKind): Promise<Charge> {
-    const found = await repo.findLocationWithCharge(this.db, token);
+    const found = await findLocationWithCharge(this.db, token);
     const location = found?.location;
     if (!location || location.kind !== kind) throw errors.notFound('The location does not serve a charge');
     if (!location.charge_id) {

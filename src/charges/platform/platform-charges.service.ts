@@ -27,8 +27,15 @@ import {
   reviseChargeRecord,
 } from '../charge-records';
 import { recordEventsPart } from '../../events/events.service';
-import * as repo from '../charges.repository';
-import type { ChargeInContext } from '../charges.repository';
+import {
+  type ChargeInContext,
+  findChargeByPaymentLinkId,
+  findChargeInContextByAnyId,
+  lockChargeById,
+  lockChargeWithAccount,
+  updateCharge,
+} from '../charges.repository';
+import { listCharges, listChargesNewestFirst } from '../charge-lists.repository';
 import { findCompanyCharge, findCompanyChargeInContext } from '../payable';
 import { recebedorOf, cobBodyOf, cobvBodyOf } from '../standard/standard-bodies';
 import {
@@ -39,7 +46,7 @@ import {
   type ChargeCreatePayload,
   type PlatformPlan,
 } from './platform.rules';
-import { checkCobCreate, checkCobvCreate, type StandardInput } from '../standard/standard.rules';
+import { checkStandardBody, type StandardInput } from '../standard/standard.rules';
 import {
   expectCobBody,
   expectCobvBody,
@@ -80,7 +87,7 @@ export function standardBodyOf(
       ? { infoAdicionais: payload.additionalInfo.map((i) => ({ nome: i.key, valor: i.value })) }
       : {}),
   };
-  const checked = plan.kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(now));
+  const checked = checkStandardBody(plan.kind, input, brasiliaDate(now));
   // The standard's rules name the cob's fields, which this payload carries in its body.
   const issues = checked.map((i) => ({ ...i, in: 'body' as const }));
   if (issues.length) {
@@ -126,7 +133,7 @@ export class PlatformChargesService {
       // The correlationID is taken (the unique index said so, whether by an earlier charge or
       // a concurrent create): the charge that has it, or the refusal.
       if (!isUniqueViolation(error)) throw error;
-      const existing = await repo.findChargeInContextByAnyId(this.db, principal.companyId, payload.correlationID);
+      const existing = await findChargeInContextByAnyId(this.db, principal.companyId, payload.correlationID);
       if (!existing || existing.charge.correlation_id !== payload.correlationID) throw error;
       if (!returnExisting)
         throw errors.badRequest(DUPLICATE, [
@@ -209,10 +216,10 @@ export class PlatformChargesService {
     if (requested === undefined) return { paymentLinkId: randomUUID(), location: undefined as Location | undefined };
     const refuse = (message: string) => errors.validation([{ field: 'paymentLinkID', in: 'body', message }], message);
     if (await findStaticQrByPaymentLinkId(trx, requested)) throw refuse('paymentLinkID is in use by a static QR code');
-    const holder = await repo.findChargeByPaymentLinkId(trx, requested);
+    const holder = await findChargeByPaymentLinkId(trx, requested);
     if (!holder) return { paymentLinkId: requested, location: undefined };
     if (holder.company_id !== companyId) throw refuse('paymentLinkID is in use');
-    const previous = (await repo.lockChargeById(trx, holder.id))!;
+    const previous = (await lockChargeById(trx, holder.id))!;
     if (platformStatusOf(previous, now) === 'ACTIVE') throw refuse('paymentLinkID is in use by an active charge');
     let location: Location | undefined;
     if (payload.fixedLocation && previous.location_id !== null) {
@@ -222,7 +229,7 @@ export class PlatformChargesService {
         location = { ...claimed.location, charge_id: null };
       }
     }
-    await repo.updateCharge(trx, previous.id, { payment_link_id: randomUUID(), updated_at: now });
+    await updateCharge(trx, previous.id, { payment_link_id: randomUUID(), updated_at: now });
     return { paymentLinkId: requested, location };
   }
 
@@ -237,7 +244,7 @@ export class PlatformChargesService {
     let customerId: string | null | undefined;
     if (query.customer !== undefined)
       customerId = (await findCustomerByCorrelationId(this.db, principal.companyId, query.customer))?.id ?? null;
-    const { rows, total } = await repo.listCharges(
+    const { rows, total } = await listCharges(
       this.db,
       {
         companyId: principal.companyId,
@@ -262,7 +269,7 @@ export class PlatformChargesService {
     page: { before?: string; limit: number },
   ) {
     const now = await this.clock.now(principal.companyId);
-    const rows = await repo.listChargesNewestFirst(
+    const rows = await listChargesNewestFirst(
       this.db,
       {
         companyId: principal.companyId,
@@ -290,7 +297,7 @@ export class PlatformChargesService {
     await this.db.transaction().execute(async (trx) => {
       const found = await findCompanyCharge(trx, principal.companyId, id);
       if (!found) throw errors.notFound(NOT_FOUND);
-      const locked = (await repo.lockChargeOfTxid(trx, principal.companyId, found.txid))!;
+      const locked = (await lockChargeWithAccount(trx, { companyId: principal.companyId, txid: found.txid }))!;
       const charge = locked.charge;
       if (charge.status === 'CONCLUIDA') throw errors.badRequest('Cannot delete a completed charge');
       if (charge.status !== 'ATIVA') return;
@@ -319,7 +326,7 @@ export class PlatformChargesService {
       const now = await this.clock.now(principal.companyId, trx);
       const found = await findCompanyCharge(trx, principal.companyId, id);
       if (!found) throw errors.notFound(NOT_FOUND);
-      const charge = (await repo.lockChargeById(trx, found.id))!;
+      const charge = (await lockChargeById(trx, found.id))!;
       if (platformStatusOf(charge, now) !== 'ACTIVE') throw errors.badRequest('Only active charges can be changed');
       const at = new Date(expiresDate);
       if (at.getTime() <= now.getTime()) {

@@ -15,7 +15,7 @@ import {
   platformStatusOf,
   qrCodeImageUrlOf,
 } from '../charge-model';
-import { findLocationById } from '../charges.repository';
+import { findLocationById } from '../locations.repository';
 import { boletoOfCharge } from '../boleto-code';
 import { findCompany } from '../../identity/identity.public';
 import { isCobvBody, type PlatformSettings, type StoredCobBody } from '../../db/documents/charge-body';

@@ -12,7 +12,7 @@ import { findCompanyKey, type ReceivingKey } from '../../keys/keys.public';
 import type { CompanyDirectory } from '../../identity/companies.service';
 import { brasiliaDate } from '../../lib/brasilia';
 import type { Clock } from '../../db/clock';
-import { isValidTxid, newTxid } from '../../lib/ids';
+import { newTxid } from '../../lib/ids';
 import { cents, parseDecimalAmount } from '../../lib/money';
 import { pixView, paymentsOfCharges } from '../../pixin/pixin.public';
 import {
@@ -22,12 +22,18 @@ import {
   relocateCharge,
   reviseChargeRecord,
 } from '../charge-records';
-import * as repo from '../charges.repository';
-import type { ChargeInContext } from '../charges.repository';
+import {
+  type ChargeInContext,
+  findChargeInContextByTxid,
+  findChargeRevision,
+  lockChargeByTxid,
+  lockChargeInContextByTxid,
+} from '../charges.repository';
+import { listCharges } from '../charge-lists.repository';
 import { findBatchItemByTxid } from '../lotecobv/lotecobv.repository';
 import { chargeViewContext, type ChargeViewContext } from '../platform/platform.view';
 import { cobBodyOf, cobvBodyOf, inputOfBody, mergeRevision, recebedorOf, sameJson } from './standard-bodies';
-import { checkCobCreate, checkCobvCreate, cobTotal, type StandardInput } from './standard.rules';
+import { checkStandardBody, checkTxid, cobTotal, type StandardInput } from './standard.rules';
 import { isCobvBody, type PixSchemas, type StoredChargeBody } from '../../db/documents/charge-body';
 import { standardChargeView, type StandardChargeView } from './standard.view';
 
@@ -68,31 +74,32 @@ export class StandardChargesService {
     return this.put(principal, 'cob', newTxid(), input);
   }
 
-  // A PUT that creates a charge on an unused txid, without a location of its choosing, writes
-  // one statement (charge, location, revision and event, atomic on its own): tried first
-  // without BEGIN, the lock of the txid and COMMIT, four of its six round trips. Undefined
-  // when the full path has to answer: an invalid request (its errors come in the full path's
-  // order), a txid of a batch or already taken (the unique index says so).
+  // PUT's two paths run the same rules (checkTxid, then accept: the txid's use, the body, the
+  // receiving key), each written once. A PUT that creates a charge on an unused txid, without
+  // a location of its choosing, writes one statement (charge, location, revision and event,
+  // atomic on its own): tried first without BEGIN, the lock of the txid and COMMIT, four of
+  // its six round trips. Undefined when the full path has to answer: a refused request (its
+  // errors come in the full path's order), a txid already taken (the unique index says so).
   private async tryCreate(
     companyId: string,
     kind: ChargeKind,
     txid: string,
     input: StandardInput,
   ): Promise<ChargeInContext | undefined> {
-    if (input.loc !== undefined || !isValidTxid(txid)) return undefined;
+    if (input.loc !== undefined || checkTxid(txid).length) return undefined;
     const now = await this.clock.now(companyId);
-    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(now));
-    if (issues.length) return undefined;
-    if (kind === 'cobv' && (await findBatchItemByTxid(this.db, companyId, txid))) return undefined;
-    const key = await this.companies.receivingKey(companyId, input.chave!);
-    if (!key) return undefined;
-    const company = await this.companies.get(companyId);
+    const accepted = await this.accept(
+      this.db,
+      companyId,
+      kind,
+      txid,
+      input,
+      { existing: undefined, from: {}, now },
+      'any',
+    );
+    if (!accepted.ok) return undefined;
     try {
-      return await createChargeRecord(
-        this.db,
-        newStandardCharge({ companyId, kind, txid, input, key, company, creation: now, now }),
-        this.publicUrl,
-      );
+      return await createChargeRecord(this.db, accepted.record, this.publicUrl);
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
       throw error;
@@ -108,30 +115,54 @@ export class StandardChargesService {
     input: StandardInput,
     from: { loteId?: number },
   ): Promise<ChargeInContext> {
-    if (!isValidTxid(txid))
-      throw invalid(kind, [{ field: 'txid', message: 'txid must have 26 to 35 letters and digits', value: txid }]);
-    const found = await repo.lockChargeInContextByTxid(trx, companyId, txid);
+    const txidIssues = checkTxid(txid);
+    if (txidIssues.length) throw invalid(kind, txidIssues);
+    const found = await lockChargeInContextByTxid(trx, companyId, txid);
     const existing = found?.charge;
-    await checkPutTarget(trx, companyId, kind, txid, existing, from);
     const now = await this.clock.now(companyId, trx);
-    const creation = existing?.created_at ?? now;
-    const issues = kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, brasiliaDate(creation));
-    if (issues.length) throw invalid(kind, issues);
-    const key = await this.companies.receivingKey(companyId, input.chave!, trx);
-    if (!key)
-      throw invalid(kind, [
-        { field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! },
-      ]);
-    const company = await this.companies.get(companyId, trx);
+    const accepted = await this.accept(trx, companyId, kind, txid, input, { existing, from, now }, 'first');
+    if (!accepted.ok) throw invalid(kind, accepted.issues);
+    const { record } = accepted;
     const location = input.loc ? await this.claim(trx, companyId, kind, input.loc.id, existing?.id) : undefined;
-    const record = newStandardCharge({ companyId, kind, txid, input, key, company, creation, now });
     if (found && existing) {
-      const { body, value, expiresAt, dueDate, validityAfterDue } = record;
+      const { body, value, key, expiresAt, dueDate, validityAfterDue } = record;
       const revised = { body, value, pixKey: key.key, expiresAt, dueDate, validityAfterDue };
       return reviseExisting(trx, kind, { ...found, charge: existing }, location, revised, now);
     }
     const placed = { ...(location ? { location } : {}), ...(from.loteId !== undefined ? { loteId: from.loteId } : {}) };
     return createChargeRecord(trx, { ...record, ...placed }, this.publicUrl);
+  }
+
+  // The rules of PUT past its txid, for both paths, in the order their refusals come: the
+  // txid's use (checkPutTarget), the body on the charge's creation day (checkStandardBody,
+  // pure), the receiving key. Accepted, the charge as PUT writes it (`existing` keeps its
+  // creation). A new rule of PUT goes here, or into those checks, and holds on both paths.
+  // `refusal`: 'first' answers the refusal a client gets; 'any' (the fast path, which leaves
+  // the answer to the full path) only says whether one comes, a refused body before any read.
+  private async accept(
+    db: Kysely<Database>,
+    companyId: string,
+    kind: ChargeKind,
+    txid: string,
+    input: StandardInput,
+    on: { existing: Charge | undefined; from: { loteId?: number }; now: Date },
+    refusal: 'first' | 'any',
+  ): Promise<{ ok: true; record: NewChargeRecord } | { ok: false; issues: FieldIssue[] }> {
+    const { existing, from, now } = on;
+    const creation = existing?.created_at ?? now;
+    const bodyIssues = checkStandardBody(kind, input, brasiliaDate(creation));
+    if (bodyIssues.length && refusal === 'any') return { ok: false, issues: bodyIssues };
+    const targetIssues = await checkPutTarget(db, companyId, kind, txid, existing, from);
+    if (targetIssues.length) return { ok: false, issues: targetIssues };
+    if (bodyIssues.length) return { ok: false, issues: bodyIssues };
+    const key = await this.companies.receivingKey(companyId, input.chave!, db);
+    if (!key)
+      return {
+        ok: false,
+        issues: [{ field: 'chave', message: 'chave is not a Pix key of the receiving user', value: input.chave! }],
+      };
+    const company = await this.companies.get(companyId, db);
+    return { ok: true, record: newStandardCharge({ companyId, kind, txid, input, key, company, creation, now }) };
   }
 
   // PATCH /cob/{txid}, /cobv/{txid}.
@@ -157,7 +188,7 @@ export class StandardChargesService {
     input: StandardInput,
   ): Promise<Charge> {
     const now = await this.clock.now(companyId, trx);
-    const charge = await repo.lockChargeByTxid(trx, companyId, txid);
+    const charge = await lockChargeByTxid(trx, companyId, txid);
     if (!charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     const { status, loc, ...changes } = input;
     checkRemoval(kind, input);
@@ -169,7 +200,7 @@ export class StandardChargesService {
       return reviseChargeRecord(trx, charge, { body: charge.body, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now);
 
     const merged = mergeRevision(inputOfBody(charge.body), changes);
-    const issues = kind === 'cob' ? checkCobCreate(merged) : checkCobvCreate(merged, brasiliaDate(charge.created_at));
+    const issues = checkStandardBody(kind, merged, brasiliaDate(charge.created_at));
     if (issues.length) throw invalid(kind, issues);
     let key = { key: charge.pix_key };
     if (merged.chave !== charge.pix_key) {
@@ -198,12 +229,12 @@ export class StandardChargesService {
   get(principal: Principal, kind: 'cob', txid: string, revisao?: number): Promise<S['CobCompleta']>;
   get(principal: Principal, kind: 'cobv', txid: string, revisao?: number): Promise<S['CobVCompleta']>;
   async get(principal: Principal, kind: ChargeKind, txid: string, revisao?: number): Promise<StandardChargeRead> {
-    const found = await repo.findChargeInContextByTxid(this.db, principal.companyId, txid);
+    const found = await findChargeInContextByTxid(this.db, principal.companyId, txid);
     const charge = found?.charge;
     if (!found || !charge || charge.kind !== kind) throw errors.notFound(NOT_FOUND[kind]);
     let revision;
     if (revisao !== undefined) {
-      revision = await repo.findRevision(this.db, charge.id, revisao);
+      revision = await findChargeRevision(this.db, charge.id, revisao);
       if (!revision)
         throw errors.badRequest(`The charge has no revision ${revisao}`, [
           { field: 'revisao', message: 'this revision does not exist', value: String(revisao) },
@@ -221,7 +252,7 @@ export class StandardChargesService {
     query: StandardListQuery,
   ): Promise<{ parametros: S['ParametrosConsultaCob']; cobs: StandardChargeRead[] }> {
     const page = pixListQuery(query);
-    const { rows, total } = await repo.listCharges(
+    const { rows, total } = await listCharges(
       this.db,
       {
         companyId: principal.companyId,
@@ -266,7 +297,7 @@ export class StandardChargesService {
   async view(
     db: Kysely<Database>,
     charge: Charge,
-    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+    revision?: Awaited<ReturnType<typeof findChargeRevision>>,
     context?: ChargeViewContext,
   ): Promise<StandardChargeView> {
     return standardChargeView(charge, context ?? (await chargeViewContext(db, charge)), this.publicUrl, revision);
@@ -276,7 +307,7 @@ export class StandardChargesService {
   async viewWithPix(
     db: Kysely<Database>,
     charge: Charge,
-    revision: Awaited<ReturnType<typeof repo.findRevision>> | undefined,
+    revision: Awaited<ReturnType<typeof findChargeRevision>> | undefined,
     context: ChargeViewContext,
   ): Promise<StandardChargeRead> {
     if (charge.status !== 'CONCLUIDA') return this.view(db, charge, revision, context);
@@ -287,7 +318,7 @@ export class StandardChargesService {
   private viewWithPayment(
     found: ChargeViewContext & { charge: Charge },
     payment: { pix: PixReceived; devolutions: PixDevolution[] } | undefined,
-    revision?: Awaited<ReturnType<typeof repo.findRevision>>,
+    revision?: Awaited<ReturnType<typeof findChargeRevision>>,
   ): StandardChargeRead {
     const view = standardChargeView(found.charge, found, this.publicUrl, revision);
     return payment ? { ...view, pix: [pixView(payment.pix, payment.devolutions)] } : view;
@@ -306,23 +337,21 @@ function parseAmount(s: string) {
 // The txid PUT may use: not a charge of the other kind, not a batch item past CRIADA (a
 // batch's own items come with from.loteId).
 async function checkPutTarget(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   companyId: string,
   kind: ChargeKind,
   txid: string,
   existing: Charge | undefined,
   from: { loteId?: number },
-): Promise<void> {
+): Promise<FieldIssue[]> {
   if (existing && existing.kind !== kind)
-    throw invalid(kind, [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }]);
+    return [{ field: 'txid', message: `txid is in use by a ${existing.kind}`, value: txid }];
   // A batch item whose charge exists (a revision of it was refused) may be revised again.
-  if (kind !== 'cobv' || from.loteId !== undefined || existing) return;
-  const item = await findBatchItemByTxid(trx, companyId, txid);
-  if (item && item.status !== 'CRIADA') {
-    throw invalid(kind, [
-      { field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid },
-    ]);
-  }
+  if (kind !== 'cobv' || from.loteId !== undefined || existing) return [];
+  const item = await findBatchItemByTxid(db, companyId, txid);
+  if (item && item.status !== 'CRIADA')
+    return [{ field: 'txid', message: `txid belongs to a batch where its request is ${item.status}`, value: txid }];
+  return [];
 }
 
 // A charge of the standard as PUT writes it, `creation` being when it was first created (the

@@ -3,6 +3,8 @@
 // check returns the violations (field, message, value) of a body; an empty list is valid.
 import type { FieldIssue } from '../../errors/errors';
 import { endsAfterLastDate, isValidDate } from '../../lib/business-days';
+import type { ChargeKind } from '../../db/schema';
+import { isValidTxid } from '../../lib/ids';
 import { dueChargeAmount, type CobvDesconto } from '../../lib/due-charge';
 import { cents, parseDecimalAmount, type Cents } from '../../lib/money';
 import { isValidCnpj, isValidCpf } from '../../lib/taxid';
@@ -228,4 +230,16 @@ export function checkCobvCreate(input: StandardInput, today: string): FieldIssue
   out.push(...devedorIssues, ...checkTexts(input));
   if (due && isValidDate(due) && !beyondCalendar) out.push(...checkCobvValor(input.valor, due, validity));
   return out;
+}
+
+// The txid a PUT names: the first rule of PUT, answered alone before anything is read.
+export function checkTxid(txid: string): FieldIssue[] {
+  return isValidTxid(txid) ? [] : [issue('txid', 'txid must have 26 to 35 letters and digits', txid)];
+}
+
+// The body's rules for its kind, a cobv's dates against `creationDay` (the Brasília day the
+// charge is, or was first, created): every rule of a cob or cobv request that needs no
+// database, for PUT's two paths (the single-statement creation and the transaction) and PATCH.
+export function checkStandardBody(kind: ChargeKind, input: StandardInput, creationDay: string): FieldIssue[] {
+  return kind === 'cob' ? checkCobCreate(input) : checkCobvCreate(input, creationDay);
 }
