@@ -86,6 +86,8 @@ export interface Services {
   disputes: DisputesService;
   // events: the events API
   events: EventsService;
+  // funds-recovery: MED, the special return mechanism
+  fundsRecovery: FundsRecoveryService;
   // idempotency: the records of platform POSTs' Idempotency-Key
   idempotency: IdempotencyStore;
   // identity: companies and their clocks, applications, OAuth2 tokens
@@ -105,8 +107,6 @@ export interface Services {
   kycDelivery: KycServices['kycDelivery'];
   // limits
   limits: LimitsService;
-  // funds-recovery: MED, the special return mechanism
-  fundsRecovery: FundsRecoveryService;
   // partners
   partners: PartnersService;
   // payments: money out

@@ -120,9 +120,12 @@ test('a refund of a split charge takes the parts back in proportion', async () =
   // 5001 x 3000 / 10000 = 1500.3 and 5001 x 2000 / 10000 = 1000.2, rounded down.
   assert.is(await total(carrier), carrierBefore - 1500);
   assert.is(await subBalance(), subBefore - 1000);
-  // The receiver holds the whole refund until the rail settles it.
+  // The receiver's available balance gives up the whole refund at once: held (blocked) until
+  // the rail settles it, or already gone when the settlement job ran meanwhile.
   const shopAccount = (await server.client.get(`/api/v1/account/${shop.accountId}`, { auth: shop.appID })).body.account;
-  assert.equal([shopAccount.balance.total, shopAccount.balance.blocked], [shopBefore + 2500, 5001]);
+  const { total: shopTotal, blocked } = shopAccount.balance;
+  assert.is(shopTotal - blocked, shopBefore + 2500 - 5001);
+  assert.ok(blocked === 5001 || blocked === 0, `blocked ${blocked}`);
 });
 
 test('parts shrink in proportion when less than their sum is paid', () => {
