@@ -1,22 +1,28 @@
 // The composition root: every area's services, built once per process over one database
-// handle, each by its area's module (src/<area>/<area>.module.ts) or, for an area of one
-// service, here; the background jobs they run are the table of src/job-table.ts.
+// handle, each by its area's module (src/<area>/<area>.module.ts); the background jobs they
+// run are the table of src/job-table.ts.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type AccountsServices, buildAccountsServices } from './accounts/accounts.module';
-import { BoletosService } from './boletos/boletos.service';
+import type { BoletosService } from './boletos/boletos.service';
+import { buildBoletosService } from './boletos/boletos.module';
 import type { CashbackService } from './cashback/cashback.service';
 import { buildCashbackService } from './cashback/cashback.module';
 import { buildChargesServices, type ChargesServices } from './charges/charges.module';
 import type { Config } from './config';
-import { CustomersService } from './customers/customers.service';
-import { DashboardSessionService } from './dashboard/sessions.service';
+import type { CustomersService } from './customers/customers.service';
+import { buildCustomersService } from './customers/customers.module';
+import type { DashboardSessionService } from './dashboard/sessions.service';
+import { buildDashboardSessionService } from './dashboard/dashboard.module';
 import type { ChangeFeed } from './db/change-feed';
 import type { Clock } from './db/clock';
 import type { Database } from './db/schema';
-import { DecodeService } from './decode/decode.service';
-import { DirectoryService } from './directory/directory.service';
-import { DisputesService } from './disputes/disputes.service';
+import type { DecodeService } from './decode/decode.service';
+import { buildDecodeService } from './decode/decode.module';
+import type { DirectoryService } from './directory/directory.service';
+import { buildDirectoryService } from './directory/directory.module';
+import type { DisputesService } from './disputes/disputes.service';
+import { buildDisputesService } from './disputes/disputes.module';
 import { eventSamples } from './event-samples';
 import type { EventsService } from './events/events.service';
 import { buildEventsService } from './events/events.module';
@@ -29,25 +35,32 @@ import { buildKeysServices, type KeysServices } from './keys/keys.module';
 import { buildKycServices, type KycServices } from './kyc/kyc.module';
 import type { LimitsService } from './limits/limits.service';
 import { buildLimitsService } from './limits/limits.module';
-import { FundsRecoveryService } from './funds-recovery/funds-recovery.service';
-import { PartnersService } from './partners/partners.service';
+import type { FundsRecoveryService } from './funds-recovery/funds-recovery.service';
+import { buildFundsRecoveryService } from './funds-recovery/funds-recovery.module';
+import type { PartnersService } from './partners/partners.service';
+import { buildPartnersService } from './partners/partners.module';
 import type { PaymentsService } from './payments/payments.service';
 import { buildPaymentsService } from './payments/payments.module';
 import type { PixInService } from './pixin/pixin.service';
 import { buildPixInService } from './pixin/pixin.module';
-import { QrCodesService } from './qrcodes/qrcodes.service';
+import type { QrCodesService } from './qrcodes/qrcodes.service';
+import { buildQrCodesService } from './qrcodes/qrcodes.module';
 import type { Rail } from './rail/rail.public';
 import { buildRail } from './rail/rail.module';
-import { ReceiptsService } from './receipts/receipts.service';
+import type { ReceiptsService } from './receipts/receipts.service';
+import { buildReceiptsService } from './receipts/receipts.module';
 import { buildRecurrencesServices, type RecurrencesServices } from './recurrences/recurrences.module';
 import type { RequestLogService } from './request-logs/request-logs.service';
 import { buildRequestLogService } from './request-logs/request-logs.module';
-import { SandboxService } from './sandbox/sandbox.service';
+import type { SandboxService } from './sandbox/sandbox.service';
+import { buildSandboxService } from './sandbox/sandbox.module';
 import { buildSigningServices, type SigningServices } from './signing/signing.module';
-import { SubAccountsService } from './subaccounts/subaccounts.service';
+import type { SubAccountsService } from './subaccounts/subaccounts.service';
+import { buildSubAccountsService } from './subaccounts/subaccounts.module';
 import { buildSubscriptionsServices, type SubscriptionsServices } from './subscriptions/subscriptions.module';
 import { buildTlsServices, type TlsServices } from './tls/tls.module';
-import { TransactionsService } from './transactions/transactions.service';
+import type { TransactionsService } from './transactions/transactions.service';
+import { buildTransactionsService } from './transactions/transactions.module';
 import { buildTransfersServices, type TransfersServices } from './transfers/transfers.module';
 import { buildWebhookServices, type WebhookServices } from './webhooks/webhooks.module';
 import { platformScopes } from '../generated/platform.scopes';
@@ -179,20 +192,20 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
   const webhookDeps = { config, db, clock, keys: signingKeys, jobs, log, companies, changes, tls, eventSamples };
   const webhooks = buildWebhookServices(webhookDeps);
   const transfers = buildTransfersServices({ db, clock });
-  const transactions = new TransactionsService(db);
+  const transactions = buildTransactionsService({ db });
   return {
     config,
     db,
     jobs,
     ...buildAccountsServices({ db, clock, limits, companies }),
-    boletos: new BoletosService(db, clock, config.publicUrl),
+    boletos: buildBoletosService({ config, db, clock }),
     cashback: buildCashbackService({ db, clock }),
     ...charges,
-    customers: new CustomersService(db, clock),
-    dashboardSessions: new DashboardSessionService(db, changes, identity, config.dashboard),
-    decode: new DecodeService(config.publicUrl),
-    directory: new DirectoryService(),
-    disputes: new DisputesService(db, clock),
+    customers: buildCustomersService({ db, clock }),
+    dashboardSessions: buildDashboardSessionService({ config, db, changes, identity }),
+    decode: buildDecodeService({ config }),
+    directory: buildDirectoryService(),
+    disputes: buildDisputesService({ db, clock }),
     events: buildEventsService({ config, db }),
     idempotency: buildIdempotencyStore({ db, clock }),
     ...identityArea,
@@ -200,19 +213,19 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     ...keys,
     ...buildKycServices({ config, db, clock, log }),
     limits,
-    fundsRecovery: new FundsRecoveryService(db, clock),
-    partners: new PartnersService(db, clock, scopes),
+    fundsRecovery: buildFundsRecoveryService({ db, clock }),
+    partners: buildPartnersService({ db, clock, scopes }),
     payments: buildPaymentsService({ config, db, clock, rail, limits, keyLookups: keys.keyLookups, companies }),
     pixin: buildPixInService({ config, db, clock }),
-    qrcodes: new QrCodesService(db, clock, config.publicUrl),
+    qrcodes: buildQrCodesService({ config, db, clock }),
     rail,
-    receipts: new ReceiptsService(transactions, clock),
+    receipts: buildReceiptsService({ transactions, clock }),
     ...recurrences,
     requestLogs: buildRequestLogService({ config, db, log }),
-    sandbox: new SandboxService(identity, clock),
+    sandbox: buildSandboxService({ identity, clock }),
     signingKeys,
     payloadKeys,
-    subaccounts: new SubAccountsService(db, clock, companies),
+    subaccounts: buildSubAccountsService({ db, clock, companies }),
     ...subscriptions,
     ...tls,
     transactions,
