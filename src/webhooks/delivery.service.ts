@@ -49,8 +49,6 @@ const MAX_IN_FLIGHT = 64;
 export const PER_RECEIVER = 8;
 // Signatures of recent events kept (one per event: its deliveries go out together).
 const SIGNATURES_KEPT = 4096;
-// Attempts written in one statement at most (a backlog's group commit).
-const RECORD_BATCH = 64;
 // Recording an attempt is retried until this long before its lease expires.
 const LEASE_MARGIN_MS = 5000;
 
@@ -96,9 +94,6 @@ export class WebhookDeliveryService {
   private readonly environment: AccountEnvironment;
   private readonly receivers = new Limits(PER_RECEIVER);
   private readonly signatures = new EventSignatures();
-  // Attempts of a request are written alone; the worker's in batches (AttemptRecorder).
-  private readonly alone: AttemptRecorder;
-  private readonly batched: AttemptRecorder;
   private nudged = false;
   private heard: (() => void) | undefined;
 
@@ -115,8 +110,6 @@ export class WebhookDeliveryService {
     // live worker never loses its lease mid-attempt.
     this.leaseMs = this.timeoutMs * Math.ceil(MAX_IN_FLIGHT / PER_RECEIVER) + 30_000;
     this.environment = config.sandbox ? 'TESTING' : 'PRODUCTION';
-    this.alone = new SingleRecorder(db);
-    this.batched = new BatchingRecorder(db);
   }
 
   // The outbox has new events (a NOTIFY from the trigger on events, heard by any process):
@@ -192,7 +185,7 @@ export class WebhookDeliveryService {
     const receiver = this.receivers.of(targetUrl(webhook).origin);
     await receiver.acquire();
     try {
-      const result = await this.attempt(delivery, webhook, token, { manual: false, recorder: this.batched });
+      const result = await this.attempt(delivery, webhook, token, { manual: false });
       stats.attempted++;
       if (result.ok) stats.succeeded++;
       else retried.push(delivery.id);
@@ -252,7 +245,7 @@ export class WebhookDeliveryService {
     const token = randomUUID();
     const delivery = await repo.leaseDelivery(this.db, companyId, deliveryId, this.leaseMs, token);
     if (!delivery) return undefined;
-    await this.attempt(delivery, webhook, token, { manual: true, recorder: this.alone });
+    await this.attempt(delivery, webhook, token, { manual: true });
     return delivery;
   }
 
@@ -261,7 +254,7 @@ export class WebhookDeliveryService {
   async sendTest(webhook: Webhook, row: repo.NewDelivery, also: WritePart): Promise<WebhookDelivery> {
     const token = randomUUID();
     const delivery = await repo.insertLeasedDelivery(this.db, row, [also], { token, ms: this.leaseMs });
-    await this.attempt(delivery, webhook, token, { manual: false, recorder: this.alone });
+    await this.attempt(delivery, webhook, token, { manual: false });
     return delivery;
   }
 
@@ -270,7 +263,7 @@ export class WebhookDeliveryService {
     delivery: WebhookDelivery,
     webhook: Webhook,
     token: string,
-    { manual, recorder }: { manual: boolean; recorder: AttemptRecorder },
+    { manual }: { manual: boolean },
   ): Promise<Attempt> {
     const at = new Date();
     const url = targetUrl(webhook);
@@ -292,11 +285,7 @@ export class WebhookDeliveryService {
       tls: attempt.tls,
       probe,
     };
-    const held = await this.recordAttempt(
-      recorder,
-      { token, attempt: record, outcome },
-      at.getTime() + this.leaseMs - LEASE_MARGIN_MS,
-    );
+    const held = await this.recordAttempt(token, record, outcome, at.getTime() + this.leaseMs - LEASE_MARGIN_MS);
     if (!held)
       this.log.warn({ deliveryId: delivery.id }, 'webhook delivery lease lost (or delivery deleted) during an attempt');
     const fields = {
@@ -350,14 +339,14 @@ export class WebhookDeliveryService {
   // restart, a failover) is waited for while the lease holds: given up, the delivery would be
   // sent again when the lease expires, though the receiver already has it.
   private async recordAttempt(
-    recorder: AttemptRecorder,
-    item: repo.AttemptToRecord,
+    token: string,
+    record: repo.AttemptRecord,
+    outcome: repo.DeliveryOutcome | undefined,
     leaseEndsAt: number,
   ): Promise<boolean> {
-    const record = item.attempt;
     for (let waitMs = 200; ; waitMs = Math.min(waitMs * 2, 2000)) {
       try {
-        return await recorder.record(item);
+        return await repo.recordAttempt(this.db, token, record, outcome);
       } catch (err) {
         // The webhook (and with it the delivery) was deleted during the attempt: nothing to log.
         if (isForeignKeyViolation(err)) return false;
@@ -453,66 +442,4 @@ export function targetUrl(webhook: Webhook): URL {
   const callback = Object.values(PIX_CALLBACKS).find((c) => c.kind === webhook.kind);
   if (callback) url.pathname = url.pathname.replace(/\/+$/, '') + callback.path;
   return url;
-}
-
-// Where an attempt's outcome is written. A request's attempt (a manual redelivery, a test
-// event) is written alone, in its own statement counted to the request; the worker's are
-// batched.
-interface AttemptRecorder {
-  record(item: repo.AttemptToRecord): Promise<boolean>;
-}
-
-class SingleRecorder implements AttemptRecorder {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async record(item: repo.AttemptToRecord): Promise<boolean> {
-    return (await repo.recordAttempts(this.db, [item])).has(item.attempt.deliveryId);
-  }
-}
-
-interface Waiting {
-  item: repo.AttemptToRecord;
-  resolve: (held: boolean) => void;
-  reject: (error: unknown) => void;
-}
-
-// Group commit of the worker's attempts: one statement at a time, and the attempts that end
-// while it runs go together in the next one. At a trickle each is written at once; with a
-// backlog, dozens share a round trip (on this machine each statement's send and wake-up cost
-// more than the SQL, and one per delivery capped the drain near 150 a second).
-class BatchingRecorder implements AttemptRecorder {
-  private readonly queue: Waiting[] = [];
-  private writing = false;
-
-  constructor(private readonly db: Kysely<Database>) {}
-
-  record(item: repo.AttemptToRecord): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.writing) void this.writeAll();
-    });
-  }
-
-  private async writeAll(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.queue.length > 0) await this.write(this.queue.splice(0, RECORD_BATCH));
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  private async write(batch: Waiting[]): Promise<void> {
-    try {
-      const held = await repo.recordAttempts(
-        this.db,
-        batch.map((w) => w.item),
-      );
-      for (const w of batch) w.resolve(held.has(w.item.attempt.deliveryId));
-    } catch (error) {
-      // One delivery deleted meanwhile fails the statement for all: the others go alone.
-      if (batch.length > 1 && isForeignKeyViolation(error)) for (const w of batch) await this.write([w]);
-      else for (const w of batch) w.reject(error);
-    }
-  }
 }

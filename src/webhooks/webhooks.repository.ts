@@ -317,68 +317,48 @@ export interface DeliveryOutcome {
   nextInMs: number | null;
 }
 
-export interface AttemptToRecord {
-  token: string;
-  attempt: AttemptRecord;
-  outcome: DeliveryOutcome | undefined;
-}
-
-// Sets each delivery's outcome and releases it while its caller still holds the lease, and
-// logs the attempts, in one statement for the whole batch: the first thing done after the
-// receivers answered, so that a success is on record one round trip later (a process that
-// dies before that has the delivery sent again when its lease expires). Answers the ids of
-// the deliveries whose lease was still held.
-export async function recordAttempts(db: Db, batch: readonly AttemptToRecord[]): Promise<Set<string>> {
-  const input = batch.map(({ token, attempt, outcome }) => ({
-    id: attempt.deliveryId,
-    token,
-    decided: outcome !== undefined,
-    status: outcome?.status ?? null,
-    attempt_count: outcome?.attemptCount ?? null,
-    next_in_ms: outcome?.nextInMs ?? null,
-    attempted_at: attempt.at.toISOString(),
-    status_code: attempt.statusCode,
-    latency_ms: attempt.latencyMs,
-    error: attempt.error,
-    manual: attempt.manual,
-    url: attempt.url,
-    request_headers: attempt.requestHeaders,
-    response_headers: attempt.response?.headers ?? null,
-    response_body: attempt.response?.body ?? null,
-    response_body_truncated: attempt.response?.bodyTruncated ?? null,
-    error_class: attempt.errorClass,
-    error_code: attempt.errorCode,
-    tls: attempt.tls,
-    probe: attempt.probe,
-  }));
-  const { rows } = await sql<{ id: string }>`
-    with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(id text, token text, decided boolean,
-        status text, attempt_count integer, next_in_ms double precision, attempted_at timestamptz, status_code integer,
-        latency_ms integer, error text, manual boolean, url text, request_headers jsonb, response_headers jsonb,
-        response_body text, response_body_truncated boolean, error_class text, error_code text, tls jsonb, probe jsonb)),
-    outcome as (
-      update webhook_deliveries set
-        status = case when i.decided then i.status else webhook_deliveries.status end,
-        attempt_count = case when i.decided then i.attempt_count else webhook_deliveries.attempt_count end,
-        next_attempt_at = case
-          when not i.decided then webhook_deliveries.next_attempt_at
-          when i.next_in_ms is null then null
-          else ${deliveryNow()} + i.next_in_ms * interval '1 millisecond' end,
-        lease_token = null, lease_until = null, updated_at = now()
-      from input i
-      where webhook_deliveries.id = i.id and webhook_deliveries.lease_token = i.token
-      returning webhook_deliveries.id),
+// Sets the delivery's outcome and releases it while the caller still holds the lease, and
+// logs the attempt, in one statement: the first thing done after the receiver answered, so
+// that a success is on record one round trip later (a process that dies before that has the
+// delivery sent again when its lease expires). Answers whether the lease was still held.
+export async function recordAttempt(
+  db: Db,
+  token: string,
+  attempt: AttemptRecord,
+  outcome: DeliveryOutcome | undefined,
+): Promise<boolean> {
+  const response = attempt.response;
+  const { rows } = await sql<{ held: number }>`
+    with outcome as (${db
+      .updateTable('webhook_deliveries')
+      .set({
+        ...(outcome
+          ? {
+              status: outcome.status,
+              attempt_count: outcome.attemptCount,
+              next_attempt_at: outcome.nextInMs === null ? null : deliveryNow(outcome.nextInMs),
+            }
+          : {}),
+        lease_token: null,
+        lease_until: null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', attempt.deliveryId)
+      .where('lease_token', '=', token)
+      .returning('id')}),
     logged as (
       -- logged only while the delivery exists (its webhook may have been deleted meanwhile)
       insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, manual, url,
         request_headers, response_headers, response_body, response_body_truncated, error_class, error_code,
         tls, probe)
-      select i.id, i.attempted_at, i.status_code, i.latency_ms, i.error, i.manual, i.url, i.request_headers,
-        i.response_headers, i.response_body, i.response_body_truncated, i.error_class, i.error_code, i.tls, i.probe
-      from input i where exists (select 1 from webhook_deliveries d where d.id = i.id))
-    select id from outcome`.execute(db);
-  return new Set(rows.map((row) => row.id));
+      select id, ${attempt.at}, ${attempt.statusCode}::integer, ${attempt.latencyMs}::integer, ${attempt.error}::text,
+        ${attempt.manual}::boolean, ${attempt.url}::text, ${JSON.stringify(attempt.requestHeaders)}::jsonb,
+        ${response ? JSON.stringify(response.headers) : null}::jsonb, ${response?.body ?? null}::text,
+        ${response?.bodyTruncated ?? null}::boolean, ${attempt.errorClass}::text, ${attempt.errorCode}::text,
+        ${attempt.tls ? JSON.stringify(attempt.tls) : null}::jsonb, ${attempt.probe ? JSON.stringify(attempt.probe) : null}::jsonb
+      from webhook_deliveries where id = ${attempt.deliveryId})
+    select count(*)::integer as held from outcome`.execute(db);
+  return Number(rows[0]?.held ?? 0) > 0;
 }
 
 export async function findDeliveryOfWebhook(
