@@ -39,9 +39,9 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getCharge: { max: 1, target: 1 }, // a read of one object
   deleteCharge: { max: 5 },
   updateChargeExpiry: { max: 7 },
-  listChargeRefunds: { max: 3 },
+  listChargeRefunds: { max: 2 },
   createChargeRefund: { max: 12 }, // +1: the parts of a split payment, taken back in proportion
-  listRefunds: { max: 2 },
+  listRefunds: { max: 1 },
   createRefund: { max: 10 },
   getRefund: { max: 1 },
   listRequestLogs: { max: 1, target: 1 }, // the page and its count in one statement
@@ -59,7 +59,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   cancelFundsRecovery: { max: 4 },
   createKycOnboarding: { max: 9 },
   submitKycOnboarding: { max: 9 },
-  listKycRepresentatives: { max: 6 },
+  listKycRepresentatives: { max: 5 },
   createKycRepresentative: { max: 9 },
   sendKycRepresentativeEmailCode: { max: 12 },
   verifyKycRepresentativeEmailCode: { max: 7 },
@@ -108,7 +108,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getInstallment: { max: 2 },
   createInstallmentCobr: { max: 14 }, // the cobr as POST /pix/v2/cobr makes it, plus the installment
   retryInstallmentCobr: { max: 8 },
-  listTransactions: { max: 2 },
+  listTransactions: { max: 1 },
   getTransaction: { max: 2 },
   listWebhooks: { max: 2 },
   createWebhook: { max: 4 },
@@ -170,7 +170,7 @@ export const ROUND_TRIPS: Record<string, Budget> = {
   getLoc: { max: 2 },
   unlinkLocTxid: { max: 6 },
   getPix: { max: 2 },
-  listPix: { max: 2 },
+  listPix: { max: 1 },
   getDevolucao: { max: 1 },
   putDevolucao: { max: 9, target: 12 }, // a devolution; +1: the parts of a split payment
   getWebhook: { max: 1 },
