@@ -5,16 +5,7 @@
 // (section on dynamic QR codes / JWS definitions) lists RSASSA-PSS and ECDSA algorithms (PS256,
 // PS384, PS512, ES256, ...) for signing the payload and does not list RS256, so PS256 is the default.
 // RS256 stays available through the optional `alg` argument for interoperability tests.
-import {
-  constants,
-  createHash,
-  createPrivateKey,
-  type KeyObject,
-  randomBytes,
-  sign,
-  type SignKeyObjectInput,
-  webcrypto,
-} from 'node:crypto';
+import { constants, createHash, randomBytes, type SignKeyObjectInput, webcrypto } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
 import {
   type CompactJWSHeaderParameters,
@@ -26,6 +17,7 @@ import {
   exportJWK,
 } from 'jose';
 import { type Result, fail, ok } from './money';
+import { privateKeyOf, signSha256 } from './rsa-sign';
 
 export type SigningAlg = 'PS256' | 'RS256';
 
@@ -131,11 +123,10 @@ export function jwksOf(materials: SigningMaterial[]): { keys: PublicSigningJwk[]
   return { keys: materials.map((m) => ({ ...m.publicJwk, x5c: [...m.publicJwk.x5c] })) };
 }
 
-// What signing with one key needs, made once per key and location URL: the private key
-// object (parsing PKCS#8 costs more than a signature) and the protected header, already
-// base64url-encoded (it is the same for every payload of that key).
+// What signing with one key needs, made once per key and location URL: the signature options
+// (the parsed key and its padding) and the protected header, already base64url-encoded (it is
+// the same for every payload of that key).
 interface Signer {
-  key: KeyObject;
   options: SignKeyObjectInput;
   header: string;
 }
@@ -147,28 +138,26 @@ function signerOf(material: SigningMaterial, jku: string): Signer {
   const id = `${material.kid}\n${jku}\n${material.privateKeyPkcs8Pem}`;
   let signer = signers.get(id);
   if (!signer) {
-    const key = createPrivateKey(material.privateKeyPkcs8Pem);
+    const key = privateKeyOf(material.privateKeyPkcs8Pem);
     // PS256: RSASSA-PSS with SHA-256 and a salt as long as the hash (RFC 7518 section 3.5).
     const options: SignKeyObjectInput =
       material.alg === 'PS256'
         ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
         : { key, padding: constants.RSA_PKCS1_PADDING };
     const header = { alg: material.alg, kid: material.kid, jku, x5t: material.x5t };
-    signer = { key, options, header: Buffer.from(JSON.stringify(header)).toString('base64url') };
+    signer = { options, header: Buffer.from(JSON.stringify(header)).toString('base64url') };
     if (signers.size >= MAX_SIGNERS) signers.clear();
     signers.set(id, signer);
   }
   return signer;
 }
 
-// Signs a JSON payload as a compact JWS with protected header { alg, kid, jku, x5t }. The
-// signature runs on libuv's thread pool (crypto.sign with a callback), off the event loop.
+// Signs a JSON payload as a compact JWS with protected header { alg, kid, jku, x5t }, off the
+// event loop (src/lib/rsa-sign.ts).
 export async function signCompactJws(payload: object, material: SigningMaterial, jku: string): Promise<string> {
   const signer = signerOf(material, jku);
   const input = `${signer.header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  const signature = await new Promise<Buffer>((resolve, reject) =>
-    sign('sha256', Buffer.from(input), signer.options, (error, bytes) => (error ? reject(error) : resolve(bytes))),
-  );
+  const signature = await signSha256(input, signer.options);
   return `${input}.${signature.toString('base64url')}`;
 }
 

@@ -7,16 +7,14 @@
 import {
   createHash,
   createHmac,
-  createPrivateKey,
   createPublicKey,
   createVerify,
   generateKeyPair,
-  type KeyObject,
   randomBytes,
-  sign,
   timingSafeEqual,
 } from 'node:crypto';
 import { promisify } from 'node:util';
+import { privateKeyOf, signSha256 } from '../lib/rsa-sign';
 import type { NewKeyMaterial } from '../signing/signing.service';
 
 export { hmacSignature, SIGNATURE_HEADER } from '../lib/webhook-hmac';
@@ -44,30 +42,9 @@ export function verifyHmacSignature(
   return match ? { ok: true } : { ok: false, reason: 'mismatch' };
 }
 
-// Parsed private keys by PEM: parsing PKCS#8 costs about a third of an RSA signature. Keys
-// rotate rarely; the map is cleared past a few.
-const privateKeys = new Map<string, KeyObject>();
-const PRIVATE_KEYS_KEPT = 8;
-
-function privateKeyOf(pem: string): KeyObject {
-  let key = privateKeys.get(pem);
-  if (!key) {
-    if (privateKeys.size >= PRIVATE_KEYS_KEPT) privateKeys.clear();
-    key = createPrivateKey(pem);
-    privateKeys.set(pem, key);
-  }
-  return key;
-}
-
-// RSA-SHA256 (PKCS#1 v1.5), base64. The signature runs on libuv's thread pool (crypto.sign
-// with a callback), so a backlog of deliveries does not hold the event loop for each one.
-export function rsaSignature(privateKeyPem: string, body: string): Promise<string> {
-  const key = privateKeyOf(privateKeyPem);
-  return new Promise((resolve, reject) =>
-    sign('sha256', Buffer.from(body), key, (error, bytes) =>
-      error ? reject(error) : resolve(bytes.toString('base64')),
-    ),
-  );
+// RSA-SHA256 (PKCS#1 v1.5), base64, off the event loop (src/lib/rsa-sign.ts).
+export async function rsaSignature(privateKeyPem: string, body: string): Promise<string> {
+  return (await signSha256(body, { key: privateKeyOf(privateKeyPem) })).toString('base64');
 }
 
 export function verifyRsaSignature(publicKeyPem: string, body: string, signature: string): boolean {
