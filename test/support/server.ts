@@ -143,6 +143,23 @@ export interface RequestOptions {
   auth?: string;
 }
 
+// A kept-alive connection the server closed (its 5 s keep-alive timeout) just as the client
+// sent on it: the request never reached a handler, so it is sent once more on a new
+// connection, as browsers and HTTP client libraries do. It happens when a test blocks the
+// event loop for seconds (decoding a 4096-pixel QR image on a loaded machine): the request is
+// written before either side's idle timer ran, then the server's timer closes the socket.
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (!code || !STALE_CONNECTION.has(code)) throw error;
+    return await fetch(url, init);
+  }
+}
+
 export class TestClient {
   constructor(readonly baseUrl: string) {}
 
@@ -158,7 +175,7 @@ export class TestClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetchOnce(this.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
     const type = res.headers.get('content-type') ?? '';
     if (/image\//.test(type)) {
       const buffer = Buffer.from(await res.arrayBuffer());
