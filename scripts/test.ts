@@ -1,13 +1,25 @@
-// Runs every test file in its own process (each gets a fresh database), two at a time,
-// and ends with one line "N passed, N failed" (the totals of all files). Exits non-zero on
-// any failure. Usage: tsx scripts/test.ts [substring filters...]
-import { spawn } from 'node:child_process';
+// Runs every test file, two at a time, and ends with one line "N passed, N failed" (the
+// totals of all files). Exits non-zero on any failure.
+// Usage: tsx scripts/test.ts [substring filters...]
+//
+// Each file starts its own servers on fresh databases. The files run one after another in a
+// few long-lived processes (scripts/test-process.ts), which load the modules, the request
+// validators and the embedded database's code once instead of once per file.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { TestProcess } from './test-process';
 
-const ROOT = resolve(import.meta.dirname, '..');
+// The folder whose test/ is run and whose .tmp/ keeps the template and the last times
+// (TEST_ROOT: the runner's own test runs it on planted files).
+const ROOT = resolve(process.env.TEST_ROOT ?? join(import.meta.dirname, '..'));
 const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
+const PROCESS_OPTIONS = {
+  cwd: ROOT,
+  timeoutMs: FILE_TIMEOUT_MS,
+  maxFiles: Number(process.env.TEST_FILES_PER_PROCESS ?? 25),
+  maxRssMb: 1536,
+};
 const filters = process.argv.slice(2);
 
 function findTests(dir: string): string[] {
@@ -27,34 +39,18 @@ interface FileResult {
   ms: number;
 }
 
-function runFile(file: string): Promise<FileResult> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
-      cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      output += `\n(timed out after ${FILE_TIMEOUT_MS} ms)\n`;
-      child.kill('SIGKILL');
-    }, FILE_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
-      const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? 0);
-      const passed = Number(/Passed:\s+(\d+)/.exec(clean)?.[1] ?? 0);
-      const skipped = Number(/Skipped:\s+(\d+)/.exec(clean)?.[1] ?? 0);
-      let failed = Math.max(0, total - passed - skipped);
-      // A file that crashed or hung before its summary counts as one failure.
-      if (code !== 0 && failed === 0) failed = 1;
-      // A file that ran nothing is a failure, unless it skipped (by name) every test it has.
-      if (total === 0 && skipped === 0 && code === 0) failed = 1;
-      done({ file: relative(ROOT, file), passed, failed, skipped, output: clean, ms: Date.now() - started });
-    });
-  });
+// Counts a file's result from what it printed (uvu's summary) and how it ended.
+function resultOf(file: string, output: string, code: number, ms: number): FileResult {
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const total = Number(/Total:\s+(\d+)/.exec(clean)?.[1] ?? 0);
+  const passed = Number(/Passed:\s+(\d+)/.exec(clean)?.[1] ?? 0);
+  const skipped = Number(/Skipped:\s+(\d+)/.exec(clean)?.[1] ?? 0);
+  let failed = Math.max(0, total - passed - skipped);
+  // A file that crashed or hung before its summary counts as one failure.
+  if (code !== 0 && failed === 0) failed = 1;
+  // A file that ran nothing is a failure, unless it skipped (by name) every test it has.
+  if (total === 0 && skipped === 0 && code === 0) failed = 1;
+  return { file: relative(ROOT, file), passed, failed, skipped, output: clean, ms };
 }
 
 // On the embedded database every test file would create a new cluster (about 3 s); build one
@@ -79,28 +75,44 @@ const lastTime = (f: string) => lastTimes[relative(ROOT, f)] ?? Number.MAX_SAFE_
 const queue = [...files].sort((a, b) => lastTime(b) - lastTime(a));
 const runStarted = Date.now();
 const results: FileResult[] = [];
-const workers = Array.from(
-  { length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) },
-  async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const result = await runFile(file);
-      results.push(result);
-      const mark = result.failed > 0 ? 'FAIL' : 'ok  ';
-      process.stdout.write(
-        `${mark} ${result.file} (${result.passed} passed, ${result.failed} failed, ${(result.ms / 1000).toFixed(1)} s)\n`,
-      );
-      for (const line of result.output.split('\n'))
-        if (/^(pending|note):/.test(line)) process.stdout.write(`     ${line}\n`);
-      if (result.failed > 0)
-        process.stdout.write(
-          result.output
-            .split('\n')
-            .map((l) => `     | ${l}`)
-            .join('\n') + '\n',
-        );
+let processesStarted = 0;
+let largestRssMb = 0;
+
+// One worker: files from the queue, in one process until it is spent.
+async function work(): Promise<void> {
+  let running: TestProcess | undefined;
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    if (!running || running.spent) {
+      running?.stop();
+      running = new TestProcess(PROCESS_OPTIONS);
+      processesStarted++;
     }
-  },
-);
+    const started = Date.now();
+    const end = await running.run(file);
+    largestRssMb = Math.max(largestRssMb, running.rssMb);
+    report(resultOf(file, end.output, end.code, Date.now() - started));
+  }
+  running?.stop();
+}
+
+function report(result: FileResult): void {
+  results.push(result);
+  const mark = result.failed > 0 ? 'FAIL' : 'ok  ';
+  process.stdout.write(
+    `${mark} ${result.file} (${result.passed} passed, ${result.failed} failed, ${(result.ms / 1000).toFixed(1)} s)\n`,
+  );
+  for (const line of result.output.split('\n'))
+    if (/^(pending|note):/.test(line)) process.stdout.write(`     ${line}\n`);
+  if (result.failed > 0)
+    process.stdout.write(
+      result.output
+        .split('\n')
+        .map((l) => `     | ${l}`)
+        .join('\n') + '\n',
+    );
+}
+
+const workers = Array.from({ length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) }, work);
 await Promise.all(workers);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
@@ -118,6 +130,8 @@ process.stdout.write(
   `\nten slowest files:\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}\n`,
 );
 process.stdout.write(`wall time: ${((Date.now() - runStarted) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`test processes: ${processesStarted} (the largest grew to ${largestRssMb} MB)\n`);
+mkdirSync(dirname(TIMES_FILE), { recursive: true });
 writeFileSync(TIMES_FILE, JSON.stringify({ ...lastTimes, ...Object.fromEntries(results.map((r) => [r.file, r.ms])) }));
 process.stdout.write(
   `\n${files.length} files on ${process.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'the embedded database'}\n`,

@@ -94,6 +94,25 @@ function buildDispatchers(config: Config): { platform: ApiDispatcher; pix: ApiDi
   return { platform, pix };
 }
 
+// A dispatcher holds what its spec and these two settings decide (routes, validators, the
+// generated handlers, which read the server from each request's context), so servers of one
+// process share it: a process that starts a second server (a test runner running file after
+// file) does not compile the same 236 validators again.
+const dispatchersBySettings = new Map<string, Promise<{ platform: ApiDispatcher; pix: ApiDispatcher }>>();
+
+function compiledDispatchers(config: Config): Promise<{ platform: ApiDispatcher; pix: ApiDispatcher }> {
+  const key = JSON.stringify([config.sandbox, config.validateResponses]);
+  let compiled = dispatchersBySettings.get(key);
+  if (!compiled) {
+    const dispatchers = buildDispatchers(config);
+    compiled = Promise.all([dispatchers.platform.init(), dispatchers.pix.init()]).then(() => dispatchers);
+    // A failed compilation is not kept: the next start tries again and says why.
+    compiled.catch(() => dispatchersBySettings.delete(key));
+    dispatchersBySettings.set(key, compiled);
+  }
+  return compiled;
+}
+
 // The request validators of both APIs, and the Ajv instances that hold them.
 function validatorCounts(...dispatchers: ApiDispatcher[]): { validators: number; ajvInstances: number } {
   return {
@@ -135,8 +154,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, logger: Logger): Promise<RunningServer> {
   const { config } = options;
   const compiling = performance.now();
-  const { platform, pix } = buildDispatchers(config);
-  await Promise.all([platform.init(), pix.init()]);
+  const { platform, pix } = await compiledDispatchers(config);
   const compiledMs = Math.round(performance.now() - compiling);
   const database = await opening;
   const migrated = await migrateToLatest(database.db, database.schema);

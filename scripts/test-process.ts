@@ -1,0 +1,90 @@
+// A process of scripts/test-worker.ts as scripts/test.ts drives it: it is sent one test file
+// at a time and its output is cut at the FILE_END line that follows each file. The runner
+// replaces it after a file that crashed it or ran out of time, and once it has run a bound
+// number of files or grown past a bound of memory (what earlier files left behind is not the
+// next file's to carry).
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { FILE_END } from './test-file-end';
+
+export interface FileEnd {
+  // 0 when every test passed; a crash or a timeout is reported as 1.
+  code: number;
+  output: string;
+}
+
+export interface TestProcessOptions {
+  cwd: string;
+  timeoutMs: number;
+  maxFiles: number;
+  maxRssMb: number;
+}
+
+interface EndLine {
+  code: number;
+  rssMb: number;
+}
+
+export class TestProcess {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private output = '';
+  private ended: ((end: EndLine | undefined) => void) | undefined;
+  private filesRun = 0;
+  private alive = true;
+  rssMb = 0;
+
+  constructor(private readonly options: TestProcessOptions) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'test-worker.ts')], {
+      cwd: options.cwd,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
+    this.child.stdout.on('data', (d) => this.read(String(d)));
+    this.child.stderr.on('data', (d) => (this.output += d));
+    this.child.on('close', () => {
+      this.alive = false;
+      this.ended?.(undefined);
+    });
+  }
+
+  // Whether the next file needs a new process.
+  get spent(): boolean {
+    const { maxFiles, maxRssMb } = this.options;
+    return !this.alive || this.filesRun >= maxFiles || this.rssMb >= maxRssMb;
+  }
+
+  run(file: string): Promise<FileEnd> {
+    this.output = '';
+    this.filesRun++;
+    return new Promise((done) => {
+      const timer = setTimeout(() => {
+        this.output += `\n(timed out after ${this.options.timeoutMs} ms)\n`;
+        this.stop();
+      }, this.options.timeoutMs);
+      this.ended = (end) => {
+        clearTimeout(timer);
+        this.ended = undefined;
+        const output = this.output;
+        this.output = '';
+        if (end) this.rssMb = end.rssMb;
+        if (end) done({ code: end.code, output });
+        else done({ code: 1, output: `${output}\n(the test process ended before the file did)\n` });
+      };
+      this.child.stdin.write(`${file}\n`);
+    });
+  }
+
+  stop(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+
+  private read(chunk: string): void {
+    this.output += chunk;
+    const at = this.output.indexOf(FILE_END);
+    const lineEnd = at < 0 ? -1 : this.output.indexOf('\n', at);
+    if (lineEnd < 0) return;
+    const end = JSON.parse(this.output.slice(at + FILE_END.length, lineEnd)) as EndLine;
+    // One file at a time: nothing follows its end line until the next file is sent.
+    this.output = this.output.slice(0, at);
+    this.ended?.(end);
+  }
+}

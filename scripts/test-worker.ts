@@ -1,0 +1,53 @@
+// One process of scripts/test.ts that runs test files one after another, as the runner sends
+// their paths on stdin, one per line. Each file still gets its own servers and databases (a
+// test file starts and closes its own); what it shares with the files before it is what a
+// process loads once and never changes: the modules, the compiled request validators and
+// the embedded database's compiled WebAssembly. That is most of a file's start-up time
+// (measured in docs/SPEED.md).
+//
+// Everything the file prints goes to stdout (stderr is folded in so the two cannot be
+// reordered), followed by one line that starts with FILE_END and carries the file's exit
+// code and this process's memory. A file that crashes the process has no such line: the
+// runner counts it failed and starts another process.
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { FILE_END } from './test-file-end';
+
+interface UvuGlobals {
+  UVU_DEFER?: number;
+  UVU_QUEUE: unknown[][];
+  UVU_INDEX?: number;
+}
+
+const uvuGlobals = globalThis as unknown as UvuGlobals;
+
+// uvu queues suites instead of running them at once when UVU_DEFER is set before it loads
+// (its own CLI runs many files this way); exec() then runs what the file queued.
+uvuGlobals.UVU_DEFER = 1;
+const { exec } = await import('uvu');
+const stdoutWrite = process.stdout.write.bind(process.stdout);
+process.stderr.write = stdoutWrite as typeof process.stderr.write;
+
+async function runFile(file: string): Promise<number> {
+  uvuGlobals.UVU_QUEUE.length = 0;
+  uvuGlobals.UVU_QUEUE.push([null]);
+  uvuGlobals.UVU_INDEX = 0;
+  process.exitCode = 0;
+  try {
+    await import(pathToFileURL(file).href);
+    await exec();
+  } catch (error) {
+    console.error(`${file} failed to load:`, error);
+    return 1;
+  }
+  return Number(process.exitCode ?? 0);
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const file = line.trim();
+  if (!file) continue;
+  const code = await runFile(file);
+  process.exitCode = 0;
+  const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  await new Promise<void>((done) => stdoutWrite(`\n${FILE_END}${JSON.stringify({ code, rssMb })}\n`, () => done()));
+}
