@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check commit-subjects test test-only run bench load-charges fuzz gate demo-credentials
+.PHONY: test-tools install build generate check lint lint-code cycles typecheck format format-check commit-subjects test test-only run bench load-charges fuzz gate demo-credentials static-gates
 
 # Installs exactly what package-lock.json says, again whenever it changes.
 node_modules/.installed: package.json package-lock.json
@@ -52,9 +52,14 @@ cycles: install
 commit-subjects: install
 	tsx scripts/commit-subjects.ts
 
-# The gate: fresh codegen, spec lint, code lint, cycles, types, layout, commit subjects, then
-# every test (embedded database unless DATABASE_URL).
-test: check lint lint-code cycles typecheck format-check commit-subjects test-only
+# The gate: the static checks (fresh codegen, spec lint, code lint, cycles, types, layout,
+# commit subjects) side by side, each printing as one block, then every test (embedded
+# database unless DATABASE_URL). Any failure stops it.
+test: install test-tools
+	$(MAKE) --no-print-directory -j3 --output-sync=target static-gates
+	$(MAKE) --no-print-directory test-only
+
+static-gates: check lint lint-code cycles typecheck format-check commit-subjects
 
 test-only: install test-tools
 	tsx scripts/test.ts

@@ -112,7 +112,7 @@ function report(result: FileResult): void {
     );
 }
 
-const workers = Array.from({ length: Math.max(1, Math.min(cpus().length, Number(process.env.TEST_JOBS ?? 2))) }, work);
+const workers = Array.from({ length: Math.max(1, Number(process.env.TEST_JOBS ?? Math.min(cpus().length, 2))) }, work);
 await Promise.all(workers);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
