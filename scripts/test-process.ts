@@ -20,6 +20,8 @@ export interface TestProcessOptions {
   maxRssMb: number;
 }
 
+const END_GRACE_MS = 10_000;
+
 interface EndLine {
   code: number;
   rssMb: number;
@@ -31,6 +33,7 @@ export class TestProcess {
   private ended: ((end: EndLine | undefined) => void) | undefined;
   private filesRun = 0;
   private alive = true;
+  private readonly closed: Promise<void>;
   rssMb = 0;
 
   constructor(private readonly options: TestProcessOptions) {
@@ -40,10 +43,13 @@ export class TestProcess {
     });
     this.child.stdout.on('data', (d) => this.read(String(d)));
     this.child.stderr.on('data', (d) => (this.output += d));
-    this.child.on('close', () => {
-      this.alive = false;
-      this.ended?.(undefined);
-    });
+    this.closed = new Promise((done) =>
+      this.child.on('close', () => {
+        this.alive = false;
+        this.ended?.(undefined);
+        done();
+      }),
+    );
   }
 
   // Whether the next file needs a new process.
@@ -58,7 +64,7 @@ export class TestProcess {
     return new Promise((done) => {
       const timer = setTimeout(() => {
         this.output += `\n(timed out after ${this.options.timeoutMs} ms)\n`;
-        this.stop();
+        this.kill();
       }, this.options.timeoutMs);
       this.ended = (end) => {
         clearTimeout(timer);
@@ -73,7 +79,18 @@ export class TestProcess {
     });
   }
 
-  stop(): void {
+  // Between files: the process is asked to exit (its stdin ends), so what the files set up
+  // to run at exit does (test/support/bundle.ts removes its build); killed if it does not.
+  async end(): Promise<void> {
+    if (!this.alive) return;
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.kill(), END_GRACE_MS);
+    await this.closed;
+    clearTimeout(timer);
+  }
+
+  // A file that hung: nothing of it runs any more.
+  private kill(): void {
     if (this.alive) this.child.kill('SIGKILL');
   }
 

@@ -51,3 +51,6 @@ for await (const line of createInterface({ input: process.stdin })) {
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
   await new Promise<void>((done) => stdoutWrite(`\n${FILE_END}${JSON.stringify({ code, rssMb })}\n`, () => done()));
 }
+// No more files: exit now (what a file left open must not keep the process), running the
+// exit handlers the files registered.
+process.exit(0);

@@ -83,7 +83,7 @@ async function work(): Promise<void> {
   let running: TestProcess | undefined;
   for (let file = queue.shift(); file; file = queue.shift()) {
     if (!running || running.spent) {
-      running?.stop();
+      await running?.end();
       running = new TestProcess(PROCESS_OPTIONS);
       processesStarted++;
     }
@@ -92,7 +92,7 @@ async function work(): Promise<void> {
     largestRssMb = Math.max(largestRssMb, running.rssMb);
     report(resultOf(file, end.output, end.code, Date.now() - started));
   }
-  running?.stop();
+  await running?.end();
 }
 
 function report(result: FileResult): void {
