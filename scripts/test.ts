@@ -17,7 +17,7 @@ const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 300_000);
 const PROCESS_OPTIONS = {
   cwd: ROOT,
   timeoutMs: FILE_TIMEOUT_MS,
-  maxFiles: Number(process.env.TEST_FILES_PER_PROCESS ?? 25),
+  maxFiles: Number(process.env.TEST_FILES_PER_PROCESS ?? 60),
   maxRssMb: 1536,
 };
 const filters = process.argv.slice(2);
