@@ -438,7 +438,9 @@ test('a receiver slower than the timeout is a failed attempt; unreachable ones t
     [a.statusCode, a.error, a.errorClass],
     [null, 'no answer within 400 ms (PIXGATE_WEBHOOK_TIMEOUT_MS)', 'TIMEOUT'],
   );
-  assert.ok(a.latencyMs >= 400 && a.latencyMs < 2900, String(a.latencyMs));
+  // 399 too: a timer counts from the event loop's clock, read when the loop's turn began, so it
+  // can end up to a millisecond before performance.now() says 400 ms have passed.
+  assert.ok(a.latencyMs >= 399 && a.latencyMs < 2900, String(a.latencyMs));
   const b = (await deliveriesOf(acme, dead.id)).deliveries[0].attempts[0];
   assert.is(b.statusCode, null);
   assert.match(b.error, /^connection refused by 127\.0\.0\.1:\d+: nothing listens there \(.*ECONNREFUSED/);
