@@ -150,7 +150,7 @@ export interface RequestOptions {
 // written before either side's idle timer ran, then the server's timer closes the socket.
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+async function fetchWithOneResend(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
@@ -175,7 +175,11 @@ export class TestClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetchOnce(this.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetchWithOneResend(this.baseUrl + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const type = res.headers.get('content-type') ?? '';
     if (/image\//.test(type)) {
       const buffer = Buffer.from(await res.arrayBuffer());
