@@ -25,8 +25,9 @@ function runRunner(root: string): Promise<string> {
       TEST_ROOT: root,
       TEST_JOBS: '1',
       TEST_FILE_TIMEOUT_MS: '4000',
-      // the planted files open no database: no embedded template to build
+      // the planted files open no database: no embedded or Postgres template to build
       PIXGATE_TEST_TEMPLATE: 'unused',
+      PIXGATE_TEST_PG_TEMPLATE: 'unused',
     };
     execFile(process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'test.ts')], { cwd: REPO, env }, (_e, out) =>
       done(out),

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import { dropSchema } from '../../src/db/database';
 import { startServer, type RunningServer } from '../../src/server';
 import { auditLedger } from './ledger-auditor';
+import { createSchemaFromTemplate } from './postgres-template';
 
 export interface TestServer extends RunningServer {
   client: TestClient;
@@ -101,6 +102,10 @@ async function startTestServerOnPort(
         : {};
   let server: RunningServer;
   try {
+    // A schema of its own starts as a copy of the run's migrated template (scripts/test.ts).
+    const pgTemplate = process.env.PIXGATE_TEST_PG_TEMPLATE;
+    if (url && schema && ownsSchema && pgTemplate && !options.databaseUrl)
+      await createSchemaFromTemplate(url, schema, pgTemplate);
     server = await startServer({
       config,
       logger,
