@@ -9,7 +9,9 @@
 // workload before its runs, default 3), BENCH_CONNECTIONS (50), BENCH_PAIRS (3),
 // BENCH_ONLY (a regular expression: the workloads whose names match; default all),
 // BENCH_SKIP (start-up,embedded: parts left out, e.g. for a quick Postgres-only run),
-// BENCH_VERBOSE=1 (print each pair's figures too), BENCH_MODES (cold,steady: which tables to print;
+// BENCH_VERBOSE=1 (print each pair's figures too, and each run's CPU time per request of the
+// server, of Postgres and of the load generator), BENCH_BUILD=0 (run dist/ as it is: an
+// experiment edited into the bundle), BENCH_MODES (cold,steady: which tables to print;
 // default both), BENCH_COLD_ANALYZE=0 (the cold runs without the early ANALYZE, see below), BENCH_TLS=1 or PIXGATE_MTLS=required (then
 // pixgate runs each workload again over HTTPS with mutual TLS required, a client certificate
 // and a bound token, on keep-alive connections as clients hold them, and the TLS figures are
@@ -23,7 +25,7 @@
 // payload PS256 with a key of the same size; start-up under 2 s; RSS under 300 MB.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
@@ -208,8 +210,51 @@ interface Run {
   errors: number;
 }
 
-async function load(options: autocannon.Options, seconds = SECONDS): Promise<Run> {
+// CPU seconds a process has used (user and system), from /proc; and all of Postgres's
+// processes together (its backends serve both servers' connections).
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+// With BENCH_VERBOSE=1, where a run's CPU went per request: the server measured, Postgres,
+// and this process (the load generator).
+async function load(options: autocannon.Options, seconds = SECONDS, server?: Child): Promise<Run> {
+  const pid = server?.process.pid;
+  const before = VERBOSE && pid ? ([cpuSeconds(pid), postgresCpuSeconds(), process.cpuUsage()] as const) : undefined;
   const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...options });
+  if (before && pid) {
+    const n = result.requests.total || 1;
+    const us = (s: number) => ((s * 1e6) / n).toFixed(0).padStart(4);
+    const own = process.cpuUsage(before[2]);
+    console.log(
+      `  ${String(options.url)
+        .replace(/^http:\/\/[^/]+/, '')
+        .slice(
+          0,
+          40,
+        )}: CPU per request, µs: server ${us(cpuSeconds(pid) - before[0])}, Postgres ${us(postgresCpuSeconds() - before[1])}, load generator ${us((own.user + own.system) / 1e6)}`,
+    );
+  }
   const errors = result.non2xx + result.errors;
   if (errors)
     console.log(
@@ -256,8 +301,8 @@ async function compare(
     const ours: Run[] = [];
     const theirs: Run[] = [];
     for (let i = 0; i < PAIRS; i++) {
-      ours.push(await load(workload.options(pixgate.url, f)));
-      theirs.push(await load(workload.options(bare.url, f, seeded)));
+      ours.push(await load(workload.options(pixgate.url, f), SECONDS, pixgate));
+      theirs.push(await load(workload.options(bare.url, f, seeded), SECONDS, bare));
       if (VERBOSE)
         console.log(
           `  pair ${i + 1}: pixgate ${ours[i]!.rps} (p99 ${ours[i]!.p99}), bare ${theirs[i]!.rps} (p99 ${theirs[i]!.p99})`,
@@ -561,7 +606,8 @@ async function requestFigures(o: {
   return new Map();
 }
 
-execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });
+if (process.env.BENCH_BUILD !== '0')
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'inherit' });
 if (!SKIP.includes('start-up') && !WEBHOOKS_ONLY) await startup();
 if (!SKIP.includes('embedded')) await benchOn('embedded');
 if (process.env.DATABASE_URL) await benchOn('postgres');
