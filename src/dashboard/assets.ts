@@ -118,8 +118,11 @@ function chart(){
       {label:d.labels[0],stroke:'#146c2e',fill:'rgba(20,108,46,.55)',paths:bars,points:{show:false},value:function(u,v){return d.fmt(v)}},
       {label:d.labels[1],stroke:'#a4262c',fill:'rgba(164,38,44,.55)',paths:bars,points:{show:false},value:function(u,v){return d.fmt(v)}}],
     axes:[{values:[[86400,'{DD}/{MM}',null,null,null,null,null,null,1],[1,'{DD}/{MM}',null,null,null,null,null,null,1]]},{size:70,values:function(u,vals){return vals.map(function(v){return 'R$ '+(v/100).toLocaleString('pt-BR')})}}],
-    scales:{y:{range:function(u,min,max){return[0,Math.max(100,max)]}}}
+    scales:{y:{range:function(u,min,max){return[0,Math.max(100,max)]}}},
+    hooks:{ready:[today],setCursor:[function(u){if(u.cursor.idx==null)today(u)}]}
   },[d.days,d.moneyIn,d.moneyOut],holder);
+  // Unhovered, the legend says today's figures (uPlot's own would say "--" and nothing).
+  function today(u){u.setLegend({idx:u.data[0].length-1},false)}
   window.addEventListener('resize',function(){plot.setSize({width:width(),height:240})});
 }
 function copy(btn){
