@@ -7,7 +7,7 @@
 // finds them all), as a start from the embedded template does.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { dropSchema, openDatabase } from '../../src/db/database';
@@ -33,18 +33,31 @@ export async function writePostgresTemplate(url: string, file: string): Promise<
       ['--schema', schema, '--no-owner', '--no-privileges', '--inserts', '--dbname', url],
       { maxBuffer: 64 * 1024 * 1024 },
     );
-    writeFileSync(file, templateSql(stdout, schema));
+    // Written whole or not at all: test processes of another run may be reading the file.
+    const draft = `${file}.${process.pid}`;
+    writeFileSync(draft, templateSql(stdout, schema));
+    // Copied once here: a dump this server cannot run (a newer pg_dump's settings) falls back
+    // to migrating, rather than failing every test server.
+    const probe = `${schema}_probe`;
+    try {
+      await createSchemaFromTemplate(url, probe, draft);
+      renameSync(draft, file);
+    } finally {
+      rmSync(draft, { force: true });
+      await dropSchema(url, probe);
+    }
   } finally {
     await dropSchema(url, schema);
   }
 }
 
 // The dump as one multi-statement text: without psql's meta-commands (\restrict and
-// \unrestrict, which pg_dump writes since 15.14), the schema's name made a placeholder.
+// \unrestrict, which pg_dump writes since 15.14) and without the setting pg_dump 17 writes
+// for any server (an older one refuses it), the schema's name made a placeholder.
 function templateSql(dump: string, schema: string): string {
   const statements = dump
     .split('\n')
-    .filter((line) => !line.startsWith('\\'))
+    .filter((line) => !line.startsWith('\\') && !line.startsWith('SET transaction_timeout'))
     .join('\n');
   if (!statements.includes(`CREATE SCHEMA ${schema};`)) throw new Error(`pg_dump wrote no schema ${schema}`);
   return statements.replaceAll(schema, PLACEHOLDER);
