@@ -12,9 +12,8 @@
 // AB_PAIRS (alternating runs, default 5), AB_SECONDS (per run, default 6), AB_CONNECTIONS (50).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { cpuSeconds, createDatabase, dropDatabase, median } from './bench-support';
 
 const base = process.env.DATABASE_URL;
 if (!base) throw new Error('DATABASE_URL: the Postgres server to create the A/B database on');
@@ -32,16 +31,6 @@ const settings = {
 function envOf(text: string | undefined): Record<string, string> {
   const pairs = (text ?? '').split(/\s+/).filter(Boolean);
   return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Server {
@@ -65,13 +54,6 @@ async function start(bundle: string, env: Record<string, string>, databaseUrl: s
     if (child.exitCode !== null) throw new Error(`${bundle} did not start: ${said}`);
     await new Promise((ok) => setTimeout(ok, 50));
   }
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function measure(server: Server, appID: string, seconds: number): Promise<{ rps: number; us: number }> {
@@ -100,18 +82,14 @@ async function fixture(server: Server): Promise<string> {
   return made.application.appID as string;
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-
 async function main(): Promise<void> {
   const name = `pixgate_ab_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
-  const url = new URL(base!);
-  url.pathname = `/${name}`;
+  const url = await createDatabase(base!, name);
   const servers: Server[] = [];
   try {
     // A first: it migrates the new database; B finds it migrated (or adds its own migrations).
-    servers.push(await start(settings.a, settings.envA, url.href));
-    servers.push(await start(settings.b, settings.envB, url.href));
+    servers.push(await start(settings.a, settings.envA, url));
+    servers.push(await start(settings.b, settings.envB, url));
     const [a, b] = servers as [Server, Server];
     const appID = await fixture(a);
     await measure(a, appID, 3);
@@ -134,7 +112,7 @@ async function main(): Promise<void> {
       server.child.kill('SIGTERM');
       await exited;
     }
-    await admin(`drop database if exists ${name}`);
+    await dropDatabase(base!, name);
   }
 }
 

@@ -25,12 +25,12 @@
 // payload PS256 with a key of the same size; start-up under 2 s; RSS under 300 MB.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { adminQuery, cpuSeconds, createDatabase, dropDatabase, median, postgresCpuSeconds } from './bench-support';
 import { webhookFigures } from './bench-webhooks';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -210,32 +210,6 @@ interface Run {
   errors: number;
 }
 
-// CPU seconds a process has used (user and system), from /proc; and all of Postgres's
-// processes together (its backends serve both servers' connections).
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
 // With BENCH_VERBOSE=1, where a run's CPU went per request: the server measured, Postgres,
 // and this process (the load generator).
 async function load(options: autocannon.Options, seconds = SECONDS, server?: Child): Promise<Run> {
@@ -246,14 +220,11 @@ async function load(options: autocannon.Options, seconds = SECONDS, server?: Chi
     const n = result.requests.total || 1;
     const us = (s: number) => ((s * 1e6) / n).toFixed(0).padStart(4);
     const own = process.cpuUsage(before[2]);
-    console.log(
-      `  ${String(options.url)
-        .replace(/^http:\/\/[^/]+/, '')
-        .slice(
-          0,
-          40,
-        )}: CPU per request, µs: server ${us(cpuSeconds(pid) - before[0])}, Postgres ${us(postgresCpuSeconds() - before[1])}, load generator ${us((own.user + own.system) / 1e6)}`,
-    );
+    const path = String(options.url)
+      .replace(/^http:\/\/[^/]+/, '')
+      .slice(0, 40);
+    const cpu = `server ${us(cpuSeconds(pid) - before[0])}, Postgres ${us(postgresCpuSeconds() - before[1])}`;
+    console.log(`  ${path}: CPU per request, µs: ${cpu}, load generator ${us((own.user + own.system) / 1e6)}`);
   }
   const errors = result.non2xx + result.errors;
   if (errors)
@@ -263,7 +234,6 @@ async function load(options: autocannon.Options, seconds = SECONDS, server?: Chi
   return { rps: Math.round(result.requests.average), p99: result.latency.p99, errors };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
 // Steady: each workload warmed up on both servers, then the tables analyzed. Cold: the
@@ -408,24 +378,12 @@ async function coldFigures(
 }
 
 async function seqScans(url: string): Promise<Map<string, { scans: number; rows: number }>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows } = await client.query<{ relname: string; scans: string; rows: string }>(
+  const rows = await adminQuery<{ relname: string; scans: string; rows: string }>(
+    url,
     `select relname, seq_scan as scans, seq_tup_read as rows from pg_stat_user_tables
       where relname in ('charges', 'locations', 'charge_revisions', 'events') order by relname`,
   );
-  await client.end();
   return new Map(rows.map((r) => [r.relname, { scans: Number(r.scans), rows: Number(r.rows) }]));
-}
-
-async function createDatabase(url: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create database "${name}"`);
-  await client.end();
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
 }
 
 // Each workload starts from fresh table statistics, as pgbench vacuums before a run: the
@@ -433,17 +391,7 @@ async function createDatabase(url: string, name: string): Promise<string> {
 // minute) a server with cached generic plans keeps the plans made for the empty tables. The
 // bare route plans every statement anew, so it is not measured in that window either.
 async function analyze(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query('vacuum analyze');
-  await client.end();
-}
-
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`drop database if exists "${name}" with (force)`);
-  await client.end();
+  await adminQuery(url, 'vacuum analyze');
 }
 
 // Start-up on a new embedded data folder: as `make run` reports it (from its imports done to
