@@ -263,7 +263,7 @@ async function openEmbeddedLocked(
 
 // Drops a test schema of the real Postgres (tests only).
 export async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 });
   client.on('error', () => undefined);
   await client.connect();
   try {

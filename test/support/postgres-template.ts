@@ -72,7 +72,8 @@ export async function createSchemaFromTemplate(url: string, schema: string, file
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a plain schema name: ${schema}`);
   let template = templates.get(file);
   if (template === undefined) templates.set(file, (template = readFileSync(file, 'utf8')));
-  const client = new pg.Client({ connectionString: url });
+  // (bounded: a loaded machine may take seconds to answer; a dead one fails the start)
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 30_000 });
   client.on('error', () => undefined);
   await client.connect();
   try {

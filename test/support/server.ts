@@ -104,8 +104,7 @@ async function startTestServerOnPort(
   try {
     // A schema of its own starts as a copy of the run's migrated template (scripts/test.ts).
     const pgTemplate = process.env.PIXGATE_TEST_PG_TEMPLATE;
-    if (url && schema && ownsSchema && pgTemplate && !options.databaseUrl)
-      await createSchemaFromTemplate(url, schema, pgTemplate);
+    if (ownsSchema && pgTemplate) await createSchemaFromTemplate(url!, schema!, pgTemplate);
     server = await startServer({
       config,
       logger,
