@@ -6,6 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { onceOnEmbeddedRun } from '../support/skip';
+
+const noDatabase = onceOnEmbeddedRun('no database');
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 
@@ -35,7 +38,7 @@ function runRunner(root: string): Promise<string> {
   });
 }
 
-test('each file is counted alone; a crash or a hang ends only its own file', async () => {
+noDatabase('each file is counted alone; a crash or a hang ends only its own file', async () => {
   // Inside the repository, so the planted files find uvu in its node_modules.
   mkdirSync(join(REPO, '.tmp'), { recursive: true });
   const root = mkdtempSync(join(REPO, '.tmp', 'runner-'));

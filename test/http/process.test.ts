@@ -10,7 +10,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer } from '../support/bundle';
 import { freePort } from '../support/server';
-import { runsOnlyIf } from '../support/skip';
+import { runsOnlyIf, onceOnEmbeddedRun } from '../support/skip';
+
+const embeddedAnyway = onceOnEmbeddedRun('own embedded database');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-run-'));
 let port = 0;
@@ -53,34 +55,37 @@ test.before(async () => {
 });
 test.after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-test('new database: demo credentials printed; restart keeps them working and prints none; SIGTERM exits 0', async () => {
-  const first = await run();
-  const appID = /appID \(platform API, Authorization header\): (\S+)/.exec(first.output())?.[1];
-  assert.ok(appID, first.output());
-  assert.match(first.output(), new RegExp(`listening on http://localhost:${port}`));
-  assert.match(first.output(), /reference: http:\/\/localhost:\d+\/docs/);
-  const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-  assert.is(health.status, 200);
-  assert.is(await stop(first), 0);
-  // The banner (and its secret) went to stderr: stdout holds JSON log lines only, flushed by the stop.
-  const lines = first.stdout().split('\n').filter(Boolean);
-  assert.ok(lines.length > 0, 'no log line on stdout');
-  for (const line of lines) assert.type(JSON.parse(line), 'object', line);
-  assert.ok(
-    lines.some((l) => JSON.parse(l).msg === 'shutting down'),
-    first.stdout(),
-  );
-  assert.not.ok(first.stdout().includes(appID!), 'the demo appID reached the JSON stream');
+embeddedAnyway(
+  'new database: demo credentials printed; restart keeps them working and prints none; SIGTERM exits 0',
+  async () => {
+    const first = await run();
+    const appID = /appID \(platform API, Authorization header\): (\S+)/.exec(first.output())?.[1];
+    assert.ok(appID, first.output());
+    assert.match(first.output(), new RegExp(`listening on http://localhost:${port}`));
+    assert.match(first.output(), /reference: http:\/\/localhost:\d+\/docs/);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    assert.is(health.status, 200);
+    assert.is(await stop(first), 0);
+    // The banner (and its secret) went to stderr: stdout holds JSON log lines only, flushed by the stop.
+    const lines = first.stdout().split('\n').filter(Boolean);
+    assert.ok(lines.length > 0, 'no log line on stdout');
+    for (const line of lines) assert.type(JSON.parse(line), 'object', line);
+    assert.ok(
+      lines.some((l) => JSON.parse(l).msg === 'shutting down'),
+      first.stdout(),
+    );
+    assert.not.ok(first.stdout().includes(appID!), 'the demo appID reached the JSON stream');
 
-  const second = await run();
-  assert.not.match(second.output(), /demo company/);
-  const company = await fetch(`http://127.0.0.1:${port}/api/v1/company`, { headers: { authorization: appID! } });
-  assert.is(company.status, 200);
-  assert.is(((await company.json()) as { company: { name: string } }).company.name, 'Demo Company');
-  assert.is(await stop(second), 0);
-});
+    const second = await run();
+    assert.not.match(second.output(), /demo company/);
+    const company = await fetch(`http://127.0.0.1:${port}/api/v1/company`, { headers: { authorization: appID! } });
+    assert.is(company.status, 200);
+    assert.is(((await company.json()) as { company: { name: string } }).company.name, 'Demo Company');
+    assert.is(await stop(second), 0);
+  },
+);
 
-test('the bundle serves both APIs, the references and the guides on a new embedded database', async () => {
+embeddedAnyway('the bundle serves both APIs, the references and the guides on a new embedded database', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-bundle-'));
   const port = await freePort();
   const child = spawnServer({ PORT: String(port), DATABASE_URL: '', PIXGATE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
@@ -123,7 +128,9 @@ async function healthAt(host: string, port: number): Promise<number | string> {
   }
 }
 
-runsOnlyIf(outside !== undefined, 'the machine has no non-loopback IPv4 address to connect to')(
+(process.env.DATABASE_URL
+  ? embeddedAnyway
+  : runsOnlyIf(outside !== undefined, 'the machine has no non-loopback IPv4 address to connect to'))(
   'PIXGATE_HOST: the default listens on 127.0.0.1 only; 0.0.0.0 on every interface',
   async () => {
     const first = await run();

@@ -7,7 +7,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer } from '../support/bundle';
 import { freePort } from '../support/server';
-import { runsOnlyIf } from '../support/skip';
+import { runsOnlyIf, onceOnEmbeddedRun } from '../support/skip';
+
+const ownDatabaseUrl = onceOnEmbeddedRun('own DATABASE_URL');
 
 async function start(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnServer({ PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
@@ -36,13 +38,13 @@ async function refuses(databaseUrl: string, why: RegExp): Promise<string> {
   return lines[0]!;
 }
 
-test('a malformed DATABASE_URL, or another scheme, is named as such (its password masked)', async () => {
+ownDatabaseUrl('a malformed DATABASE_URL, or another scheme, is named as such (its password masked)', async () => {
   const line = await refuses('postgres://user:s3cret@:5432 x/db', /DATABASE_URL must be a URL like postgres:\/\//);
   assert.not.match(line, /s3cret/);
   await refuses('mysql://root@localhost/db', /must be a postgres:\/\/ URL/);
 });
 
-test('an unknown host and a refused connection say which', async () => {
+ownDatabaseUrl('an unknown host and a refused connection say which', async () => {
   await refuses('postgres://postgres@no-such-host.invalid:5432/db', /host of DATABASE_URL .*(unknown|resolved)/);
   const port = await freePort(); // free: nothing listens there
   await refuses(`postgres://postgres@127.0.0.1:${port}/db`, /nothing accepts connections .*ECONNREFUSED/);

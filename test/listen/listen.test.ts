@@ -17,6 +17,9 @@ import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Received, type Receiver } from '../webhooks/receiver';
 import { type Command, openStream, pixgate, ROOT } from './cli';
+import { onceOnEmbeddedRun } from '../support/skip';
+
+const noDatabase = onceOnEmbeddedRun('no database');
 
 type Verify = (secret: string, rawBody: string, header: string | undefined) => boolean;
 
@@ -126,7 +129,7 @@ test('a bad appID is refused in words, and the command ends with status 1', asyn
   assert.match(missing.err.join('\n'), /no appID: set PIXGATE_APP_ID/);
 });
 
-test('npx pixgate listen --help works from a clone (the package bin)', async () => {
+noDatabase('npx pixgate listen --help works from a clone (the package bin)', async () => {
   const { stdout } = await promisify(execFile)('npx', ['--no-install', 'pixgate', 'listen', '--help'], {
     cwd: ROOT,
     timeout: 60_000,

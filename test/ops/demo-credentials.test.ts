@@ -15,7 +15,9 @@ import { PROJECT_ROOT as ROOT } from '../../src/lib/root';
 import { spawnServer } from '../support/bundle';
 import { basic } from '../support/fixtures';
 import { freePort } from '../support/server';
-import { postgresOnly } from '../support/skip';
+import { postgresOnly, onceOnEmbeddedRun } from '../support/skip';
+
+const embeddedAnyway = onceOnEmbeddedRun('own embedded database');
 
 interface Credentials {
   appID: string;
@@ -83,56 +85,59 @@ test('the Makefile target runs the script', () => {
   );
 });
 
-test('embedded: refused before make run made the database and while it runs; issued once it stops', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-demo-'));
-  const env = { PIXGATE_DATA_DIR: dataDir, DATABASE_URL: '' };
-  try {
-    const none = demoCredentials(env);
-    assert.is(none.status, 2, none.stderr);
-    assert.match(none.stderr, /^pixgate: no database in .* yet: make run creates it/);
-
-    const server = await start(env);
-    const first = credentialsIn(server.out())!;
-    assert.ok(first, server.out());
-    const busy = demoCredentials(env);
-    assert.is(busy.status, 2, busy.stderr + busy.stdout);
-    assert.match(busy.stderr, new RegExp(`in use by another pixgate process \\(pid ${server.child.pid}\\)`));
-    assert.match(busy.stderr, /stop it \(Ctrl-C\) and run make demo-credentials again/);
-    assert.match(busy.stderr, /\/api\/v1\/sandbox\/companies/);
-    assert.is(credentialsIn(busy.stdout), undefined);
-    // A second make run on the folder is refused the same way, with one line and exit code 2.
-    const second = spawnServer({ ...env, PORT: String(await freePort()) });
-    let said = '';
-    second.stderr.on('data', (d) => (said += d));
-    const code = await new Promise((ok) => second.once('exit', ok));
-    assert.is(code, 2, said);
-    assert.match(
-      said,
-      /^pixgate: the embedded database in .* is in use by another pixgate process \(pid \d+\): stop it first/,
-    );
-    await assertWork(server.base, first);
-    await stop(server.child);
-
-    const issued = demoCredentials(env);
-    assert.is(issued.status, 0, issued.stderr);
-    const fresh = credentialsIn(issued.stdout)!;
-    assert.ok(fresh, issued.stdout);
-    assert.is.not(fresh.appID, first.appID);
-    const again = await start(env);
+embeddedAnyway(
+  'embedded: refused before make run made the database and while it runs; issued once it stops',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pixgate-demo-'));
+    const env = { PIXGATE_DATA_DIR: dataDir, DATABASE_URL: '' };
     try {
-      assert.not.match(again.out(), /New database/);
-      await assertWork(again.base, fresh);
-      await assertWork(again.base, first);
+      const none = demoCredentials(env);
+      assert.is(none.status, 2, none.stderr);
+      assert.match(none.stderr, /^pixgate: no database in .* yet: make run creates it/);
+
+      const server = await start(env);
+      const first = credentialsIn(server.out())!;
+      assert.ok(first, server.out());
+      const busy = demoCredentials(env);
+      assert.is(busy.status, 2, busy.stderr + busy.stdout);
+      assert.match(busy.stderr, new RegExp(`in use by another pixgate process \\(pid ${server.child.pid}\\)`));
+      assert.match(busy.stderr, /stop it \(Ctrl-C\) and run make demo-credentials again/);
+      assert.match(busy.stderr, /\/api\/v1\/sandbox\/companies/);
+      assert.is(credentialsIn(busy.stdout), undefined);
+      // A second make run on the folder is refused the same way, with one line and exit code 2.
+      const second = spawnServer({ ...env, PORT: String(await freePort()) });
+      let said = '';
+      second.stderr.on('data', (d) => (said += d));
+      const code = await new Promise((ok) => second.once('exit', ok));
+      assert.is(code, 2, said);
+      assert.match(
+        said,
+        /^pixgate: the embedded database in .* is in use by another pixgate process \(pid \d+\): stop it first/,
+      );
+      await assertWork(server.base, first);
+      await stop(server.child);
+
+      const issued = demoCredentials(env);
+      assert.is(issued.status, 0, issued.stderr);
+      const fresh = credentialsIn(issued.stdout)!;
+      assert.ok(fresh, issued.stdout);
+      assert.is.not(fresh.appID, first.appID);
+      const again = await start(env);
+      try {
+        assert.not.match(again.out(), /New database/);
+        await assertWork(again.base, fresh);
+        await assertWork(again.base, first);
+      } finally {
+        await stop(again.child);
+      }
+      // Stored hashed, as every secret: no file of the database holds it.
+      const files = spawnSync('grep', ['-rl', fresh.clientSecret, dataDir], { encoding: 'utf8' });
+      assert.is(files.stdout, '', 'the client secret is in the data folder');
     } finally {
-      await stop(again.child);
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    // Stored hashed, as every secret: no file of the database holds it.
-    const files = spawnSync('grep', ['-rl', fresh.clientSecret, dataDir], { encoding: 'utf8' });
-    assert.is(files.stdout, '', 'the client secret is in the data folder');
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 postgresOnly('Postgres: issued while the server runs, and accepted by it at once', async () => {
   const url = new URL(process.env.DATABASE_URL!);
