@@ -11,6 +11,8 @@ export interface FileEnd {
   // 0 when every test passed; a crash or a timeout is reported as 1.
   code: number;
   output: string;
+  // The file's slowest tests and their milliseconds (none when the file did not end).
+  slowest: [name: string, ms: number][];
 }
 
 export interface TestProcessOptions {
@@ -25,6 +27,7 @@ const END_GRACE_MS = 10_000;
 interface EndLine {
   code: number;
   rssMb: number;
+  slowest: [name: string, ms: number][];
 }
 
 export class TestProcess {
@@ -72,8 +75,8 @@ export class TestProcess {
         const output = this.output;
         this.output = '';
         if (end) this.rssMb = end.rssMb;
-        if (end) done({ code: end.code, output });
-        else done({ code: 1, output: `${output}\n(the test process ended before the file did)\n` });
+        if (end) done({ code: end.code, output, slowest: end.slowest });
+        else done({ code: 1, output: `${output}\n(the test process ended before the file did)\n`, slowest: [] });
       };
       this.child.stdin.write(`${file}\n`);
     });

@@ -99,6 +99,8 @@ const runStarted = Date.now();
 const results: FileResult[] = [];
 let processesStarted = 0;
 let largestRssMb = 0;
+// Each file's slowest tests: the run prints the ten slowest of all.
+const testTimes: { file: string; name: string; ms: number }[] = [];
 
 // One worker: files from the queue, in one process until it is spent.
 async function work(): Promise<void> {
@@ -113,6 +115,7 @@ async function work(): Promise<void> {
     const end = await running.run(file);
     largestRssMb = Math.max(largestRssMb, running.rssMb);
     report(resultOf(file, end.output, end.code, Date.now() - started));
+    for (const [name, ms] of end.slowest) testTimes.push({ file: relative(ROOT, file), name, ms });
   }
   await running?.end();
 }
@@ -155,6 +158,10 @@ if (skippedNames.length) process.stdout.write(`\nskipped:\n${skippedNames.join('
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
 process.stdout.write(
   `\nten slowest files:\n${slowest.map((r) => `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}\n`,
+);
+const slowestTests = testTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
+process.stdout.write(
+  `\nten slowest tests:\n${slowestTests.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.file}: ${t.name}`).join('\n')}\n`,
 );
 process.stdout.write(`wall time: ${((Date.now() - runStarted) / 1000).toFixed(1)} s\n`);
 process.stdout.write(`test processes: ${processesStarted} (the largest grew to ${largestRssMb} MB)\n`);
