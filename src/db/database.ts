@@ -2,7 +2,7 @@
 // embedded PGlite that keeps its files in PIXGATE_DATA_DIR (or memory, for tests).
 // Both drivers return the same JS types: int8 as number (cents fit in 2^53), numeric as
 // string, date as 'YYYY-MM-DD', timestamps as Date.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -223,6 +223,22 @@ async function openEmbedded(dataDir: string | undefined, templateFile: string | 
   }
 }
 
+// A template (a dump of a data folder) read once per process: reading its 29 MB and copying
+// them into a Blob cost about 230 ms of each test server's start. PGlite only reads the Blob,
+// and a Blob cannot change; a template written again (another mtime or size) is read again.
+const templateBlobs = new Map<string, Blob>();
+
+function templateBlob(file: string): Blob {
+  const { mtimeMs, size } = statSync(file);
+  const key = `${file} ${mtimeMs} ${size}`;
+  let blob = templateBlobs.get(key);
+  if (!blob) {
+    templateBlobs.clear();
+    templateBlobs.set(key, (blob = new Blob([readFileSync(file)])));
+  }
+  return blob;
+}
+
 async function openEmbeddedLocked(
   dataDir: string | undefined,
   templateFile: string | undefined,
@@ -239,7 +255,7 @@ async function openEmbeddedLocked(
   const settings = { parsers, postgresqlconf: EMBEDDED_SETTINGS };
   const pglite = dataDir
     ? new PGlite(dataDir, { ...settings, ...(initdb ? { loadDataDir: initdb } : {}) })
-    : new PGlite({ ...settings, ...(templateFile ? { loadDataDir: new Blob([readFileSync(templateFile)]) } : {}) });
+    : new PGlite({ ...settings, ...(templateFile ? { loadDataDir: templateBlob(templateFile) } : {}) });
   const db = new Kysely<Database>({
     dialect: new CountedDialect(new PGliteDialect(async () => (await pglite.waitReady, pglite))),
   });
