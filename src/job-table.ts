@@ -52,6 +52,7 @@ const JOBS: readonly TableRow[] = [
     intervalMs: 1000,
     run: (services) => services.webhookDelivery.runOnce(),
     why: 'fans the events outbox out into deliveries and sends due ones (woken by new events)',
+    clockDriven: true,
   },
   {
     name: KYC_MESSAGES_JOB,
@@ -64,24 +65,28 @@ const JOBS: readonly TableRow[] = [
     intervalMs: 2000,
     run: (services) => services.pixin.settlement.settlePending(),
     why: 'settles pending devolutions through the rail',
+    clockDriven: true,
   },
   {
     name: CHARGE_EXPIRY_JOB,
     intervalMs: 5000,
     run: (services) => services.chargeExpiry.run(),
     why: 'records CHARGE_EXPIRED for charges past their expiry',
+    clockDriven: true,
   },
   {
     name: CASHBACK_PAYOUTS_JOB,
     intervalMs: 5000,
     run: (services) => services.cashback.payDue(),
     why: 'pays back the cashback that is due, through the Pix rail',
+    clockDriven: true,
   },
   {
     name: RECURRENCES_JOB,
     intervalMs: 30_000,
     run: (services) => services.recurrencesJob.run(),
     why: 'settles due recurring charges (cobr), expires stale ones and requests',
+    clockDriven: true,
   },
   {
     name: STATISTICS_JOB,
@@ -95,12 +100,14 @@ const JOBS: readonly TableRow[] = [
     intervalMs: 60_000,
     run: (services) => services.payments.expireStale(),
     why: 'denies payments not approved in time',
+    clockDriven: true,
   },
   {
     name: SUBSCRIPTION_CHARGES_JOB,
     intervalMs: 60_000,
     run: (services) => services.subscriptions.generateDue(),
     why: "makes the installments' charges that are due",
+    clockDriven: true,
   },
   {
     name: CHARGE_COUNTS_JOB,
@@ -124,10 +131,13 @@ const JOBS: readonly TableRow[] = [
 
 // The rows of this process (those whose `when` holds), each running over its services.
 export function jobTable(services: Services, options: JobTableOptions): JobRow[] {
-  return JOBS.filter((row) => row.when?.(services, options) ?? true).map(({ name, intervalMs, run, why }) => ({
-    name,
-    intervalMs,
-    run: () => run(services, options),
-    why,
-  }));
+  return JOBS.filter((row) => row.when?.(services, options) ?? true).map(
+    ({ name, intervalMs, run, why, clockDriven }) => ({
+      name,
+      intervalMs,
+      run: () => run(services, options),
+      why,
+      ...(clockDriven ? { clockDriven } : {}),
+    }),
+  );
 }

@@ -222,7 +222,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     receipts: buildReceiptsService({ transactions, clock }),
     ...recurrences,
     requestLogs: buildRequestLogService({ config, db, log }),
-    sandbox: buildSandboxService({ identity, clock }),
+    sandbox: buildSandboxService({ identity, clock, clockAdvanced: () => jobs.wakeClockDriven() }),
     signingKeys,
     payloadKeys,
     subaccounts: buildSubAccountsService({ db, clock, companies }),

@@ -19,11 +19,15 @@ export interface JobRow {
   run: Job;
   // One line of why the job exists.
   why: string;
+  // Its work comes due as a company's clock moves (expiries, due dates, retries): a clock
+  // moved forward wakes it at once (wakeClockDriven) instead of at its next tick.
+  clockDriven?: boolean;
 }
 
 interface Registered {
   job: Job;
   intervalMs: number;
+  clockDriven: boolean;
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
   // Woken while running: run again as soon as this run ends.
@@ -41,14 +45,15 @@ export class Scheduler {
 
   constructor(private readonly log: Logger) {}
 
-  register(name: string, intervalMs: number, job: Job): void {
+  register(name: string, intervalMs: number, job: Job, options: { clockDriven?: boolean } = {}): void {
     if (this.jobs.has(name)) throw new Error(`job ${name} registered twice`);
-    this.jobs.set(name, { job, intervalMs });
+    this.jobs.set(name, { job, intervalMs, clockDriven: options.clockDriven ?? false });
     if (this.started) this.schedule(name);
   }
 
   registerAll(table: readonly JobRow[]): void {
-    for (const row of table) this.register(row.name, row.intervalMs, row.run);
+    for (const row of table)
+      this.register(row.name, row.intervalMs, row.run, { clockDriven: row.clockDriven ?? false });
   }
 
   start(): void {
@@ -73,6 +78,12 @@ export class Scheduler {
     if (!this.started) return;
     if (entry.running) entry.woken = true;
     else this.schedule(name, 0);
+  }
+
+  // A company's clock moved forward (the sandbox): what came due with it is done now, by this
+  // process's runs (each run serves every company; other processes keep their ticks).
+  wakeClockDriven(): void {
+    for (const [name, entry] of this.jobs) if (entry.clockDriven) this.wake(name);
   }
 
   async stop(): Promise<void> {

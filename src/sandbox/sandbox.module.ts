@@ -6,8 +6,11 @@ import { SandboxService } from './sandbox.service';
 export interface SandboxDependencies {
   identity: IdentityService;
   clock: Clock;
+  // Told after a company's clock moved forward (the composition root wakes the jobs whose
+  // work comes due with it).
+  clockAdvanced: () => void;
 }
 
-export function buildSandboxService({ identity, clock }: SandboxDependencies): SandboxService {
-  return new SandboxService(identity, clock);
+export function buildSandboxService({ identity, clock, clockAdvanced }: SandboxDependencies): SandboxService {
+  return new SandboxService(identity, clock, clockAdvanced);
 }

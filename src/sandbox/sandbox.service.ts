@@ -22,6 +22,7 @@ export class SandboxService {
   constructor(
     private readonly identity: IdentityService,
     private readonly clock: Clock,
+    private readonly clockAdvanced: () => void = () => undefined,
   ) {}
 
   async createCompany(input: SandboxCompanyInput) {
@@ -78,6 +79,9 @@ export class SandboxService {
       ]);
     }
     await this.clock.advance(companyId, seconds);
+    // What came due with the new time (expiries, due dates, retries) is done now, not at the
+    // jobs' next ticks (up to a minute): the caller moved the clock to see it happen.
+    this.clockAdvanced();
     return this.clockNow(companyId);
   }
 }

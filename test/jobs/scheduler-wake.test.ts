@@ -1,6 +1,7 @@
 // The scheduler's wake: a job woken runs now instead of at its next tick, once even when
 // woken while it runs (then right after), and not at all while the scheduler is stopped;
-// a job woken by a request runs outside that request (its deadline, its statement count).
+// a job woken by a request runs outside that request (its deadline, its statement count);
+// a clock moved forward wakes the jobs marked clock-driven.
 import pino from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
@@ -63,6 +64,27 @@ test("woken by a request, the job's runs carry neither its deadline nor its stat
   await jobs.stop();
   assert.equal(seen.slice(0, 3), [undefined, undefined, undefined], 'a run inherited the request deadline');
   assert.is(tally.statements, 0, "the job's statements were counted as the request's");
+});
+
+test('a clock moved forward wakes the clock-driven jobs, and only them', async () => {
+  const jobs = new Scheduler(pino({ level: 'silent' }));
+  const runs = { dueByClock: 0, other: 0 };
+  jobs.registerAll([
+    {
+      name: 'due-by-clock',
+      intervalMs: 3_600_000,
+      run: async () => void runs.dueByClock++,
+      why: '',
+      clockDriven: true,
+    },
+    { name: 'hourly', intervalMs: 3_600_000, run: async () => void runs.other++, why: '' },
+  ]);
+  jobs.start();
+  jobs.wakeClockDriven();
+  await until(() => runs.dueByClock === 1);
+  await sleep(50);
+  assert.equal(runs, { dueByClock: 1, other: 0 });
+  await jobs.stop();
 });
 
 test.run();

@@ -4,7 +4,12 @@
 // life of one-time codes) moves for that company only.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import pino from 'pino';
 import { CHARGE_EXPIRY_JOB } from '../../src/charges/expiry.job';
+import { jobTable } from '../../src/job-table';
+import { RECURRENCES_JOB } from '../../src/recurrences/recurrences.module';
+import { SUBSCRIPTION_CHARGES_JOB } from '../../src/subscriptions/subscriptions.service';
+import { WEBHOOKS_JOB } from '../../src/webhooks/webhooks.module';
 import { createCompany, type TestCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 import { codes, lastCode, register } from '../kyc/support';
@@ -83,6 +88,30 @@ test("one-time codes live on their company's clock", async () => {
   await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 601 }, { auth: a.appID });
   assert.is(await ca.verifyEmail(ra, await lastCode(server, ra.reps[0]!.id, 'EMAIL')), 'CODE_EXPIRED');
   assert.is(await cb.verifyEmail(rb, await lastCode(server, rb.reps[0]!.id, 'EMAIL')), 'VERIFIED');
+});
+
+test("moving a company's clock wakes the jobs whose work comes due with it; a refused move does not", async () => {
+  const jobs = server.services.jobs;
+  const wake = jobs.wakeClockDriven.bind(jobs);
+  let woken = 0;
+  jobs.wakeClockDriven = () => (woken++, wake());
+  try {
+    const refused = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 0 }, { auth: a.appID });
+    assert.is(refused.status, 400, refused.text);
+    assert.is(woken, 0);
+    const moved = await server.client.post('/api/v1/sandbox/clock/advance', { seconds: 60 }, { auth: a.appID });
+    assert.is(moved.status, 200, moved.text);
+    assert.is(woken, 1);
+  } finally {
+    jobs.wakeClockDriven = wake;
+  }
+  // Which jobs those are: the ones that read a company's clock to find their work.
+  const clockDriven = jobTable(server.services, { embedded: server.database.kind === 'embedded', log: pino() })
+    .filter((row) => row.clockDriven)
+    .map((row) => row.name);
+  for (const name of [CHARGE_EXPIRY_JOB, RECURRENCES_JOB, SUBSCRIPTION_CHARGES_JOB, 'payments.expire', WEBHOOKS_JOB])
+    assert.ok(clockDriven.includes(name), `${name} is woken by the clock`);
+  assert.not.ok(clockDriven.includes('idempotency.cleanup'), "idempotency records follow the server's own time");
 });
 
 test.run();
