@@ -137,7 +137,7 @@ export function jobTable(services: Services, options: JobTableOptions): JobRow[]
       intervalMs,
       run: () => run(services, options),
       why,
-      ...(clockDriven ? { clockDriven } : {}),
+      clockDriven,
     }),
   );
 }

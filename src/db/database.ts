@@ -239,17 +239,13 @@ class TemplateBlob extends Blob {
   }
 }
 
-const templateBlobs = new Map<string, Blob>();
+let template: { key: string; blob: Blob } | undefined;
 
 function templateBlob(file: string): Blob {
   const { mtimeMs, size } = statSync(file);
   const key = `${file} ${mtimeMs} ${size}`;
-  let blob = templateBlobs.get(key);
-  if (!blob) {
-    templateBlobs.clear();
-    templateBlobs.set(key, (blob = new TemplateBlob(readFileSync(file))));
-  }
-  return blob;
+  if (template?.key !== key) template = { key, blob: new TemplateBlob(readFileSync(file)) };
+  return template.blob;
 }
 
 async function openEmbeddedLocked(

@@ -21,7 +21,7 @@ export interface JobRow {
   why: string;
   // Its work comes due as a company's clock moves (expiries, due dates, retries): a clock
   // moved forward wakes it at once (wakeClockDriven) instead of at its next tick.
-  clockDriven?: boolean;
+  clockDriven?: boolean | undefined;
 }
 
 interface Registered {
@@ -45,15 +45,14 @@ export class Scheduler {
 
   constructor(private readonly log: Logger) {}
 
-  register(name: string, intervalMs: number, job: Job, options: { clockDriven?: boolean } = {}): void {
+  register(name: string, intervalMs: number, job: Job, options: { clockDriven?: boolean | undefined } = {}): void {
     if (this.jobs.has(name)) throw new Error(`job ${name} registered twice`);
     this.jobs.set(name, { job, intervalMs, clockDriven: options.clockDriven ?? false });
     if (this.started) this.schedule(name);
   }
 
   registerAll(table: readonly JobRow[]): void {
-    for (const row of table)
-      this.register(row.name, row.intervalMs, row.run, { clockDriven: row.clockDriven ?? false });
+    for (const row of table) this.register(row.name, row.intervalMs, row.run, { clockDriven: row.clockDriven });
   }
 
   start(): void {

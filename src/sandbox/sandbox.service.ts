@@ -22,7 +22,7 @@ export class SandboxService {
   constructor(
     private readonly identity: IdentityService,
     private readonly clock: Clock,
-    private readonly clockAdvanced: () => void = () => undefined,
+    private readonly clockAdvanced: () => void,
   ) {}
 
   async createCompany(input: SandboxCompanyInput) {
