@@ -143,7 +143,8 @@ postgresOnly('Postgres: issued while the server runs, and accepted by it at once
   const url = new URL(process.env.DATABASE_URL!);
   const name = `pixgate_demo_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url.toString() });
+    const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 30_000 });
+    client.on('error', () => undefined);
     await client.connect();
     try {
       await client.query(statement);
@@ -166,7 +167,8 @@ postgresOnly('Postgres: issued while the server runs, and accepted by it at once
       assert.ok(fresh, issued.stdout);
       await assertWork(server.base, fresh);
       await assertWork(server.base, first);
-      const client = new pg.Client({ connectionString: own.toString() });
+      const client = new pg.Client({ connectionString: own.toString(), connectionTimeoutMillis: 30_000 });
+      client.on('error', () => undefined);
       await client.connect();
       try {
         const { rows } = await client.query('select client_secret_hash from applications where client_id = $1', [
