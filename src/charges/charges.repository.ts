@@ -446,10 +446,22 @@ export async function lockChargeWithAccount(db: Db, by: ChargePaymentKey): Promi
   return row && withAccount(row);
 }
 
-// Claims up to `limit` expired charges (of one company, or of all) whose expiry event is not
-// recorded yet, in context and with their receiving account (other processes skip the rows
-// this one holds). Each charge is compared with its own company's clock.
-export async function claimExpiredCharges(db: Db, limit: number, companyId?: string): Promise<ChargeWithAccount[]> {
+// Which expired charges a claim takes: of one company or of all, and whether it skips the rows
+// another transaction holds (the job's runs share the work) or waits for them (a run that
+// must not end while a due charge is unannounced: Postgres re-reads a row it waited on, so a
+// charge the other run announced is then left out).
+export interface ExpiryClaim {
+  limit: number;
+  companyId?: string;
+  heldRows: 'skip' | 'wait';
+}
+
+// Claims up to `limit` expired charges whose expiry event is not recorded yet, in context and
+// with their receiving account. Each charge is compared with its own company's clock.
+export async function claimExpiredCharges(
+  db: Db,
+  { limit, companyId, heldRows }: ExpiryClaim,
+): Promise<ChargeWithAccount[]> {
   // No company's clock is ahead of the furthest one: a bound the index on payable_until can use
   // before each charge is compared with its own company's clock.
   let q = chargeWithAccountQuery(db)
@@ -458,7 +470,9 @@ export async function claimExpiredCharges(db: Db, limit: number, companyId?: str
     .where('charges.payable_until', '<=', latestCompanyNowSql())
     .where('charges.payable_until', '<=', companyNowSql(sql.ref('charges.company_id')));
   if (companyId !== undefined) q = q.where('charges.company_id', '=', companyId);
-  const rows = await q.orderBy('charges.id').limit(limit).forUpdate('charges').skipLocked().execute();
+  // (both kinds lock in id order, so a waiting run and the job cannot deadlock)
+  const locked = q.orderBy('charges.id').limit(limit).forUpdate('charges');
+  const rows = await (heldRows === 'skip' ? locked.skipLocked() : locked).execute();
   return rows.map(withAccount);
 }
 

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../db/clock';
 import { CHARGE_EXPIRED, chargeEventPayloadOf } from './charge-records';
-import { claimExpiredCharges, markChargesExpired } from './charges.repository';
+import { claimExpiredCharges, type ExpiryClaim, markChargesExpired } from './charges.repository';
 
 export const CHARGE_EXPIRY_JOB = 'charges.expiry';
 const BATCH = 100;
@@ -19,12 +19,18 @@ export class ChargeExpiry {
   ) {}
 
   // Records the event of every charge expired by now (of one company, or of all); returns
-  // how many. A batch is claimed and announced in two statements.
-  async run(companyId?: string): Promise<number> {
+  // how many. A batch is claimed and announced in two statements. The job's run (of all)
+  // skips the charges another run holds; a company's run (after its clock moved) waits for
+  // them, so that when it returns every charge of the company due by then is announced: the
+  // clock's advance wakes the job too, which may hold some of them at that moment.
+  async run(scope?: { companyId: string }): Promise<number> {
+    const claim: ExpiryClaim = scope
+      ? { limit: BATCH, companyId: scope.companyId, heldRows: 'wait' }
+      : { limit: BATCH, heldRows: 'skip' };
     let total = 0;
     for (;;) {
       const done = await this.db.transaction().execute(async (trx) => {
-        const expired = await claimExpiredCharges(trx, BATCH, companyId);
+        const expired = await claimExpiredCharges(trx, claim);
         const marks = [];
         for (const found of expired) {
           const { charge, company, account } = found;

@@ -118,6 +118,10 @@ export class Scheduler {
     // Called inside a promise, so a job that throws before returning one is caught too.
     // Outside any request's deadline: a wake() from inside a request (a committed event heard
     // on the change feed, a new webhook) must not lend the run that request's time limit.
+    // One run of a job at a time in this process: a tick or a wake that fires while runNow()'s
+    // run goes (or the reverse) waits for it. Two at once would split the rows between them
+    // (SKIP LOCKED), and a caller of runNow() would go on while its work was half done.
+    while (entry.running) await entry.running;
     const running = Promise.resolve()
       .then(async () => void (await withoutDeadline(entry.job)))
       .catch((err: unknown) => this.failed(name, err));

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { completeCharge, findCompanyCharge, lockChargeForPayment } from '../../src/charges/payable';
 import { platformChargeView } from '../../src/charges/platform/platform.view';
 import { listEventsOfCompany } from '../../src/events/events.repository';
+import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../support/server';
+import { postgresOnly } from '../support/skip';
 import { advanceClock, chargesCompany, decodeBrCode, type ChargesCompany } from './support';
 
 let server: TestServer;
@@ -152,6 +154,42 @@ test('concurrent runs record each expiry once', async () => {
   const events = (await expiredEvents()).filter((e) => String(e.charge.correlationID).startsWith('race-'));
   assert.is(events.length, 5);
   assert.is(new Set(events.map((e) => e.charge.correlationID)).size, 5);
+});
+
+// The clock's advance wakes the job, which may hold some of the company's due charges while the
+// advance's own run of the company looks for them: that run must wait for them, not skip them,
+// or the advance answers before every due charge is announced.
+postgresOnly("a company's run waits for the due charges another run holds, then announces them", async () => {
+  const other = await chargesCompany(server);
+  await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'held-1', value: 100, expiresIn: 300 },
+    { auth: other.appID },
+  );
+  await server.services.clock.advance(other.companyId, 301);
+  let finished = false;
+  let finishedWhileHeld = false;
+  let run: Promise<number> | undefined;
+  await server.database.db.transaction().execute(async (holder) => {
+    await sql`select id from charges where company_id = ${other.companyId} for update`.execute(holder);
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(holder);
+    run = server.services.chargeExpiry.run({ companyId: other.companyId }).finally(() => (finished = true));
+    // until the run either waits on the held row (Postgres names the holder as its blocker) or ends
+    for (;;) {
+      const waiting = await sql<{ pid: number }>`select pid from pg_stat_activity
+        where ${rows[0]!.pid}::int = any(pg_blocking_pids(pid))`.execute(server.database.db);
+      if (waiting.rows.length > 0 || finished) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    finishedWhileHeld = finished;
+  });
+  await run;
+  assert.is(finishedWhileHeld, false, 'the run ended while a due charge was held elsewhere');
+  const events = await listEventsOfCompany(server.database.db, other.companyId, 'OPENPIX:CHARGE_EXPIRED');
+  assert.equal(
+    events.map((e) => (e.payload as any).charge.correlationID),
+    ['held-1'],
+  );
 });
 
 test.run();

@@ -50,6 +50,26 @@ test('woken while it runs, it runs again right after', async () => {
   await jobs.stop();
 });
 
+test('a run asked for while a woken run is due or going waits for it: never two at once', async () => {
+  const jobs = new Scheduler(pino({ level: 'silent' }));
+  let active = 0;
+  let most = 0;
+  let runs = 0;
+  jobs.register('exclusive', 3_600_000, async () => {
+    runs++;
+    most = Math.max(most, ++active);
+    await sleep(20);
+    active--;
+  });
+  jobs.start();
+  jobs.wake('exclusive');
+  // the wake's timer fires while this run goes
+  await jobs.runNow('exclusive');
+  await until(() => runs === 2);
+  await jobs.stop();
+  assert.is(most, 1, 'two runs of one job overlapped');
+});
+
 test("woken by a request, the job's runs carry neither its deadline nor its statement count", async () => {
   const jobs = new Scheduler(pino({ level: 'silent' }));
   const seen: (number | undefined)[] = [];

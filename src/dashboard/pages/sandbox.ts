@@ -74,7 +74,7 @@ export async function advanceClock(ctx: DashContext): Promise<Answer> {
   }
   await ctx.services.sandbox.advanceClock(companyId, seconds);
   // charges past their new expiry are announced now, as the API's clock advance does
-  await ctx.services.chargeExpiry.run(companyId);
+  await ctx.services.chargeExpiry.run({ companyId });
   return done(ctx, '/dashboard/sandbox', ctx.t.done);
 }
 
