@@ -82,8 +82,10 @@ export SERVER_NODE_OPTIONS
 
 # The server runs as plain JavaScript, bundled by scripts/build.ts into dist/ (tsx's loader
 # thread and transpiled sources cost about 40 MB of resident memory in the process).
-run: install
+build: install
 	tsx scripts/build.ts
+
+run: build
 	NODE_OPTIONS="$(SERVER_NODE_OPTIONS) $$NODE_OPTIONS" node dist/main.js
 
 # New credentials of the demo company (a new MASTER application), on the database make run

@@ -3,7 +3,7 @@
 // It gives the CPU time each server spends per request (from /proc), which on this shared
 // 2-core machine moves far less between runs than req/s does. Use it to weigh one change.
 //
-//   make build && cp -r dist .tmp/dist-before    (then change the code and `make build`)
+//   make build && cp -r dist .tmp/dist-before    (then change the code and `make build` again)
 //   DATABASE_URL=... AB_A=.tmp/dist-before/main.js npx tsx scripts/bench-ab.ts
 //
 // Settings: AB_A and AB_B (bundles, default dist/main.js; keep them inside the repository,

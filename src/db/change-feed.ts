@@ -160,6 +160,7 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
   // Per other process (origin), the highest sequence of ours it acknowledged.
   private readonly acks = new Map<string, number>();
   private readonly waiting = new Set<() => void>();
+  private settling: Promise<void> | undefined;
 
   constructor(
     private readonly url: string,
@@ -181,9 +182,17 @@ export class PostgresChangeFeed extends Listeners implements ChangeFeed {
 
   // A message Postgres sent when a change committed may sit in this process's socket while a
   // request that follows the change is already being handled: one turn of the event loop
-  // (its poll phase reads every socket that is ready) lets it be heard first.
+  // (its poll phase reads every socket that is ready) lets it be heard first. The requests
+  // handled in one poll phase (many, under load) share one wait: its callback runs in the
+  // check phase that follows, after every socket of that phase was read. A request that
+  // asks once it has run waits for the next turn.
   settled(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve));
+    return (this.settling ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.settling = undefined;
+        resolve();
+      }),
+    ));
   }
 
   async propagated(): Promise<void> {
