@@ -11,6 +11,8 @@ import { OUTSIDE_KEY } from '../payments/helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 import { DashboardSession, loadCharges } from './support';
+import { sandboxFailureTable } from '../../src/rail/failure-table.service';
+import { TEXTS } from '../../src/dashboard/view/i18n';
 
 let server: TestServer;
 let a: TestCompany;
@@ -289,6 +291,18 @@ const PAGES = [
   '/dashboard/requests?status=4xx&operationId=getCharge',
   '/dashboard/sandbox',
 ];
+
+test("the sandbox's failure table speaks the page's language", async () => {
+  const s = new DashboardSession(server);
+  await s.signIn({ appId: a.appID });
+  const pt = (await s.get('/dashboard/sandbox')).text;
+  const en = (await s.get('/dashboard/sandbox?lang=en')).text;
+  for (const { failure, description } of sandboxFailureTable()) {
+    assert.ok(en.includes(description), `${failure} in English`);
+    assert.not.ok(pt.includes(description), `${failure}: English on the Portuguese page`);
+    assert.ok(pt.includes(TEXTS['pt-BR'].failureDescriptions[failure]!), `${failure} in Portuguese`);
+  }
+});
 
 test('each page in at most 3 statements with 10,000 charges in the company', async () => {
   await loadCharges(server, a, 10_000);

@@ -39,7 +39,7 @@ async function sandboxBody(ctx: DashContext, extra: Html = html``): Promise<Html
           { head: t.failure, cell: (f: ReturnType<typeof sandboxFailureTable>[number]) => f.failure },
           { head: t.key, cell: (f) => html`<span class="mono">${f.key}</span>` },
           { head: t.account, cell: (f) => f.account },
-          { head: t.description, cell: (f) => f.description },
+          { head: t.description, cell: (f) => t.failureDescriptions[f.failure] ?? f.description },
         ],
         [...sandboxFailureTable()],
         t,

@@ -154,6 +154,20 @@ const PT = {
   testSent: 'Evento de teste enviado',
   onlyErrors: 'Só 4xx e 5xx guardam os corpos.',
   period: 'Período',
+  // The sandbox's failure table: what each failure means (the API answers with the English text).
+  failureDescriptions: {
+    ACCOUNT_NOT_FOUND: 'Conta de destino não encontrada',
+    NOT_ENOUGH_BALANCE: 'A conta não tem saldo suficiente para concluir a operação',
+    INVALID_PIX_KEY: 'A chave Pix é inválida ou não está mais registrada',
+    LIMIT_EXCEEDED: 'O pagamento excede os limites Pix da conta',
+    AC03: 'Número da conta do recebedor inválido ou ausente',
+    AC06: 'A conta do recebedor está bloqueada',
+    AM04: 'Saldo insuficiente na conta de liquidação do participante pagador',
+    AM12: 'Valor inválido',
+    BE01: 'O CPF/CNPJ do recebedor não corresponde ao titular da conta',
+    DS04: 'Ordem rejeitada pelo participante recebedor',
+    FRAD: 'Suspeita de origem fraudulenta',
+  } as Record<string, string>,
   statusNames: {
     ACTIVE: 'Ativa',
     COMPLETED: 'Paga',
@@ -323,6 +337,8 @@ const EN: typeof PT = {
   testSent: 'Test event sent',
   onlyErrors: 'Only 4xx and 5xx answers keep their bodies.',
   period: 'Period',
+  // (English: the table's own words, as the API answers)
+  failureDescriptions: {},
   statusNames: {
     ACTIVE: 'Active',
     COMPLETED: 'Paid',
