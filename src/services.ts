@@ -168,6 +168,15 @@ export interface Services {
   eventStreams: WebhookServices['eventStreams'];
 }
 
+// A company's clock moved forward: its charges now past their expiry are announced before the
+// move answers; the rest that came due (due dates, retries) is left to the jobs, woken now.
+function workDueByClock(expiry: ChargesServices['chargeExpiry'], jobs: Scheduler) {
+  return async (companyId: string): Promise<void> => {
+    await expiry.run({ companyId });
+    jobs.wakeClockDriven();
+  };
+}
+
 // Every service; the caller registers the job table over them (src/job-table.ts).
 export function buildServices(config: Config, db: Kysely<Database>, changes: ChangeFeed, log: Logger): Services {
   const scopes = new Set([...platformScopes, ...pixScopes]);
@@ -222,7 +231,7 @@ export function buildServices(config: Config, db: Kysely<Database>, changes: Cha
     receipts: buildReceiptsService({ transactions, clock }),
     ...recurrences,
     requestLogs: buildRequestLogService({ config, db, log }),
-    sandbox: buildSandboxService({ identity, clock, clockAdvanced: () => jobs.wakeClockDriven() }),
+    sandbox: buildSandboxService({ identity, clock, clockAdvanced: workDueByClock(charges.chargeExpiry, jobs) }),
     signingKeys,
     payloadKeys,
     subaccounts: buildSubAccountsService({ db, clock, companies }),

@@ -60,11 +60,10 @@ export class Scheduler {
     for (const name of this.jobs.keys()) this.schedule(name);
   }
 
-  // Runs a job now (waiting for a run in progress first) and resolves when it is done.
+  // Runs a job now (after a run in progress: run() queues) and resolves when it is done.
   async runNow(name: string): Promise<void> {
     const entry = this.jobs.get(name);
     if (!entry) throw new Error(`no job ${name}`);
-    await entry.running;
     await this.run(name, entry);
   }
 

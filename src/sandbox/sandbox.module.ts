@@ -6,9 +6,9 @@ import { SandboxService } from './sandbox.service';
 export interface SandboxDependencies {
   identity: IdentityService;
   clock: Clock;
-  // Told after a company's clock moved forward (the composition root wakes the jobs whose
-  // work comes due with it).
-  clockAdvanced: () => void;
+  // Told after a company's clock moved forward, before the move answers: the composition root
+  // does the work that came due with it (the company's expiries, then the jobs woken).
+  clockAdvanced: (companyId: string) => Promise<void>;
 }
 
 export function buildSandboxService({ identity, clock, clockAdvanced }: SandboxDependencies): SandboxService {

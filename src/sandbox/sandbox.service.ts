@@ -22,7 +22,7 @@ export class SandboxService {
   constructor(
     private readonly identity: IdentityService,
     private readonly clock: Clock,
-    private readonly clockAdvanced: () => void,
+    private readonly clockAdvanced: (companyId: string) => Promise<void>,
   ) {}
 
   async createCompany(input: SandboxCompanyInput) {
@@ -81,7 +81,7 @@ export class SandboxService {
     await this.clock.advance(companyId, seconds);
     // What came due with the new time (expiries, due dates, retries) is done now, not at the
     // jobs' next ticks (up to a minute): the caller moved the clock to see it happen.
-    this.clockAdvanced();
+    await this.clockAdvanced(companyId);
     return this.clockNow(companyId);
   }
 }

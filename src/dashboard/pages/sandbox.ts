@@ -73,8 +73,6 @@ export async function advanceClock(ctx: DashContext): Promise<Answer> {
     seconds = Math.ceil((target.getTime() - now.getTime()) / 1000);
   }
   await ctx.services.sandbox.advanceClock(companyId, seconds);
-  // charges past their new expiry are announced now, as the API's clock advance does
-  await ctx.services.chargeExpiry.run({ companyId });
   return done(ctx, '/dashboard/sandbox', ctx.t.done);
 }
 
