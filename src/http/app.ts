@@ -57,14 +57,14 @@ export function buildApp({
   mountLanding(router, services.config.sandbox);
   mountDocs(router, services);
   mountSandboxCa(router, services.tlsAuthority);
-  dispatchers.platform.mount(router);
-  dispatchers.pix.mount(router);
   app.use(
     dashboardMiddleware({
       sandbox: services.config.sandbox,
       secureCookies: services.config.publicUrl.startsWith('https:'),
     }),
   );
+  app.use(dispatchers.platform.middleware());
+  app.use(dispatchers.pix.middleware());
   app.use(router.routes());
 
   app.use(async (koa: KoaContext) => {

@@ -1,11 +1,11 @@
-// Every request of one API takes one path here: routing (@koa/router resolves the path to an
-// operation, a lookup that does not scan), security, validation, handler, answer.
+// Every request of one API takes one path here: routing (@koa/router, within the group of paths
+// a Map finds: see middleware()), security, validation, handler, answer.
 // openapi-backend (one instance per spec) dereferences the spec and compiles each operation's
 // request validators once, at start-up; it is used through its public API only. Its own
 // handleRequest is not the path: it routes by rebuilding and scanning the operation list on
 // every request (about 3 ms for the platform spec's 137 operations) and parses each request
 // four times.
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type Ajv from 'ajv';
 import type { Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type ValidationContext } from 'openapi-backend';
@@ -110,23 +110,45 @@ export class ApiDispatcher {
     }
   }
 
-  // Registers every path of the spec on the router, most literal paths first.
-  mount(router: Router<AppState>): void {
+  // Every path of the spec as one middleware (src/http/app.ts mounts it). One router of every
+  // path tests each path's pattern in turn on every request (144 of them): with it, a charge
+  // read spent 16% more CPU (A/B, five pairs, docs/SPEED.md). So the paths are grouped by their
+  // first three segments (a Map lookup per request), each group on its own router with its
+  // paths most literal first. A path templated within its first three segments (/qr/v2/{token})
+  // goes on a router tried after the group's: literal before templated, as one router ordered
+  // by specificity had it. @koa/router ignores case, so a group's key is lowercase.
+  middleware(): RoutesMiddleware {
+    const groups = new Map<string, Router<AppState>>();
+    const templated = new Router<AppState>();
     const byPath = new Map<string, Route[]>();
     for (const route of this.routes.values())
       byPath.set(route.meta.path, [...(byPath.get(route.meta.path) ?? []), route]);
-    const paths = [...byPath.keys()].sort(bySpecificity);
-    for (const path of paths) {
-      const routes = byPath.get(path)!;
-      const allowed = routes.map((r) => r.meta.method.toUpperCase());
-      router.all(toKoaPath(path), (koa: KoaContext) =>
-        this.dispatch(
-          koa,
-          routes.find((r) => r.meta.method === koa.method.toLowerCase()),
-          allowed,
-        ),
-      );
+    for (const path of [...byPath.keys()].sort(bySpecificity)) {
+      const key = groupOf(path);
+      let router = templated;
+      if (!key.includes('{')) {
+        router = groups.get(key) ?? new Router<AppState>();
+        groups.set(key, router);
+      }
+      this.mountPath(router, path, byPath.get(path)!);
     }
+    const inGroups = new Map([...groups].map(([key, router]) => [key, router.routes()]));
+    const inTemplated = templated.routes();
+    return (koa, next): Promise<unknown> => {
+      const group = inGroups.get(groupOf(koa.path));
+      return group ? group(koa, () => inTemplated(koa, next)) : inTemplated(koa, next);
+    };
+  }
+
+  private mountPath(router: Router<AppState>, path: string, routes: Route[]): void {
+    const allowed = routes.map((r) => r.meta.method.toUpperCase());
+    router.all(toKoaPath(path), (koa: KoaContext) =>
+      this.dispatch(
+        koa,
+        routes.find((r) => r.meta.method === koa.method.toLowerCase()),
+        allowed,
+      ),
+    );
   }
 
   // Answers a request under this API's prefix that matched no path.
@@ -253,6 +275,15 @@ function checkContentType(koa: KoaContext, meta: OperationMeta): void {
 function hasBody(koa: KoaContext): boolean {
   const length = Number(koa.get('content-length') || 0);
   return length > 0 || Boolean(koa.get('transfer-encoding'));
+}
+
+// What a router's routes() is: Koa's middleware with the router's own context.
+type RoutesMiddleware = ReturnType<Router<AppState>['routes']>;
+
+// The group of a path (its first three segments, lowercase): /api/v1/charge/{id} is in
+// /api/v1/charge.
+function groupOf(path: string): string {
+  return path.split('/', 4).join('/').toLowerCase();
 }
 
 function toKoaPath(path: string): string {
