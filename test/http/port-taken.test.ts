@@ -34,7 +34,9 @@ test('a port in use: startServer rejects with EADDRINUSE and closes the database
     assert.is(error?.code, 'EADDRINUSE');
     // A closed socket leaves the list once its close event ran: wait for it, a bounded while.
     for (let i = 0; i < 50 && sockets() > before; i++) await new Promise((r) => setTimeout(r, 100));
-    assert.is(sockets(), before, 'no database socket left open');
+    // (at most: a socket an earlier file of this worker left, a kept-alive client connection,
+    // may close meanwhile)
+    assert.ok(sockets() <= before, `no database socket left open: ${sockets()} sockets, ${before} before`);
   } finally {
     await new Promise<void>((ok) => holder.close(() => ok()));
     if (url) await dropSchema(url, schema);
