@@ -5,7 +5,7 @@
 // handleRequest is not the path: it routes by rebuilding and scanning the operation list on
 // every request (about 3 ms for the platform spec's 137 operations) and parses each request
 // four times.
-import Router from '@koa/router';
+import type Koa from 'koa';
 import type Ajv from 'ajv';
 import type { Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type ValidationContext } from 'openapi-backend';
@@ -110,45 +110,38 @@ export class ApiDispatcher {
     }
   }
 
-  // Every path of the spec as one middleware (src/http/app.ts mounts it). One router of every
-  // path tests each path's pattern in turn on every request (144 of them): with it, a charge
-  // read spent 16% more CPU (A/B, five pairs, docs/SPEED.md). So the paths are grouped by their
-  // first three segments (a Map lookup per request), each group on its own router with its
-  // paths most literal first. A path templated within its first three segments (/qr/v2/{token})
-  // goes on a router tried after the group's: literal before templated, as one router ordered
-  // by specificity had it. @koa/router ignores case, so a group's key is lowercase.
-  middleware(): RoutesMiddleware {
-    const groups = new Map<string, Router<AppState>>();
-    const templated = new Router<AppState>();
+  // Every path of the spec as one middleware (src/http/app.ts mounts it). Testing each path's
+  // pattern in turn on every request (144 of them) cost a charge read 16% more CPU (A/B, five
+  // pairs, docs/SPEED.md). So the paths are grouped by their first three segments (a Map lookup
+  // per request), each group's paths most literal first. A path templated within its first
+  // three segments (/qr/v2/{token}) is in a list tried after the group's: literal before
+  // templated. Matching is @koa/router's, which this replaced (its per-request chain of
+  // closures and promises cost a read about 4% of its CPU): case ignored, one trailing slash
+  // allowed, a parameter one segment or part of one.
+  middleware(): Koa.Middleware<AppState> {
+    const groups = new Map<string, PathEntry[]>();
+    const templated: PathEntry[] = [];
     const byPath = new Map<string, Route[]>();
     for (const route of this.routes.values())
       byPath.set(route.meta.path, [...(byPath.get(route.meta.path) ?? []), route]);
     for (const path of [...byPath.keys()].sort(bySpecificity)) {
+      const routes = byPath.get(path)!;
+      const entry = { pattern: patternOf(path), routes, allowed: routes.map((r) => r.meta.method.toUpperCase()) };
       const key = groupOf(path);
-      let router = templated;
-      if (!key.includes('{')) {
-        router = groups.get(key) ?? new Router<AppState>();
-        groups.set(key, router);
-      }
-      this.mountPath(router, path, byPath.get(path)!);
+      if (key.includes('{')) templated.push(entry);
+      else groups.set(key, [...(groups.get(key) ?? []), entry]);
     }
-    const inGroups = new Map([...groups].map(([key, router]) => [key, router.routes()]));
-    const inTemplated = templated.routes();
-    return (koa, next): Promise<unknown> => {
-      const group = inGroups.get(groupOf(koa.path));
-      return group ? group(koa, () => inTemplated(koa, next)) : inTemplated(koa, next);
-    };
-  }
-
-  private mountPath(router: Router<AppState>, path: string, routes: Route[]): void {
-    const allowed = routes.map((r) => r.meta.method.toUpperCase());
-    router.all(toKoaPath(path), (koa: KoaContext) =>
-      this.dispatch(
+    return (koa, next) => {
+      const path = koa.path;
+      const entry = entryOf(groups.get(groupOf(path)), path) ?? entryOf(templated, path);
+      if (!entry) return next();
+      const method = koa.method.toLowerCase();
+      return this.dispatch(
         koa,
-        routes.find((r) => r.meta.method === koa.method.toLowerCase()),
-        allowed,
-      ),
-    );
+        entry.routes.find((r) => r.meta.method === method),
+        entry.allowed,
+      );
+    };
   }
 
   // Answers a request under this API's prefix that matched no path.
@@ -188,6 +181,13 @@ export class ApiDispatcher {
   // else the database being away (503: the credentials could not be checked, which is no answer
   // about them), else 401.
   private async authorize(route: Route, koa: KoaContext): Promise<void> {
+    // (one requirement of one scheme, as nearly every operation has: no bookkeeping of passes)
+    if (route.requirements.length === 1 && route.schemes.length === 1) {
+      return this.authenticate(route.schemes[0]!, koa, route.meta).then(
+        () => undefined,
+        (error: unknown) => Promise.reject(refusalOf([error])),
+      );
+    }
     const passed = new Set<string>();
     const refusals: unknown[] = [];
     const attempt = (scheme: string, i: number) =>
@@ -198,11 +198,7 @@ export class ApiDispatcher {
     // (one scheme, as all operations but one have, without a Promise.all)
     await (route.schemes.length === 1 ? attempt(route.schemes[0]!, 0) : Promise.all(route.schemes.map(attempt)));
     if (route.requirements.some((schemes) => schemes.every((s) => passed.has(s)))) return;
-    throw (
-      refusals.find((e) => e instanceof DomainError) ??
-      refusals.find((e) => isDatabaseUnavailable(e)) ??
-      errors.unauthorized()
-    );
+    throw refusalOf(refusals);
   }
 
   private async authenticate(scheme: string, koa: KoaContext, meta: OperationMeta): Promise<Principal> {
@@ -244,6 +240,16 @@ export class ApiDispatcher {
   }
 }
 
+// What a request no scheme let in is told: a scheme's own refusal (403 for an address off the
+// allowlist), the database being unavailable (503), else 401.
+function refusalOf(refusals: unknown[]): unknown {
+  return (
+    refusals.find((e) => e instanceof DomainError) ??
+    refusals.find((e) => isDatabaseUnavailable(e)) ??
+    errors.unauthorized()
+  );
+}
+
 function answer(koa: KoaContext, reply: Reply): void {
   koa.status = reply.status;
   for (const [k, v] of Object.entries(reply.headers ?? {})) {
@@ -278,16 +284,33 @@ function hasBody(koa: KoaContext): boolean {
 }
 
 // What a router's routes() is: Koa's middleware with the router's own context.
-type RoutesMiddleware = ReturnType<Router<AppState>['routes']>;
 
 // The group of a path (its first three segments, lowercase): /api/v1/charge/{id} is in
 // /api/v1/charge.
+// A path's first three segments, lowercase ("/api/v1/charge" of "/api/v1/charge/ch_1").
 function groupOf(path: string): string {
-  return path.split('/', 4).join('/').toLowerCase();
+  let end = 0;
+  for (let slashes = 0; slashes < 3 && end !== -1; slashes++) end = path.indexOf('/', end + 1);
+  return (end === -1 ? path : path.slice(0, end)).toLowerCase();
 }
 
-function toKoaPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
+// One path of the spec: its pattern, its operations and the methods they answer.
+interface PathEntry {
+  pattern: RegExp;
+  routes: Route[];
+  allowed: string[];
+}
+
+function entryOf(entries: PathEntry[] | undefined, path: string): PathEntry | undefined {
+  if (entries) for (const entry of entries) if (entry.pattern.test(path)) return entry;
+  return undefined;
+}
+
+// A spec path as a pattern of request paths: each {parameter} one or more characters of one
+// segment, the literal parts as they are (any case), one trailing slash allowed.
+function patternOf(template: string): RegExp {
+  const parts = template.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+?')}/?$`, 'i');
 }
 
 // Literal segments before templated ones, so /pix-keys/check wins over /pix-keys/{pixKey}.
