@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { LineBatch } from './lib/line-batch';
 import { pixOperations } from '../generated/pix.operations';
 import { platformOperations } from '../generated/platform.operations';
 import { type Config, listensEverywhere } from './config';
@@ -43,12 +44,13 @@ export interface StartOptions {
 }
 
 // Log lines are buffered and written in batches: a synchronous write per request line cost
-// about a fifth of a simple read's CPU. The buffer is written at least every LOG_FLUSH_MS, and
-// at exit (pino flushes its destination then; main.ts flushes before a clean stop).
+// about a fifth of a simple read's CPU. They are gathered in a LineBatch (src/lib/line-batch.ts
+// says why) and written at least every LOG_FLUSH_MS, and at exit (main.ts flushes before a
+// clean stop; at any other exit the batch is written synchronously).
 const LOG_FLUSH_MS = 200;
 
 export function createLogger(config: Config): Logger {
-  const destination = pino.destination({ sync: false, minLength: 4096 });
+  const destination = new LineBatch(pino.destination({ sync: false }));
   setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
   return pino(
     {
