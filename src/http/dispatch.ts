@@ -126,31 +126,38 @@ export class ApiDispatcher {
       byPath.set(route.meta.path, [...(byPath.get(route.meta.path) ?? []), route]);
     for (const path of [...byPath.keys()].sort(bySpecificity)) {
       const routes = byPath.get(path)!;
-      const entry = { pattern: patternOf(path), routes, allowed: routes.map((r) => r.meta.method.toUpperCase()) };
+      const entry = {
+        pattern: patternOf(path),
+        names: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+        routes,
+        allowed: routes.map((r) => r.meta.method.toUpperCase()),
+      };
       const key = groupOf(path);
       if (key.includes('{')) templated.push(entry);
       else groups.set(key, [...(groups.get(key) ?? []), entry]);
     }
     return (koa, next) => {
       const path = koa.path;
-      const entry = entryOf(groups.get(groupOf(path)), path) ?? entryOf(templated, path);
-      if (!entry) return next();
+      const found = matchOf(groups.get(groupOf(path)), path) ?? matchOf(templated, path);
+      if (!found) return next();
       const method = koa.method.toLowerCase();
-      return this.dispatch(
-        koa,
-        entry.routes.find((r) => r.meta.method === method),
-        entry.allowed,
-      );
+      const route = found.entry.routes.find((r) => r.meta.method === method);
+      return this.dispatch(koa, route, found.entry.allowed, route && paramsOf(found));
     };
   }
 
   // Answers a request under this API's prefix that matched no path.
   async notFound(koa: KoaContext): Promise<void> {
-    await this.dispatch(koa, undefined, []);
+    await this.dispatch(koa, undefined, [], undefined);
   }
 
   // The one path: route, security, validation, handler, answer.
-  private async dispatch(koa: KoaContext, route: Route | undefined, allowed: string[]): Promise<void> {
+  private async dispatch(
+    koa: KoaContext,
+    route: Route | undefined,
+    allowed: string[],
+    params: Record<string, string> | undefined,
+  ): Promise<void> {
     koa.state.api = this.definition.name;
     koa.state.operation = route?.meta;
     if (!route) throw allowed.length ? errors.methodNotAllowed(allowed) : errors.routeNotFound();
@@ -158,7 +165,7 @@ export class ApiDispatcher {
     checkContentType(koa, meta);
     if (this.definition.tolerant) tolerateBody(koa, route);
     const req: ParsedRequest = {
-      params: route.pathParams(this.backend.router.normalizePath(koa.path)) ?? {},
+      params: params ?? {},
       // a copy: validation coerces its values in place, and Koa keeps its own parse
       query: { ...koa.query },
       body: (koa.request as { body?: unknown }).body,
@@ -294,23 +301,42 @@ function groupOf(path: string): string {
   return (end === -1 ? path : path.slice(0, end)).toLowerCase();
 }
 
-// One path of the spec: its pattern, its operations and the methods they answer.
+// One path of the spec: its pattern, its parameters' names in order, its operations and the
+// methods they answer.
 interface PathEntry {
   pattern: RegExp;
+  names: string[];
   routes: Route[];
   allowed: string[];
 }
 
-function entryOf(entries: PathEntry[] | undefined, path: string): PathEntry | undefined {
-  if (entries) for (const entry of entries) if (entry.pattern.test(path)) return entry;
+interface PathMatch {
+  entry: PathEntry;
+  values: RegExpExecArray;
+}
+
+function matchOf(entries: PathEntry[] | undefined, path: string): PathMatch | undefined {
+  if (!entries) return undefined;
+  for (const entry of entries) {
+    const values = entry.pattern.exec(path);
+    if (values) return { entry, values };
+  }
   return undefined;
 }
 
+// The path parameters, each percent-decoded (a malformed escape throws URIError, which is
+// answered as a bad encoding in the API's format).
+function paramsOf({ entry, values }: PathMatch): Record<string, string> {
+  const params: Record<string, string> = {};
+  entry.names.forEach((name, i) => (params[name] = decodeURIComponent(values[i + 1]!)));
+  return params;
+}
+
 // A spec path as a pattern of request paths: each {parameter} one or more characters of one
-// segment, the literal parts as they are (any case), one trailing slash allowed.
+// segment (captured), the literal parts as they are (any case), one trailing slash allowed.
 function patternOf(template: string): RegExp {
   const parts = template.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+?')}/?$`, 'i');
+  return new RegExp(`^${parts.join('([^/]+?)')}/?$`, 'i');
 }
 
 // Literal segments before templated ones, so /pix-keys/check wins over /pix-keys/{pixKey}.

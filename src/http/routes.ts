@@ -1,7 +1,6 @@
 // What dispatch needs of one operation, read once at start-up from the operation openapi-backend
-// dereferenced: its security requirements, its request validators, how its path parameters are
-// read and which of its query parameters are arrays.
-import { params as bathParams } from 'bath-es5/params.js';
+// dereferenced: its security requirements, its request validators and which of its query
+// parameters are arrays (dispatch reads path parameters as it matches the path).
 import type { ValidateFunction } from 'ajv';
 import type { Operation } from 'openapi-backend';
 import type { OperationMeta } from './types';
@@ -20,8 +19,6 @@ export interface Route {
   arrayQuery: ReadonlySet<string>;
   // The (dereferenced) schema of a JSON body: tolerance and the exact-integer check walk it.
   bodySchema: object | undefined;
-  // The path parameters of a request path (null when the path is not this operation's).
-  pathParams: (path: string) => Record<string, string> | null;
 }
 
 type Parameter = {
@@ -45,7 +42,6 @@ export function routeOf(meta: OperationMeta, operation: Operation, validators: V
     validators,
     arrayQuery: new Set(parameters.filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name)),
     bodySchema: body?.content?.['application/json']?.schema,
-    pathParams: bathParams(operation.path),
   };
 }
 

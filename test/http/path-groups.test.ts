@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadRawSpec, SPEC_NAMES } from '../support/spec';
+import { createCompany } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -78,6 +79,26 @@ test('case is ignored, as before grouping', async () => {
   assert.is(lower.status, 405, lower.text);
   assert.is(upper.status, 405, upper.text);
   assert.is(upper.headers.get('allow'), lower.headers.get('allow'));
+});
+
+test('path parameters are read as the path matched: decoded, in their own case', async () => {
+  const company = await createCompany(server.client);
+  const made = await server.client.post(
+    '/api/v1/charge',
+    { correlationID: 'Pão de Queijo/1', value: 500 },
+    { auth: company.appID },
+  );
+  assert.is(made.status, 200, made.text);
+  const encoded = encodeURIComponent('Pão de Queijo/1');
+  for (const path of [`/api/v1/charge/${encoded}`, `/API/V1/Charge/${encoded}`, `/api/v1/charge/${encoded}/`]) {
+    const res = await server.client.get(path, { auth: company.appID });
+    assert.is(res.status, 200, `${path}: ${res.text}`);
+    assert.is(res.body.charge.correlationID, 'Pão de Queijo/1', path);
+  }
+  // A malformed escape is the client's error, in the API's format.
+  const bad = await server.client.get('/api/v1/charge/%E0%A4%A', { auth: company.appID });
+  assert.is(bad.status, 400, bad.text);
+  assert.match(bad.body.error, /percent-encoded/);
 });
 
 test('a path of no group, or of a group without it, is not found in its API format', async () => {
