@@ -115,9 +115,9 @@ export class ApiDispatcher {
   // pairs, docs/SPEED.md). So the paths are grouped by their first three segments (a Map lookup
   // per request), each group's paths most literal first. A path templated within its first
   // three segments (/qr/v2/{token}) is in a list tried after the group's: literal before
-  // templated. Matching is @koa/router's, which this replaced (its per-request chain of
-  // closures and promises cost a read about 4% of its CPU): case ignored, one trailing slash
-  // allowed, a parameter one segment or part of one.
+  // templated. Matching follows the rules of @koa/router, which did this before (its chain of
+  // closures and composed middleware per request cost a read CPU): case ignored, one trailing
+  // slash allowed, a parameter one segment or part of one.
   middleware(): Koa.Middleware<AppState> {
     const groups = new Map<string, PathEntry[]>();
     const templated: PathEntry[] = [];
@@ -290,11 +290,8 @@ function hasBody(koa: KoaContext): boolean {
   return length > 0 || Boolean(koa.get('transfer-encoding'));
 }
 
-// What a router's routes() is: Koa's middleware with the router's own context.
-
 // The group of a path (its first three segments, lowercase): /api/v1/charge/{id} is in
-// /api/v1/charge.
-// A path's first three segments, lowercase ("/api/v1/charge" of "/api/v1/charge/ch_1").
+// /api/v1/charge. (Not split('/'): this runs on every request.)
 function groupOf(path: string): string {
   let end = 0;
   for (let slashes = 0; slashes < 3 && end !== -1; slashes++) end = path.indexOf('/', end + 1);

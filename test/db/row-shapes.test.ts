@@ -33,7 +33,10 @@ function onClient(client: PreparingClient): Kysely<Database> {
 }
 
 async function connected(): Promise<{ client: PreparingClient; describes: () => number }> {
-  const client = new PreparingClient({ connectionString: url });
+  const client = new PreparingClient({
+    connectionString: url,
+    bounds: { connectMs: 10_000, statementBoundMs: 10_000 },
+  });
   await client.connect();
   const connection = (client as unknown as { connection: { describe: (...args: unknown[]) => void } }).connection;
   let count = 0;
