@@ -7,6 +7,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema';
 
 export async function auditLedger(db: Kysely<Database>): Promise<void> {
+  await inOneSnapshot(db, auditLedgerIn);
+}
+
+// The audit reads entries, then balances, then holds: background work (a refund settling on the
+// simulated rail) may commit between those reads, so they all see one snapshot.
+async function inOneSnapshot(db: Kysely<Database>, audit: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+  if (db.isTransaction) return audit(db);
+  await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => audit(trx));
+}
+
+async function auditLedgerIn(db: Kysely<Database>): Promise<void> {
   const entries = await db
     .selectFrom('ledger_entries')
     .select(['account_id', 'move_id', 'kind', 'bucket', 'amount'])
@@ -89,7 +103,11 @@ async function auditPaymentHolds(db: Kysely<Database>): Promise<void> {
 // backed by debits of exactly its value, and a Pix sent to a company here arrived with the
 // value it left with (no money created or lost between the two sides).
 export async function auditMoneyOut(db: Kysely<Database>): Promise<void> {
-  await auditLedger(db);
+  await inOneSnapshot(db, auditMoneyOutIn);
+}
+
+async function auditMoneyOutIn(db: Kysely<Database>): Promise<void> {
+  await auditLedgerIn(db);
   const txs = await db
     .selectFrom('transactions')
     .select(['id', 'type', 'value', 'end_to_end_id'])
