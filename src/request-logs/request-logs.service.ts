@@ -64,11 +64,16 @@ const PRUNE_ROUNDS = 5;
 // Companies whose growth this process follows for the pruning (beyond: the age limit).
 const MAX_GROWING_COMPANIES = 10_000;
 const DAY_MS = 86_400_000;
+// A pruning from a company's oldest row at least this often (the others start at the last bound).
+const FULL_PRUNE_EVERY_MS = 60_000;
 
 export class RequestLogService {
   private readonly writer: RequestLogWriter | undefined;
   // Entries this process wrote per company since that company was last pruned.
   private readonly grown = new Map<string, number>();
+  // Where each company's last pruning by this process stopped, and when a pass from the
+  // company's oldest row is due again.
+  private readonly prunedTo = new Map<string, { at: Date; id: string; fullPassDue: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -175,10 +180,17 @@ export class RequestLogService {
     for (let round = 0; round < PRUNE_ROUNDS; round++) {
       const due = this.dueForPruning();
       if (due.length === 0) break;
-      const deleted = await repo.deleteRequestLogsBeyondNewest(this.db, due, this.settings.limit, PRUNE_MAX_ROWS);
+      const targets = due.map((companyId) => this.pruneTargetOf(companyId, now));
+      const { deleted, bounds } = await this.db
+        .transaction()
+        .execute((trx) => repo.deleteRequestLogsBeyondNewest(trx, targets, this.settings.limit, PRUNE_MAX_ROWS));
       beyondLimit += deleted;
-      // Done with them unless the statement stopped at its maximum (then: them again).
-      if (deleted < PRUNE_MAX_ROWS) for (const id of due) this.grown.delete(id);
+      // Done with them unless the statement stopped at its maximum (then: them again, from
+      // the bottom, as rows under a bound may be left).
+      if (deleted < PRUNE_MAX_ROWS) {
+        for (const id of due) this.grown.delete(id);
+        for (const bound of bounds) this.notePrunedTo(bound, now);
+      } else for (const id of due) this.prunedTo.delete(id);
     }
     const tooOld =
       this.settings.maxAgeDays > 0
@@ -189,6 +201,22 @@ export class RequestLogService {
           )
         : 0;
     return { beyondLimit, tooOld };
+  }
+
+  // Where the company's pruning starts: above its last bound, unless a pass from its oldest
+  // row is due. Those passes find what a bound passed over: rows another process wrote late
+  // (its buffer waited out a database restart) or a pruning skipped and then failed to delete.
+  private pruneTargetOf(companyId: string, now: number): repo.RequestLogPruneTarget {
+    const last = this.prunedTo.get(companyId);
+    if (!last || now >= last.fullPassDue) return { companyId };
+    return { companyId, after: { at: last.at, id: last.id } };
+  }
+
+  private notePrunedTo(bound: repo.RequestLogPruneBound, now: number): void {
+    const last = this.prunedTo.get(bound.companyId);
+    if (!last && this.prunedTo.size >= MAX_GROWING_COMPANIES) return;
+    const fullPassDue = last && now < last.fullPassDue ? last.fullPassDue : now + FULL_PRUNE_EVERY_MS;
+    this.prunedTo.set(bound.companyId, { at: bound.at, id: bound.id, fullPassDue });
   }
 
   // The companies that grew by a tenth of the limit since they were last pruned.

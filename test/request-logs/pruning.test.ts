@@ -103,6 +103,30 @@ test('entries older than the maximum age go, whatever their company', async () =
   assert.equal(after, before.slice(0, -1), 'the one of 31 days ago went, the one of 29 stayed');
 });
 
+test('a pruning starts above where the last one stopped; once a minute it starts from the oldest row', async () => {
+  const c = await createCompany(server.client);
+  const service = server.services.requestLogs;
+  const now = Date.now();
+  await calls(c, 7);
+  await service.prune(now);
+  const kept = await requestIdsOf(c);
+  assert.is(kept.length, 5);
+  // A row another process wrote late (it waited out a restart), older than the bound, and a
+  // new call: the next pruning deletes only above the bound, so the late row stays.
+  const late = captured(c, now - 60 * 60_000);
+  service.record(late);
+  await service.flush();
+  const [newest] = await calls(c, 1);
+  await service.prune(now + 1_000);
+  assert.equal(await requestIdsOf(c), [newest, ...kept.slice(0, 4), late.requestId]);
+  // A minute later the pass from the oldest row finds it.
+  await calls(c, 1);
+  await service.prune(now + 61_000);
+  const after = await requestIdsOf(c);
+  assert.is(after.length, 5);
+  assert.not.ok(after.includes(late.requestId));
+});
+
 postgresOnly('prunings running at once on several connections keep exactly the newest 5', async () => {
   const ofA = await calls(a, 40);
   const service = server.services.requestLogs;
