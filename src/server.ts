@@ -48,11 +48,21 @@ export interface StartOptions {
 // says why) and written at least every LOG_FLUSH_MS, and at exit (main.ts flushes before a
 // clean stop; at any other exit the batch is written synchronously).
 const LOG_FLUSH_MS = 200;
+// Bytes of log lines waiting for stdout at most. A reader that stops reading (a stuck collector,
+// a full pipe) would otherwise keep every line in memory until the process runs out of it:
+// past this, new lines are dropped, counted, and reported once stdout takes lines again.
+const LOG_WAITING_MAX_BYTES = 16 * 1024 * 1024;
 
 export function createLogger(config: Config): Logger {
-  const destination = new LineBatch(pino.destination({ sync: false }));
-  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
-  return pino(
+  const out = pino.destination({ sync: false, maxLength: LOG_WAITING_MAX_BYTES });
+  const destination = new LineBatch(out);
+  const drops = { lines: 0, reported: 0 };
+  out.on('drop', (text: string) => (drops.lines += countLines(text)));
+  setInterval(() => {
+    destination.flush();
+    reportLogDrops(logger, drops);
+  }, LOG_FLUSH_MS).unref();
+  const logger = pino(
     {
       level: config.logLevel,
       base: { service: 'pixgate' },
@@ -70,6 +80,22 @@ export function createLogger(config: Config): Logger {
     },
     destination,
   );
+  return logger;
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
+// A warn line at a flush when lines were dropped since the last one, with the count since the
+// start (a report can be dropped too while stdout stays full: it is counted, and the next
+// flush reports again).
+function reportLogDrops(logger: Logger, drops: { lines: number; reported: number }): void {
+  if (drops.lines === drops.reported) return;
+  drops.reported = drops.lines;
+  logger.warn({ droppedLines: drops.lines }, 'log lines dropped: stdout was not read');
 }
 
 // The two APIs' dispatchers (their validators are compiled by init()).
