@@ -25,7 +25,7 @@
 // payload PS256 with a key of the same size; start-up under 2 s; RSS under 300 MB.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
@@ -65,18 +65,28 @@ const NODE_FLAGS = (process.env.SERVER_NODE_OPTIONS ?? '--max-semi-space-size=16
   .split(/\s+/)
   .filter(Boolean);
 
-async function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+// `stdoutFile`: the child's stdout (pixgate's JSON log stream) goes to that file, as a deployment
+// sends it to a file or a collector; not read by this process, which also runs the load (a
+// read run writes about 1 MB of log lines a second).
+async function startChild(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  { stdoutFile }: { stdoutFile?: string } = {},
+): Promise<Child> {
+  const stdout = stdoutFile ? openSync(stdoutFile, 'a') : 'pipe';
   const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  if (typeof stdout === 'number') closeSync(stdout);
   let out = '';
   // Only the first lines are kept (the request log of a run would fill memory).
   const keep = (d: Buffer) => {
     if (out.length < 20_000) out += d;
   };
-  child.stdout!.on('data', keep);
+  child.stdout?.on('data', keep);
   child.stderr!.on('data', keep);
   const deadline = Date.now() + 60_000;
   let port: string | undefined;
@@ -307,6 +317,7 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   if (kind === 'postgres') {
     dbUrl = await createDatabase(process.env.DATABASE_URL!, database);
   }
+  const logFile = join(tmpdir(), `${database}.log`);
   const pixgate = await startChild(
     PIXGATE,
     {
@@ -318,6 +329,7 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
       ...PLAIN_ENV,
     },
     /listening on http:\/\/localhost:(\d+)/,
+    { stdoutFile: logFile },
   );
   let plain = new Map<string, Run>();
   let stopped = false;
@@ -341,6 +353,7 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   } finally {
     if (!stopped) await stopChild(pixgate);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(logFile, { force: true });
     if (kind === 'postgres') await dropDatabase(process.env.DATABASE_URL!, database);
   }
 }
