@@ -468,6 +468,7 @@ async function tlsFigures(
   plain: Map<string, Run>,
   settle: () => Promise<void>,
 ): Promise<void> {
+  const logFile = join(tmpdir(), `pixgate-bench-tls-${randomBytes(4).toString('hex')}.log`);
   const pixgate = await startChild(
     PIXGATE,
     {
@@ -480,6 +481,7 @@ async function tlsFigures(
       ...env,
     },
     /https:\/\/localhost:(\d+) \(TLS/,
+    { stdoutFile: logFile },
   );
   try {
     const base = pixgate.url.replace('http:', 'https:');
@@ -531,6 +533,7 @@ async function tlsFigures(
     }
   } finally {
     await stopChild(pixgate);
+    rmSync(logFile, { force: true });
   }
 }
 
