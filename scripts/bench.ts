@@ -52,6 +52,8 @@ interface Child {
   process: ChildProcess;
   url: string;
   output: () => string;
+  // where its stdout goes (startChild's logToFile), removed by stopChild
+  logFile?: string;
 }
 
 // pixgate as `make run` starts it: the bundle of scripts/build.ts, with SERVER_NODE_OPTIONS.
@@ -65,16 +67,17 @@ const NODE_FLAGS = (process.env.SERVER_NODE_OPTIONS ?? '--max-semi-space-size=16
   .split(/\s+/)
   .filter(Boolean);
 
-// `stdoutFile`: the child's stdout (pixgate's JSON log stream) goes to that file, as a deployment
-// sends it to a file or a collector; not read by this process, which also runs the load (a
-// read run writes about 1 MB of log lines a second).
+// `logToFile`: the child's stdout (pixgate's JSON log stream) goes to a file of its own, as a
+// deployment sends it to a file or a collector, removed when the child is stopped; not read by
+// this process, which also runs the load (a read run writes about 1 MB of log lines a second).
 async function startChild(
   args: string[],
   env: Record<string, string>,
   ready: RegExp,
-  { stdoutFile }: { stdoutFile?: string } = {},
+  { logToFile = false } = {},
 ): Promise<Child> {
-  const stdout = stdoutFile ? openSync(stdoutFile, 'a') : 'pipe';
+  const logFile = logToFile ? join(tmpdir(), `pixgate-bench-${randomBytes(6).toString('hex')}.log`) : undefined;
+  const stdout = logFile ? openSync(logFile, 'a') : 'pipe';
   const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -94,14 +97,16 @@ async function startChild(
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { process: child, url: `http://127.0.0.1:${port}`, output: () => out };
+  return { process: child, url: `http://127.0.0.1:${port}`, output: () => out, ...(logFile ? { logFile } : {}) };
 }
 
 async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null) return;
-  const exited = new Promise((ok) => child.process.once('exit', ok));
-  child.process.kill('SIGTERM');
-  await exited;
+  if (child.process.exitCode === null) {
+    const exited = new Promise((ok) => child.process.once('exit', ok));
+    child.process.kill('SIGTERM');
+    await exited;
+  }
+  if (child.logFile) rmSync(child.logFile, { force: true });
 }
 
 function rssMiB(child: Child): number {
@@ -317,7 +322,6 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   if (kind === 'postgres') {
     dbUrl = await createDatabase(process.env.DATABASE_URL!, database);
   }
-  const logFile = join(tmpdir(), `${database}.log`);
   const pixgate = await startChild(
     PIXGATE,
     {
@@ -329,7 +333,7 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
       ...PLAIN_ENV,
     },
     /listening on http:\/\/localhost:(\d+)/,
-    { stdoutFile: logFile },
+    { logToFile: true },
   );
   let plain = new Map<string, Run>();
   let stopped = false;
@@ -353,7 +357,6 @@ async function benchOn(kind: 'embedded' | 'postgres'): Promise<void> {
   } finally {
     if (!stopped) await stopChild(pixgate);
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(logFile, { force: true });
     if (kind === 'postgres') await dropDatabase(process.env.DATABASE_URL!, database);
   }
 }
@@ -459,6 +462,20 @@ interface TlsOptions {
   key?: string;
 }
 
+// The sandbox CA, read over the connection it will then verify (its own certificate is checked
+// next, by the calls that trust it).
+function sandboxCaOf(base: string): Promise<string> {
+  return new Promise<string>((ok, fail) =>
+    httpsRequest(`${base}/sandbox/ca.pem`, { rejectUnauthorized: false }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => ok(text));
+    })
+      .on('error', fail)
+      .end(),
+  );
+}
+
 // pixgate over HTTPS with PIXGATE_MTLS=required: the fixture's MASTER application gets a client
 // certificate, a token bound to it over mTLS, and every workload runs over keep-alive TLS
 // connections (handshakes reused, as clients do), beside the plain figures.
@@ -468,7 +485,6 @@ async function tlsFigures(
   plain: Map<string, Run>,
   settle: () => Promise<void>,
 ): Promise<void> {
-  const logFile = join(tmpdir(), `pixgate-bench-tls-${randomBytes(4).toString('hex')}.log`);
   const pixgate = await startChild(
     PIXGATE,
     {
@@ -481,20 +497,11 @@ async function tlsFigures(
       ...env,
     },
     /https:\/\/localhost:(\d+) \(TLS/,
-    { stdoutFile: logFile },
+    { logToFile: true },
   );
   try {
     const base = pixgate.url.replace('http:', 'https:');
-    // The CA is read over the connection it will then verify (its own certificate is checked next).
-    const caPem = await new Promise<string>((ok, fail) =>
-      httpsRequest(`${base}/sandbox/ca.pem`, { rejectUnauthorized: false }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => ok(text));
-      })
-        .on('error', fail)
-        .end(),
-    );
+    const caPem = await sandboxCaOf(base);
     const issued = await callTls(
       `${base}/api/v1/application/${encodeURIComponent(f.clientId)}/certificates`,
       { ca: caPem },
@@ -533,7 +540,6 @@ async function tlsFigures(
     }
   } finally {
     await stopChild(pixgate);
-    rmSync(logFile, { force: true });
   }
 }
 
