@@ -132,16 +132,14 @@ export async function findRequestLogOfCompany(
 }
 
 // Where a company's pruning stopped: its newest entry deleted (entries at or below it are gone).
-export interface RequestLogPruneBound {
+export interface RequestLogPruneBound extends RequestLogKeyset {
   companyId: string;
-  at: Date;
-  id: string;
 }
 
 // A company to prune, and where its last pruning stopped (only entries above it are looked at).
 export interface RequestLogPruneTarget {
   companyId: string;
-  after?: { at: Date; id: string };
+  after?: RequestLogKeyset;
 }
 
 // Deletes the entries of these companies beyond each one's `keep` newest and above its `after`,
@@ -162,7 +160,7 @@ export async function deleteRequestLogsBeyondNewest(
   max: number,
 ): Promise<{ deleted: number; bounds: RequestLogPruneBound[] }> {
   await sql`select set_config('enable_sort', 'off', true)`.execute(db);
-  const { rows } = await sql<{ company_id: string; at: Date; id: string; n: string }>`
+  const { rows } = await sql<{ company_id: string; at: Date; id: number; n: number }>`
     with bound as (
       select c.company_id, b.at, b.id, c.after_at, c.after_id
         from unnest(${targets.map((t) => t.companyId)}::text[], ${targets.map((t) => t.after?.at ?? null)}::timestamptz[],
@@ -178,7 +176,7 @@ export async function deleteRequestLogsBeyondNewest(
          limit ${max}
          for update of r skip locked)
       returning 1)
-    select bound.company_id, bound.at, bound.id::text as id, (select count(*) from gone) as n from bound`.execute(db);
+    select bound.company_id, bound.at, bound.id, (select count(*) from gone) as n from bound`.execute(db);
   return {
     deleted: Number(rows[0]?.n ?? 0),
     bounds: rows.map((r) => ({ companyId: r.company_id, at: r.at, id: r.id })),

@@ -73,7 +73,7 @@ export class RequestLogService {
   private readonly grown = new Map<string, number>();
   // Where each company's last pruning by this process stopped, and when a pass from the
   // company's oldest row is due again.
-  private readonly prunedTo = new Map<string, { at: Date; id: string; fullPassDue: number }>();
+  private readonly prunedTo = new Map<string, repo.RequestLogKeyset & { fullPassDue: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
