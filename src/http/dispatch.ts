@@ -190,10 +190,12 @@ export class ApiDispatcher {
   private async authorize(route: Route, koa: KoaContext): Promise<void> {
     // (one requirement of one scheme, as nearly every operation has: no bookkeeping of passes)
     if (route.requirements.length === 1 && route.schemes.length === 1) {
-      return this.authenticate(route.schemes[0]!, koa, route.meta).then(
-        () => undefined,
-        (error: unknown) => Promise.reject(refusalOf([error])),
-      );
+      try {
+        await this.authenticate(route.schemes[0]!, koa, route.meta);
+        return;
+      } catch (error) {
+        throw refusalOf([error]);
+      }
     }
     const passed = new Set<string>();
     const refusals: unknown[] = [];
@@ -202,8 +204,7 @@ export class ApiDispatcher {
         () => passed.add(scheme),
         (error: unknown) => (refusals[i] = error),
       );
-    // (one scheme, as all operations but one have, without a Promise.all)
-    await (route.schemes.length === 1 ? attempt(route.schemes[0]!, 0) : Promise.all(route.schemes.map(attempt)));
+    await Promise.all(route.schemes.map(attempt));
     if (route.requirements.some((schemes) => schemes.every((s) => passed.has(s)))) return;
     throw refusalOf(refusals);
   }
