@@ -11,6 +11,7 @@ import { type Config, listensEverywhere } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './http/app';
+import { InFlightRequests } from './http/in-flight';
 import { ApiDispatcher } from './http/dispatch';
 import { loadSpecDocument } from './http/spec-document';
 import { pixHandlers } from './http/handlers.pix';
@@ -48,6 +49,9 @@ export interface StartOptions {
 // says why) and written at least every LOG_FLUSH_MS, and at exit (main.ts flushes before a
 // clean stop; at any other exit the batch is written synchronously).
 const LOG_FLUSH_MS = 200;
+// A stop waits this long past the request deadline for requests still running (a request
+// answers at its deadline at the latest; this covers its log line and request log entry).
+const IN_FLIGHT_GRACE_MS = 1000;
 // Bytes of log lines waiting for stdout at most. A reader that stops reading (a stuck collector,
 // a full pipe) would otherwise keep every line in memory until the process runs out of it:
 // past this, new lines are dropped, counted, and reported once stdout takes lines again.
@@ -204,7 +208,14 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
 
   // Said once the database opened: a server that cannot start prints only why.
   logger.info({ ...validatorCounts(platform, pix), ms: compiledMs }, 'request validators compiled');
-  const app = buildApp({ services, logger, dispatchers: { platform, pix }, countStatements: config.countStatements });
+  const inFlight = new InFlightRequests();
+  const app = buildApp({
+    services,
+    logger,
+    dispatchers: { platform, pix },
+    inFlight,
+    countStatements: config.countStatements,
+  });
 
   const http: Server = createHttpServer(app.callback());
   http.keepAliveTimeout = 5000;
@@ -233,31 +244,45 @@ async function serve(opening: Promise<DatabaseHandle>, options: StartOptions, lo
     database,
     migrated,
     logger,
-    // Stops accepting, ends the event streams, lets in-flight requests finish, writes the
-    // request log's buffer, then closes the database.
+    // Stops accepting, ends the event streams, lets in-flight requests finish (those whose
+    // client left too), writes the request log's buffer, then closes the database.
     close() {
-      closing ??= (async () => {
-        const servers = [http, https].filter((server) => server !== undefined);
-        const stopped = Promise.all(
-          servers.map(
-            (server) =>
-              new Promise<void>((ok) => {
-                server.close(() => ok());
-                server.closeIdleConnections();
-              }),
-          ),
-        );
-        // A stream would keep its connection open for as long as it lasts (an hour).
-        await services.eventStreams.close();
-        await stopped;
-        // Requests have finished: the request log writes what they left in its buffer.
-        await services.requestLogs.close();
-        await services.jobs.stop();
-        await database.close();
-      })();
+      closing ??= stopServing({ servers: [http, https], services, inFlight, database, config, logger });
       return closing;
     },
   };
+}
+
+async function stopServing(o: {
+  servers: Array<Server | HttpsServer | undefined>;
+  services: Services;
+  inFlight: InFlightRequests;
+  database: DatabaseHandle;
+  config: Config;
+  logger: Logger;
+}): Promise<void> {
+  const { services, inFlight, database, config, logger } = o;
+  const servers = o.servers.filter((server) => server !== undefined);
+  const stopped = Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((ok) => {
+          server.close(() => ok());
+          server.closeIdleConnections();
+        }),
+    ),
+  );
+  // A stream would keep its connection open for as long as it lasts (an hour).
+  await services.eventStreams.close();
+  await stopped;
+  // A request whose client left has no connection to wait for, but may still be at work: each
+  // answers at its deadline at the latest.
+  if (!(await inFlight.settled(config.requestTimeoutMs + IN_FLIGHT_GRACE_MS)))
+    logger.warn({ inFlight: inFlight.size }, 'stopping with requests still running');
+  // Requests have finished: the request log writes what they left in its buffer.
+  await services.requestLogs.close();
+  await services.jobs.stop();
+  await database.close();
 }
 
 function listen(server: Server | HttpsServer, port: number, host: string): Promise<void> {

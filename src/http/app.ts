@@ -21,6 +21,7 @@ import { countStatements, type StatementTally } from '../db/statement-counter';
 import type { CapturedRequest } from '../request-logs/request-logs.types';
 import { withDeadline } from '../db/deadline';
 import { isDatabaseUnavailable } from '../db/errors';
+import type { InFlightRequests } from './in-flight';
 
 export const JSON_LIMIT = '1mb';
 
@@ -28,6 +29,8 @@ export interface AppParts {
   services: Services;
   logger: Logger;
   dispatchers: Record<ApiName, ApiDispatcher>;
+  // Every request is counted here from its start to its log line and request log entry.
+  inFlight: InFlightRequests;
   // Count each request's statements: X-Db-Statements on every response, `db` in its log line.
   countStatements?: boolean;
 }
@@ -43,11 +46,12 @@ export function buildApp({
   services,
   logger,
   dispatchers,
+  inFlight,
   countStatements: counting = false,
 }: AppParts): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
-  app.use(requestLifecycle(services, logger, counting));
+  app.use(requestLifecycle({ services, logger, inFlight, counting }));
   app.use(htmlSafetyHeaders());
   if (services.config.corsOrigins.length) app.use(corsOf(services.config.corsOrigins));
   app.use(bodyParser());
@@ -77,7 +81,17 @@ export function buildApp({
 
 // Each request: its id, its context for the handler, its error rendered in its API's format,
 // its one log line (and statement count when counting).
-function requestLifecycle(services: Services, logger: Logger, counting: boolean): Koa.Middleware<AppState> {
+function requestLifecycle({
+  services,
+  logger,
+  inFlight,
+  counting,
+}: {
+  services: Services;
+  logger: Logger;
+  inFlight: InFlightRequests;
+  counting: boolean;
+}): Koa.Middleware<AppState> {
   const deadlineMs = services.config.requestTimeoutMs;
   // The request line's fields are fixed and hold no secret: written without the redaction pass
   // (half the cost of a log line) that every other line goes through.
@@ -105,43 +119,63 @@ function requestLifecycle(services: Services, logger: Logger, counting: boolean)
       ? { statements: 0, ...(logger.isLevelEnabled('trace') ? { texts: [] } : {}) }
       : undefined;
     let failure: { code: string; message: string } | undefined;
+    inFlight.begin();
     try {
       await withDeadline(deadlineMs, () => (tally ? countStatements(tally, next) : next()));
     } catch (thrown) {
       failure = answerFailure(koa, thrown, requestLog);
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const principal = koa.state.requestContext.principal;
-      const error = koa.status >= 400 ? (failure ?? failureOfBody(koa.body)) : undefined;
-      accessLog.info(
-        {
-          requestId,
-          method: koa.method,
-          path: koa.path,
-          status: koa.status,
-          ms: Math.round(ms * 100) / 100,
-          ...(tally ? { db: tally.statements } : {}),
-          operationId: koa.state.operation?.operationId,
-          // who called, and why a 4xx/5xx happened: what support is asked about first
-          companyId: principal?.companyId,
-          applicationId: principal?.applicationId,
-          ...(error ? { error } : {}),
-        },
-        'request',
-      );
-      // The company's request log of its calls to either API (a path of neither, such as the
-      // dashboard's pages, is none): buffered, written later in the background (no round trip).
-      if (principal?.companyId && services.requestLogs.enabled && apiOfPath(koa.path))
-        services.requestLogs.record(
-          capturedRequest(koa, { requestId, principal, ms, error }),
-          koa.status >= 400
-            ? { requestBody: (koa.request as { body?: unknown }).body, responseBody: koa.body }
-            : undefined,
-        );
-      if (tally) koa.set('X-Db-Statements', String(tally.statements));
-      if (tally?.texts) requestLog().trace({ statements: tally.texts }, 'statements');
+      try {
+        noteAnswer(koa, { services, accessLog, requestId, started, failure, tally });
+        if (tally?.texts) requestLog().trace({ statements: tally.texts }, 'statements');
+      } finally {
+        // after the request log has its entry: a stop waits for it (src/http/in-flight.ts)
+        inFlight.end();
+      }
     }
   };
+}
+
+// A request's one log line, its request log entry and its statement count header.
+function noteAnswer(
+  koa: KoaContext,
+  o: {
+    services: Services;
+    accessLog: Logger;
+    requestId: string;
+    started: bigint;
+    failure: { code: string; message: string } | undefined;
+    tally: StatementTally | undefined;
+  },
+): void {
+  const { services, accessLog, requestId, failure, tally } = o;
+  const ms = Number(process.hrtime.bigint() - o.started) / 1e6;
+  const principal = koa.state.requestContext.principal;
+  const error = koa.status >= 400 ? (failure ?? failureOfBody(koa.body)) : undefined;
+  accessLog.info(
+    {
+      requestId,
+      method: koa.method,
+      path: koa.path,
+      status: koa.status,
+      ms: Math.round(ms * 100) / 100,
+      ...(tally ? { db: tally.statements } : {}),
+      operationId: koa.state.operation?.operationId,
+      // who called, and why a 4xx/5xx happened: what support is asked about first
+      companyId: principal?.companyId,
+      applicationId: principal?.applicationId,
+      ...(error ? { error } : {}),
+    },
+    'request',
+  );
+  // The company's request log of its calls to either API (a path of neither, such as the
+  // dashboard's pages, is none): buffered, written later in the background (no round trip).
+  if (principal?.companyId && services.requestLogs.enabled && apiOfPath(koa.path))
+    services.requestLogs.record(
+      capturedRequest(koa, { requestId, principal, ms, error }),
+      koa.status >= 400 ? { requestBody: (koa.request as { body?: unknown }).body, responseBody: koa.body } : undefined,
+    );
+  if (tally) koa.set('X-Db-Statements', String(tally.statements));
 }
 
 // One answered request as the request log keeps it: one object of what the request already
