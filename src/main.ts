@@ -1,4 +1,5 @@
 // Entry point of `make run`: migrate, serve, print where, stop cleanly on SIGTERM/SIGINT.
+import './v8-tuning';
 import { type Config, listensEverywhere, loadConfig, maskPassword } from './config';
 import { isDatabaseUnavailable, startupProblemOf } from './db/errors';
 import { SealedWithAnotherKey } from './lib/secret-box';
