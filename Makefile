@@ -77,6 +77,8 @@ gate: test
 # One V8 worker thread, not four: each worker thread's malloc arena kept what its
 # compilations and GC work had allocated, about 50 MB of resident memory more on the embedded
 # database (measured with smaps), for no throughput on these two-core machines.
+# A V8 flag Node refuses in NODE_OPTIONS (no allocation-site pretenuring) is set by the server
+# itself, first thing: src/v8-tuning.ts.
 SERVER_NODE_OPTIONS := --max-semi-space-size=16 --v8-pool-size=1
 export SERVER_NODE_OPTIONS
 
