@@ -165,8 +165,8 @@ function noteAnswer(
     tally: StatementTally | undefined;
   },
 ): void {
-  const { services, accessLog, requestId, failure, tally } = o;
-  const ms = Number(process.hrtime.bigint() - o.started) / 1e6;
+  const { services, accessLog, requestId, started, failure, tally } = o;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const principal = koa.state.requestContext.principal;
   const error = koa.status >= 400 ? (failure ?? failureOfBody(koa.body)) : undefined;
   accessLog.info(
