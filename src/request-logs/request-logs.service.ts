@@ -12,7 +12,13 @@ import { DEFAULT_LIMIT, MAX_LIMIT, periodOf } from '../lib/paging';
 import { redactedRequestJson, redactedResponseJson, scrubQuery, scrubText, storableText } from '../lib/redact';
 import * as repo from './request-logs.repository';
 import { RequestLogWriter } from './request-log-writer';
-import type { CapturedRequest, FailedExchange, RequestLogEntry, RequestLogStatus } from './request-logs.types';
+import type {
+  CapturedRequest,
+  FailedExchange,
+  RequestLogEntry,
+  RequestLogStatus,
+  StoredRequestLogEntry,
+} from './request-logs.types';
 import {
   cursorAfter,
   keysetOfCursor,
@@ -50,30 +56,26 @@ export interface RequestLogList {
 }
 
 export const BODY_MAX_CHARS = 16_384;
+// At most 1,000: an entry's id is its page's id * 1000 + its place in the page.
 const BATCH_SIZE = 500;
 const MAX_BUFFERED_BODY_CHARS = 8 * 1024 * 1024;
 const DROP_REPORT_EVERY_MS = 60_000;
 const CLOSE_WAIT_MS = 5_000;
 // What the answers' schema allows of each text a client chose (headers, path, query).
 const LIMITS = { path: 8192, query: 8192, errorMessage: 4096, errorCode: 255, header: 256 };
-// One pruning statement's reach: companies, and rows deleted.
+// One pruning statement's reach: companies, and pages deleted.
 const PRUNE_COMPANIES = 500;
-const PRUNE_MAX_ROWS = 50_000;
+const PRUNE_MAX_PAGES = 5_000;
 // Statements of one pruning run at most (a company writing faster than one statement deletes).
 const PRUNE_ROUNDS = 5;
 // Companies whose growth this process follows for the pruning (beyond: the age limit).
 const MAX_GROWING_COMPANIES = 10_000;
 const DAY_MS = 86_400_000;
-// A pruning from a company's oldest row at least this often (the others start at the last bound).
-const FULL_PRUNE_EVERY_MS = 60_000;
 
 export class RequestLogService {
   private readonly writer: RequestLogWriter | undefined;
   // Entries this process wrote per company since that company was last pruned.
   private readonly grown = new Map<string, number>();
-  // Where each company's last pruning by this process stopped, and when a pass from the
-  // company's oldest row is due again.
-  private readonly prunedTo = new Map<string, repo.RequestLogKeyset & { fullPassDue: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -82,7 +84,7 @@ export class RequestLogService {
   ) {
     if (settings.limit > 0) {
       this.writer = new RequestLogWriter({
-        write: (entries) => repo.insertRequestLogs(db, entriesJson(entries)),
+        write: (entries) => repo.insertRequestLogPages(db, pagesOf(entries)),
         written: (entries) => this.noteGrowth(entries),
         capacity: settings.bufferEntries,
         maxBodyChars: MAX_BUFFERED_BODY_CHARS,
@@ -180,43 +182,20 @@ export class RequestLogService {
     for (let round = 0; round < PRUNE_ROUNDS; round++) {
       const due = this.dueForPruning();
       if (due.length === 0) break;
-      const targets = due.map((companyId) => this.pruneTargetOf(companyId, now));
-      const { deleted, bounds } = await this.db
-        .transaction()
-        .execute((trx) => repo.deleteRequestLogsBeyondNewest(trx, targets, this.settings.limit, PRUNE_MAX_ROWS));
-      beyondLimit += deleted;
-      // Done with them unless the statement stopped at its maximum (then: them again, from
-      // the bottom, as rows under a bound may be left).
-      if (deleted < PRUNE_MAX_ROWS) {
-        for (const id of due) this.grown.delete(id);
-        for (const bound of bounds) this.notePrunedTo(bound, now);
-      } else for (const id of due) this.prunedTo.delete(id);
+      const deleted = await repo.deleteRequestLogsBeyondNewest(this.db, due, this.settings.limit, PRUNE_MAX_PAGES);
+      beyondLimit += deleted.entries;
+      // Done with them unless the statement stopped at its maximum of pages.
+      if (deleted.pages < PRUNE_MAX_PAGES) for (const id of due) this.grown.delete(id);
     }
     const tooOld =
       this.settings.maxAgeDays > 0
         ? await repo.deleteRequestLogsOlderThan(
             this.db,
             new Date(now - this.settings.maxAgeDays * DAY_MS),
-            PRUNE_MAX_ROWS,
+            PRUNE_MAX_PAGES,
           )
         : 0;
     return { beyondLimit, tooOld };
-  }
-
-  // Where the company's pruning starts: above its last bound, unless a pass from its oldest
-  // row is due. Those passes find what a bound passed over: rows another process wrote late
-  // (its buffer waited out a database restart) or a pruning skipped and then failed to delete.
-  private pruneTargetOf(companyId: string, now: number): repo.RequestLogPruneTarget {
-    const last = this.prunedTo.get(companyId);
-    if (!last || now >= last.fullPassDue) return { companyId };
-    return { companyId, after: { at: last.at, id: last.id } };
-  }
-
-  private notePrunedTo(bound: repo.RequestLogPruneBound, now: number): void {
-    const last = this.prunedTo.get(bound.companyId);
-    if (!last && this.prunedTo.size >= MAX_GROWING_COMPANIES) return;
-    const fullPassDue = last && now < last.fullPassDue ? last.fullPassDue : now + FULL_PRUNE_EVERY_MS;
-    this.prunedTo.set(bound.companyId, { at: bound.at, id: bound.id, fullPassDue });
   }
 
   // The companies that grew by a tenth of the limit since they were last pruned.
@@ -297,21 +276,45 @@ export function idempotencyKeyFingerprint(key: string): string {
   return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
-// The batch as the INSERT reads it. What the request's path stored raw is redacted here, in
+// The batch as the INSERT reads it: a page per company, each entry numbered by its place in
+// its page (the second half of its id). What the request's path stored raw is redacted here, in
 // the background: the path and query (card-like numbers, credential parameters), the message.
-function entriesJson(entries: RequestLogEntry[]): string {
+function pagesOf(entries: RequestLogEntry[]): repo.RequestLogPageInsert[] {
+  const byCompany = new Map<string, StoredRequestLogEntry[]>();
   for (const entry of entries) {
-    entry.path = clipped(scrubText(entry.path), LIMITS.path);
-    if (entry.query) entry.query = clipped(scrubQuery(entry.query), LIMITS.query);
-    if (entry.errorMessage) entry.errorMessage = clipped(scrubText(entry.errorMessage), LIMITS.errorMessage);
-    if (entry.errorCode) entry.errorCode = clipped(entry.errorCode, LIMITS.errorCode);
-    if (entry.idempotencyKey) entry.idempotencyKey = idempotencyKeyFingerprint(entry.idempotencyKey);
-    if (entry.userAgent) entry.userAgent = clipped(entry.userAgent, LIMITS.header);
-    if (entry.contentType) entry.contentType = clipped(entry.contentType, LIMITS.header);
+    redactInPlace(entry);
+    let page = byCompany.get(entry.companyId);
+    if (!page) byCompany.set(entry.companyId, (page = []));
+    (entry as StoredRequestLogEntry).n = page.length;
+    page.push(entry as StoredRequestLogEntry);
   }
-  const json = JSON.stringify(entries);
-  // Postgres text holds no NUL and no lone surrogate (JSON.stringify writes both as escapes):
-  // rare enough to look for in the whole batch at once, then mend where found.
+  const pages: repo.RequestLogPageInsert[] = [];
+  for (const [companyId, page] of byCompany) {
+    let firstAt = Infinity;
+    let lastAt = -Infinity;
+    for (const { at } of page) {
+      if (at < firstAt) firstAt = at;
+      if (at > lastAt) lastAt = at;
+    }
+    pages.push({ companyId, firstAt, lastAt, entries: page.length, body: storableJson(page) });
+  }
+  return pages;
+}
+
+function redactInPlace(entry: RequestLogEntry): void {
+  entry.path = clipped(scrubText(entry.path), LIMITS.path);
+  if (entry.query) entry.query = clipped(scrubQuery(entry.query), LIMITS.query);
+  if (entry.errorMessage) entry.errorMessage = clipped(scrubText(entry.errorMessage), LIMITS.errorMessage);
+  if (entry.errorCode) entry.errorCode = clipped(entry.errorCode, LIMITS.errorCode);
+  if (entry.idempotencyKey) entry.idempotencyKey = idempotencyKeyFingerprint(entry.idempotencyKey);
+  if (entry.userAgent) entry.userAgent = clipped(entry.userAgent, LIMITS.header);
+  if (entry.contentType) entry.contentType = clipped(entry.contentType, LIMITS.header);
+}
+
+// Postgres text holds no NUL and no lone surrogate (JSON.stringify writes both as escapes):
+// rare enough to look for in the whole page at once, then mend where found.
+function storableJson(page: StoredRequestLogEntry[]): string {
+  const json = JSON.stringify(page);
   if (!/\\u0000|\\ud[89a-f]/i.test(json)) return json;
-  return JSON.stringify(entries, (_key, value: unknown) => (typeof value === 'string' ? storableText(value) : value));
+  return JSON.stringify(page, (_key, value: unknown) => (typeof value === 'string' ? storableText(value) : value));
 }

@@ -5,7 +5,7 @@ export type { RequestLogApi } from '../db/tables/request-logs';
 
 // One answered request, as the request lifecycle (src/http/app.ts) captures it after the
 // answer: one small object, buffered as it is (a 4xx or 5xx gets its redacted bodies added).
-// The field names are the columns the batch insert reads (request-logs.repository.ts).
+// The field names are the JSON keys the request log's reads parse (request-logs.repository.ts).
 export interface CapturedRequest {
   companyId: string;
   // The client id of the application whose credentials made the call.
@@ -42,6 +42,12 @@ export interface RequestLogEntry extends CapturedRequest {
   requestBodyClipped?: boolean;
   responseBody?: string;
   responseBodyClipped?: boolean;
+}
+
+// An entry as its page stores it (a JSON array, table request_log_pages): its place in the page
+// (0 to the batch size - 1) beside what was buffered.
+export interface StoredRequestLogEntry extends RequestLogEntry {
+  n: number;
 }
 
 // Why entries were dropped instead of written, and how many since the process started.

@@ -37,7 +37,8 @@ async function call(): Promise<string> {
 
 async function stored(requestIds: string[]): Promise<number> {
   const { rows } = await sql<{ n: number }>`
-    select count(*) as n from request_logs where request_id = any(${requestIds}::text[])`.execute(server.database.db);
+    select count(*) as n from request_log_pages p, json_to_recordset(p.body::json) as r("requestId" text)
+     where r."requestId" = any(${requestIds}::text[])`.execute(server.database.db);
   return Number(rows[0]!.n);
 }
 
@@ -58,7 +59,7 @@ test('a table that cannot be written: one retry, then dropped and counted; then 
   assert.is(await stored(before), 2);
   recorded = accounted();
 
-  await sql`alter table request_logs rename to request_logs_away`.execute(server.database.db);
+  await sql`alter table request_log_pages rename to request_log_pages_away`.execute(server.database.db);
   const during = [await call(), await call(), await call()];
   await server.services.requestLogs.flush();
   assert.equal(
@@ -74,7 +75,7 @@ test('a table that cannot be written: one retry, then dropped and counted; then 
   assert.equal(ready.body.requestLog.dropped, { bufferFull: 0, writeFailed: 3, shutdown: 0 });
   assertAccounted();
 
-  await sql`alter table request_logs_away rename to request_logs`.execute(server.database.db);
+  await sql`alter table request_log_pages_away rename to request_log_pages`.execute(server.database.db);
   const after = [await call(), await call()];
   await server.services.requestLogs.flush();
   assert.is(await stored(after), 2);
@@ -114,7 +115,7 @@ postgresOnly('a database slower than the traffic: the buffer fills, the rest is 
   const droppedBefore = status().dropped.bufferFull;
   try {
     await locker.query('begin');
-    await locker.query('lock table request_logs in access exclusive mode');
+    await locker.query('lock table request_log_pages in access exclusive mode');
     // 50 fill a batch, whose write waits on the lock; 50 more fill the buffer; 10 are dropped
     for (let n = 0; n < 110; n++) service.record(captured(n));
     recorded += 110;

@@ -27,12 +27,22 @@ test.after(async () => {
   await server.close();
 });
 
+// What is stored of the company, newest first (as the list orders it), read straight out of
+// its pages; and how many pages hold it.
 async function requestIdsOf(company: TestCompany): Promise<string[]> {
   const { rows } = await sql<{ request_id: string }>`
-    select request_id from request_logs where company_id = ${company.companyId} order by at desc, id desc`.execute(
-    server.database.db,
-  );
+    select r."requestId" as request_id
+      from request_log_pages p, json_to_recordset(p.body::json) as r("requestId" text, "at" int8, "n" int)
+     where p.company_id = ${company.companyId}
+     order by r.at desc, p.id desc, r.n desc`.execute(server.database.db);
   return rows.map((r) => r.request_id);
+}
+
+async function pagesOf(company: TestCompany): Promise<{ entries: number; first_at: Date; last_at: Date }[]> {
+  const { rows } = await sql<{ entries: number; first_at: Date; last_at: Date }>`
+    select entries, first_at, last_at from request_log_pages where company_id = ${company.companyId}
+     order by id`.execute(server.database.db);
+  return rows;
 }
 
 // n calls of the company, oldest first; their request ids, newest first.
@@ -103,25 +113,54 @@ test('entries older than the maximum age go, whatever their company', async () =
   assert.equal(after, before.slice(0, -1), 'the one of 31 days ago went, the one of 29 stayed');
 });
 
-test('a pruning starts above where the last one stopped; once a minute it starts from the oldest row', async () => {
+test('whole pages beyond the newest 5 go, and the page across the bound keeps its newest', async () => {
+  const c = await createCompany(server.client);
+  // three pages (a flush each) of 3, 4 and 2 entries
+  const first = await calls(c, 3);
+  const second = await calls(c, 4);
+  const third = await calls(c, 2);
+  assert.equal(
+    (await pagesOf(c)).map((p) => p.entries),
+    [3, 4, 2],
+  );
+  const pruned = await server.services.requestLogs.prune();
+  assert.is(pruned.beyondLimit, 4);
+  assert.equal(
+    (await pagesOf(c)).map((p) => p.entries),
+    [3, 2],
+    'the oldest page went whole; the second kept its 3 newest',
+  );
+  assert.equal(await requestIdsOf(c), [...third, ...second.slice(0, 3)]);
+  assert.not.ok((await requestIdsOf(c)).some((id) => first.includes(id)));
+  // the cut page's span is its entries' own
+  const [cut] = await pagesOf(c);
+  const listed = await server.client.get('/api/v1/request-logs?limit=20', { auth: c.appID });
+  const times = listed.body.requestLogs
+    .filter((e: { requestId: string }) => second.includes(e.requestId))
+    .map((e: { time: string }) => Date.parse(e.time));
+  assert.is(cut!.first_at.getTime(), Math.min(...times));
+  assert.is(cut!.last_at.getTime(), Math.max(...times));
+});
+
+test('an entry written late counts from when it was written, and is listed at its time', async () => {
   const c = await createCompany(server.client);
   const service = server.services.requestLogs;
   const now = Date.now();
-  await calls(c, 7);
-  await service.prune(now);
-  const kept = await requestIdsOf(c);
-  assert.is(kept.length, 5);
-  // A row another process wrote late (it waited out a restart), older than the bound, and a
-  // new call: the next pruning deletes only above the bound, so the late row stays.
+  await calls(c, 5);
+  // written now, though the call was an hour ago (another process's buffer waited out a restart)
   const late = captured(c, now - 60 * 60_000);
   service.record(late);
   await service.flush();
-  const [newest] = await calls(c, 1);
-  await service.prune(now + 1_000);
-  assert.equal(await requestIdsOf(c), [newest, ...kept.slice(0, 4), late.requestId]);
-  // A minute later the pass from the oldest row finds it.
+  await service.prune(now);
+  const kept = await requestIdsOf(c);
+  assert.is(kept.length, 5);
+  assert.is(kept[4], late.requestId, 'kept: it is among the 5 written last, listed last by its time');
+  // four more writes keep it (the 5 written last); a fifth pushes it out
+  await calls(c, 4);
+  await service.prune(now);
+  assert.ok((await requestIdsOf(c)).includes(late.requestId));
   await calls(c, 1);
-  await service.prune(now + 61_000);
+  await service.prune(now);
   const after = await requestIdsOf(c);
   assert.is(after.length, 5);
   assert.not.ok(after.includes(late.requestId));
