@@ -279,14 +279,13 @@ export function idempotencyKeyFingerprint(key: string): string {
 // The batch as the INSERT reads it: a page per company, each entry numbered by its place in
 // its page (the second half of its id). What the request's path stored raw is redacted here, in
 // the background: the path and query (card-like numbers, credential parameters), the message.
+// Into copies: a batch that fails is built again from the same entries at its retry.
 function pagesOf(entries: RequestLogEntry[]): repo.RequestLogPageInsert[] {
   const byCompany = new Map<string, StoredRequestLogEntry[]>();
   for (const entry of entries) {
-    redactInPlace(entry);
     let page = byCompany.get(entry.companyId);
     if (!page) byCompany.set(entry.companyId, (page = []));
-    (entry as StoredRequestLogEntry).n = page.length;
-    page.push(entry as StoredRequestLogEntry);
+    page.push(storedEntry(entry, page.length));
   }
   const pages: repo.RequestLogPageInsert[] = [];
   for (const [companyId, page] of byCompany) {
@@ -301,14 +300,19 @@ function pagesOf(entries: RequestLogEntry[]): repo.RequestLogPageInsert[] {
   return pages;
 }
 
-function redactInPlace(entry: RequestLogEntry): void {
-  entry.path = clipped(scrubText(entry.path), LIMITS.path);
-  if (entry.query) entry.query = clipped(scrubQuery(entry.query), LIMITS.query);
-  if (entry.errorMessage) entry.errorMessage = clipped(scrubText(entry.errorMessage), LIMITS.errorMessage);
-  if (entry.errorCode) entry.errorCode = clipped(entry.errorCode, LIMITS.errorCode);
-  if (entry.idempotencyKey) entry.idempotencyKey = idempotencyKeyFingerprint(entry.idempotencyKey);
-  if (entry.userAgent) entry.userAgent = clipped(entry.userAgent, LIMITS.header);
-  if (entry.contentType) entry.contentType = clipped(entry.contentType, LIMITS.header);
+function storedEntry(entry: RequestLogEntry, n: number): StoredRequestLogEntry {
+  const { query, errorMessage, errorCode, idempotencyKey, userAgent, contentType } = entry;
+  return {
+    ...entry,
+    path: clipped(scrubText(entry.path), LIMITS.path),
+    query: query && clipped(scrubQuery(query), LIMITS.query),
+    errorMessage: errorMessage && clipped(scrubText(errorMessage), LIMITS.errorMessage),
+    errorCode: errorCode && clipped(errorCode, LIMITS.errorCode),
+    idempotencyKey: idempotencyKey && idempotencyKeyFingerprint(idempotencyKey),
+    userAgent: userAgent && clipped(userAgent, LIMITS.header),
+    contentType: contentType && clipped(contentType, LIMITS.header),
+    n,
+  };
 }
 
 // Postgres text holds no NUL and no lone surrogate (JSON.stringify writes both as escapes):

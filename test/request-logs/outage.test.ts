@@ -2,13 +2,13 @@
 // that fails is retried once and then dropped, drops are counted in /readyz, and entries flow
 // again once the table is back. With the table locked (a database slower than the traffic),
 // the buffer fills and drops the rest, counted.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CapturedRequest } from '../../src/request-logs/request-logs.types';
 import { createCompany, type TestCompany } from '../support/fixtures';
+import { capturedCall } from '../support/request-logs';
 import { startTestServer, type TestServer } from '../support/server';
 import { postgresOnly } from '../support/skip';
 
@@ -26,6 +26,7 @@ test.after(async () => {
 });
 
 const status = () => server.services.requestLogs.status();
+const fingerprintOf = (key: string) => `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 
 async function call(): Promise<string> {
   const requestId = `o-${randomUUID()}`;
@@ -83,27 +84,27 @@ test('a table that cannot be written: one retry, then dropped and counted; then 
   assertAccounted();
 });
 
-function captured(n: number): CapturedRequest {
-  return {
-    companyId: a.companyId,
-    clientId: a.clientId,
-    at: Date.now(),
-    requestId: `h-${n}-${randomUUID()}`,
-    api: 'PLATFORM_API',
-    method: 'GET',
-    path: '/api/v1/account',
-    query: '',
-    operationId: 'listAccounts',
-    status: 200,
-    latencyMs: 1,
-    idempotencyKey: undefined,
-    ip: '127.0.0.1',
-    userAgent: undefined,
-    contentType: undefined,
-    errorCode: undefined,
-    errorMessage: undefined,
-  };
-}
+test('a batch written at its retry is redacted once: the same path and key fingerprint', async () => {
+  recorded = accounted();
+  const key = `key-${randomUUID()}`;
+  const entry = capturedCall(a, { idempotencyKey: key, path: '/api/v1/charge/4111111111111111' });
+  const service = server.services.requestLogs;
+  await sql`alter table request_log_pages rename to request_log_pages_away`.execute(server.database.db);
+  try {
+    service.record(entry);
+    recorded++;
+    await service.flush();
+    assert.is(status().buffered, 1, 'the first attempt failed: waiting for its retry');
+  } finally {
+    await sql`alter table request_log_pages_away rename to request_log_pages`.execute(server.database.db);
+  }
+  await service.flush();
+  assert.is(status().buffered, 0);
+  const detail = await service.get(a.companyId, entry.requestId);
+  assert.is(detail.idempotencyKey, fingerprintOf(key), 'the key fingerprinted once, not its fingerprint again');
+  assert.is(detail.path, '/api/v1/charge/************1111');
+  assertAccounted();
+});
 
 postgresOnly('a database slower than the traffic: the buffer fills, the rest is dropped and counted', async () => {
   const url = process.env.DATABASE_URL!;
@@ -117,7 +118,7 @@ postgresOnly('a database slower than the traffic: the buffer fills, the rest is 
     await locker.query('begin');
     await locker.query('lock table request_log_pages in access exclusive mode');
     // 50 fill a batch, whose write waits on the lock; 50 more fill the buffer; 10 are dropped
-    for (let n = 0; n < 110; n++) service.record(captured(n));
+    for (let n = 0; n < 110; n++) service.record(capturedCall(a));
     recorded += 110;
     assert.is(status().dropped.bufferFull - droppedBefore, 10);
     // the server answers meanwhile, and says so
