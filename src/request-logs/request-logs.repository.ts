@@ -185,6 +185,19 @@ export async function findRequestLogOfCompany(
   return row ? { ...row, id: Number(row.id) } : undefined;
 }
 
+// When an entry of a page arrived (x.e: the entry, in pageKeeping).
+const ENTRY_AT = sql`timestamptz 'epoch' + (x.e->>'at')::int8 * interval '1 millisecond'`;
+
+// What is left of page p once only its entries where `keep` holds stay (x.e: an entry, x.i: its
+// place in the page from 1): its new body, in the same order, how many it keeps and the oldest
+// arrival among them. A pruning's cut of a page (the kept entries' ids do not change).
+function pageKeeping(keep: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    select json_agg(x.e order by x.i)::text as body, count(*)::int as kept, min(${ENTRY_AT}) as first_at
+      from json_array_elements(p.body::json) with ordinality as x(e, i)
+     where ${keep}`;
+}
+
 // Deletes, for each of these companies, what is beyond its `keep` newest entries in the order
 // they were written (its pages newest first; a page holds entries in the order they were
 // answered): whole pages beyond them, at most `maxPages`, and the older part of the page
@@ -210,11 +223,7 @@ export async function deleteRequestLogsBeyondNewest(
     cut as (
       select seen.id, seen.entries, t.body, t.first_at, t.kept
         from seen join request_log_pages p on p.id = seen.id
-        cross join lateral (
-          select json_agg(x.e order by x.i)::text as body, count(*)::int as kept,
-              min(timestamptz 'epoch' + (x.e->>'at')::int8 * interval '1 millisecond') as first_at
-            from json_array_elements(p.body::json) with ordinality as x(e, i)
-           where x.i > seen.entries - (${keep} - seen.newer)) as t
+        cross join lateral (${pageKeeping(sql`x.i > seen.entries - (${keep} - seen.newer)`)}) as t
        where seen.newer < ${keep} and seen.newer + seen.entries > ${keep}),
     trimmed as (
       update request_log_pages p set body = cut.body, entries = cut.kept, first_at = cut.first_at
@@ -238,11 +247,7 @@ export async function deleteRequestLogsOlderThan(db: Db, before: Date, maxPages:
     cut as (
       select old.id, old.entries, t.body, t.first_at, t.kept
         from old join request_log_pages p on p.id = old.id
-        cross join lateral (
-          select json_agg(x.e order by x.i)::text as body, count(*)::int as kept,
-              min(timestamptz 'epoch' + (x.e->>'at')::int8 * interval '1 millisecond') as first_at
-            from json_array_elements(p.body::json) with ordinality as x(e, i)
-           where timestamptz 'epoch' + (x.e->>'at')::int8 * interval '1 millisecond' >= ${before}) as t
+        cross join lateral (${pageKeeping(sql`${ENTRY_AT} >= ${before}`)}) as t
        where not old.whole),
     trimmed as (
       update request_log_pages p set body = cut.body, entries = cut.kept, first_at = cut.first_at

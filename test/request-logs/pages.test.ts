@@ -2,11 +2,10 @@
 // the answer are read (request-logs.repository.ts, newestRequestLogs). With pages whose times
 // overlap (processes write concurrently; a late batch holds old calls), that list, paged by
 // skip or by cursor, must be exactly the one every page gives (a filter that matches all).
-import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CapturedRequest } from '../../src/request-logs/request-logs.types';
 import { createCompany, type TestCompany } from '../support/fixtures';
+import { capturedCall } from '../support/request-logs';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -19,28 +18,6 @@ test.before(async () => {
 test.after(async () => {
   await server.close();
 });
-
-function captured(at: number): CapturedRequest {
-  return {
-    companyId: c.companyId,
-    clientId: c.clientId,
-    at,
-    requestId: `pg-${randomUUID()}`,
-    api: 'PLATFORM_API',
-    method: 'GET',
-    path: '/api/v1/account',
-    query: '',
-    operationId: 'listAccounts',
-    status: 200,
-    latencyMs: 1,
-    idempotencyKey: undefined,
-    ip: '127.0.0.1',
-    userAgent: undefined,
-    contentType: undefined,
-    errorCode: undefined,
-    errorMessage: undefined,
-  };
-}
 
 // A small deterministic generator: the same pages on every run.
 function lcg(seed: number): () => number {
@@ -73,7 +50,7 @@ test('pages overlapping in time: the unfiltered list equals the list read from e
   for (let page = 0; page < 12; page++) {
     const start = base + Math.floor(random() * 40) * 1000;
     const size = 1 + Math.floor(random() * 9);
-    for (let k = 0; k < size; k++) service.record(captured(start + Math.floor(random() * 20) * 500));
+    for (let k = 0; k < size; k++) service.record(capturedCall(c, { at: start + Math.floor(random() * 20) * 500 }));
     await service.flush();
   }
   const everyPage = await walk('status=2xx', 100, 'cursor');

@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REQUEST_LOG_PRUNE_JOB } from '../../src/request-logs/request-logs.module';
-import type { CapturedRequest } from '../../src/request-logs/request-logs.types';
 import { createCompany, type TestCompany } from '../support/fixtures';
+import { capturedCall } from '../support/request-logs';
 import { startTestServer, type TestServer } from '../support/server';
 import { postgresOnly } from '../support/skip';
 
@@ -61,28 +61,6 @@ async function calls(company: TestCompany, n: number): Promise<string[]> {
   return ids;
 }
 
-function captured(company: TestCompany, at: number): CapturedRequest {
-  return {
-    companyId: company.companyId,
-    clientId: company.clientId,
-    at,
-    requestId: `old-${randomUUID()}`,
-    api: 'PLATFORM_API',
-    method: 'GET',
-    path: '/api/v1/account',
-    query: '',
-    operationId: 'listAccounts',
-    status: 200,
-    latencyMs: 1,
-    idempotencyKey: undefined,
-    ip: '127.0.0.1',
-    userAgent: undefined,
-    contentType: undefined,
-    errorCode: undefined,
-    errorMessage: undefined,
-  };
-}
-
 test('a company keeps its newest 5 calls; another company loses nothing for it', async () => {
   const ofA = await calls(a, 8);
   const ofB = await calls(b, 3);
@@ -103,8 +81,8 @@ test('a company keeps its newest 5 calls; another company loses nothing for it',
 
 test('entries older than the maximum age go, whatever their company', async () => {
   const now = Date.now();
-  server.services.requestLogs.record(captured(b, now - 31 * DAY));
-  server.services.requestLogs.record(captured(b, now - 29 * DAY));
+  server.services.requestLogs.record(capturedCall(b, { at: now - 31 * DAY }));
+  server.services.requestLogs.record(capturedCall(b, { at: now - 29 * DAY }));
   await server.services.requestLogs.flush();
   const before = await requestIdsOf(b);
   const pruned = await server.services.requestLogs.prune(now);
@@ -148,7 +126,7 @@ test('an entry written late counts from when it was written, and is listed at it
   const now = Date.now();
   await calls(c, 5);
   // written now, though the call was an hour ago (another process's buffer waited out a restart)
-  const late = captured(c, now - 60 * 60_000);
+  const late = capturedCall(c, { at: now - 60 * 60_000 });
   service.record(late);
   await service.flush();
   await service.prune(now);

@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { countStatements } from '../../src/db/statement-counter';
 import { basic, createCompany, pixToken, type TestCompany } from '../support/fixtures';
+import { capturedCall } from '../support/request-logs';
 import { startTestServer, type TestServer } from '../support/server';
 
 // The log names an Idempotency-Key by its SHA-256 (first 16 hex digits), never the key itself:
@@ -402,25 +403,7 @@ test("recording sends no statement of the request's own: a full batch is written
   await countStatements(tally, async () => {
     // 500 entries: the last one fills a batch and starts its write
     for (const requestId of requestIds) {
-      service.record({
-        companyId: a.companyId,
-        clientId: a.clientId,
-        at: Date.now(),
-        requestId,
-        api: 'PLATFORM_API',
-        method: 'GET',
-        path: '/api/v1/charge',
-        query: '',
-        operationId: 'listCharges',
-        status: 200,
-        latencyMs: 1,
-        idempotencyKey: undefined,
-        ip: '127.0.0.1',
-        userAgent: undefined,
-        contentType: undefined,
-        errorCode: undefined,
-        errorMessage: undefined,
-      });
+      service.record(capturedCall(a, { requestId, path: '/api/v1/charge', operationId: 'listCharges' }));
     }
     await service.flush();
   });
